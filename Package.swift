@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Swift 6 language mode everywhere; strict concurrency is part of it.
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+// Each section below declares one part of the framework: its products, targets and tests.
+// A user depends on the products they need; the C libraries are linked only by the plugins that use them.
+
+// MARK: - Core, file loader, memory cache (issue 2)
+
+var products: [Product] = [
+    .library(name: "WebImageCore", targets: ["WebImageCore"]),
+    .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
+    .library(name: "WebImageMemoryCache", targets: ["WebImageMemoryCache"]),
+]
+
+var targets: [Target] = [
+    .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: swiftSettings),
+    .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"],
+            path: "Sources/Loaders/File", swiftSettings: swiftSettings),
+    .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"],
+            path: "Sources/Caches/Memory", swiftSettings: swiftSettings),
+    // Fixtures, corpus access and helpers shared by every test target.
+    .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"],
+            path: "Tests/Support", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"],
+                path: "Tests/CoreTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageFileLoader", "WebImageTestSupport"],
+                path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"],
+                path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
+]
+
+// MARK: - PNG and JPEG coders (issue 3)
+
+// (section of the PNG/JPEG coders: products += [...]; targets += [...])
+
+// MARK: - WebP and GIF coders (issue 4)
+
+// (section of the animated coders: products += [...]; targets += [...])
+
+// MARK: - HTTP loader (issue 5)
+
+// (section of the HTTP loader: products += [...]; targets += [...])
+
+// MARK: - Disk cache and two-level image cache (issue 6)
+
+// (section of the disk cache: products += [...]; targets += [...])
+
+// MARK: - Umbrella module, command and examples (issue 7)
+
+// (section of the umbrella module and examples: products += [...]; targets += [...])
+
+// MARK: - Package
+
+let package = Package(
+    name: "SwiftWebImage",
+    platforms: [.macOS(.v15)],
+    products: products,
+    targets: targets
+)

@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// A thread-safe LRU memory cache of decoded images, bounded by total cost (bytes of pixels) and by
+/// count (SDWebImage's `SDMemoryCache`).
+///
+/// It is a ``MemoryStorage`` for the two-level image cache, and an ``ImageCache`` of type `.memory` on
+/// its own.
+///
+/// ```swift
+/// let memory = MemoryCache(costLimit: 256 << 20)   // 256 MB of pixels
+/// let manager = ImageManager(cache: memory, loader: FileLoader())
+/// ```
+public final class MemoryCache: MemoryStorage, ImageCache {
+    /// Default cost limit: a quarter of physical memory, at most 512 MB; what a long-running server
+    /// can spare for decoded pixels without crowding out everything else.
+    public static var defaultCostLimit: Int {
+        Int(min(UInt64(512 << 20), ProcessInfo.processInfo.physicalMemory / 4))
+    }
+
+    /// The entries and their limits. One lock for everything: each operation is O(1) and short.
+    private let storage: Mutex<LRUStorage<Image>>
+
+    /// A cache holding at most `costLimit` bytes of pixels and `countLimit` images.
+    public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = .max) {
+        storage = Mutex(LRUStorage(costLimit: costLimit, countLimit: countLimit))
+    }
+
+    /// Most bytes of pixels held; lowering it evicts at once.
+    public var costLimit: Int {
+        get { storage.withLock { $0.costLimit } }
+        set { _ = storage.withLock { $0.costLimit = newValue; return $0.trim() } }
+    }
+
+    /// Most images held; lowering it evicts at once.
+    public var countLimit: Int {
+        get { storage.withLock { $0.countLimit } }
+        set { _ = storage.withLock { $0.countLimit = newValue; return $0.trim() } }
+    }
+
+    /// Bytes of pixels held now.
+    public var totalCost: Int { storage.withLock { $0.totalCost } }
+    /// Images held now.
+    public var count: Int { storage.withLock { $0.count } }
+    /// Keys from most to least recently used (for tests and diagnostics; O(n)).
+    public var keysByRecency: [String] { storage.withLock { $0.keysByRecency } }
+
+    // MARK: MemoryStorage
+
+    public func image(forKey key: String) -> Image? {
+        storage.withLock { $0.value(forKey: key) }
+    }
+
+    public func setImage(_ image: Image, forKey key: String, cost: Int) {
+        // Evicted images are released after the lock is dropped: freeing big buffers can take a while.
+        let evicted = storage.withLock { $0.set(image, forKey: key, cost: cost) }
+        _ = evicted
+    }
+
+    /// Stores `image` costed by its ``Image/memoryCost``.
+    public func setImage(_ image: Image, forKey key: String) {
+        setImage(image, forKey: key, cost: image.memoryCost)
+    }
+
+    public func removeImage(forKey key: String) {
+        let removed = storage.withLock { $0.remove(key) }
+        _ = removed
+    }
+
+    public func removeAllImages() {
+        storage.withLock { $0.removeAll() }
+    }
+
+    // MARK: ImageCache (memory level only)
+
+    public func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
+                           cacheType: ImageCacheType) async -> CacheQueryResult? {
+        guard cacheType.includesMemory, let image = image(forKey: key) else { return nil }
+        return CacheQueryResult(image: image, cacheType: .memory)
+    }
+
+    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+        guard cacheType.includesMemory, let image else { return }
+        setImage(image, forKey: key)
+    }
+
+    public func removeImage(forKey key: String, cacheType: ImageCacheType) async {
+        if cacheType.includesMemory { removeImage(forKey: key) }
+    }
+
+    public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
+        guard cacheType.includesMemory else { return .none }
+        return storage.withLock { $0.peek(key) != nil } ? .memory : .none
+    }
+
+    public func clear(cacheType: ImageCacheType) async {
+        if cacheType.includesMemory { removeAllImages() }
+    }
+
+    public func imageFromMemory(forKey key: String) -> Image? { image(forKey: key) }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// What a coder is asked to produce when it decodes. Built by the manager from the request's
+/// ``ImageOptions`` and ``ImageContext``, so a cache hit decodes exactly like a fresh download.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Default pixel limit: 100 megapixels (400 MB as RGBA). Enough for any photo a camera takes,
+    /// small enough that a hostile header cannot make us allocate gigabytes.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// Decode to at most this size (a thumbnail); nil decodes at full size.
+    public var thumbnailPixelSize: PixelSize?
+    /// With a thumbnail size, keep the image's shape (fit inside) rather than filling the size exactly.
+    /// True by default.
+    public var preserveAspectRatio: Bool
+    /// Points-per-pixel scale to stamp on the image. 1 by default.
+    public var scale: Double
+    /// Decode only the first frame of an animation, giving a still image.
+    public var firstFrameOnly: Bool
+    /// Decode every frame of an animation up front instead of lazily.
+    public var preloadAllFrames: Bool
+    /// Apply the EXIF orientation to the pixels. True by default; the orientation is reported either way.
+    public var applyOrientation: Bool
+    /// Refuse images with more pixels than this, checked from the header before pixel memory is allocated.
+    public var maxPixelCount: Int
+    /// For truncated data: return what was decoded (true) or fail with `.badImageData` (false, the default).
+    public var allowPartialImage: Bool
+
+    public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
+                firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
+                maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false) {
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scale = scale
+        self.firstFrameOnly = firstFrameOnly
+        self.preloadAllFrames = preloadAllFrames
+        self.applyOrientation = applyOrientation
+        self.maxPixelCount = maxPixelCount
+        self.allowPartialImage = allowPartialImage
+    }
+
+    /// Throws `.imageTooLarge` when `width` x `height` exceeds ``maxPixelCount`` or is not positive;
+    /// coders call it right after reading the header.
+    public func checkDimensions(width: Int, height: Int) throws(ImageError) {
+        guard width > 0, height > 0 else {
+            throw .badImageData(reason: "image has a zero dimension (\(width)x\(height))")
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixelCount {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
+        }
+    }
+
+    /// The output size for an image of `width` x `height` under these options (the thumbnail size, or
+    /// the full size).
+    public func outputSize(width: Int, height: Int) -> PixelSize {
+        guard let limit = thumbnailPixelSize else { return PixelSize(width: width, height: height) }
+        return ImageResampler.thumbnailSize(width: width, height: height, limit: limit,
+                                            preserveAspectRatio: preserveAspectRatio)
+    }
+}
+
+/// What a coder is asked to produce when it encodes.
+public struct EncodeOptions: Sendable, Hashable {
+    /// Chroma subsampling for lossy formats that have it.
+    public enum ChromaSubsampling: String, Sendable, Hashable, CaseIterable {
+        /// Full color resolution (4:4:4).
+        case none
+        /// Half horizontal color resolution (4:2:2).
+        case half
+        /// Half horizontal and vertical color resolution (4:2:0); the usual choice for photos.
+        case quarter
+    }
+
+    /// Lossy quality from 0 (smallest) to 1 (best). 0.9 by default.
+    public var quality: Double
+    /// Lossless compression effort for PNG/WebP lossless, 0 (fastest) to 9 (smallest). 6 by default.
+    public var compressionLevel: Int
+    /// Encode losslessly where the format can (WebP).
+    public var lossless: Bool
+    /// Progressive (JPEG) or interlaced output.
+    public var progressive: Bool
+    /// Chroma subsampling for JPEG. `.quarter` by default.
+    public var chromaSubsampling: ChromaSubsampling
+    /// Shrink the image to fit inside this size before encoding; nil keeps it.
+    public var maxPixelSize: PixelSize?
+    /// Encode only the first frame of an animation.
+    public var firstFrameOnly: Bool
+    /// Embed this ICC profile where the format can carry one.
+    public var iccProfile: Data?
+
+    public init(quality: Double = 0.9, compressionLevel: Int = 6, lossless: Bool = false, progressive: Bool = false,
+                chromaSubsampling: ChromaSubsampling = .quarter, maxPixelSize: PixelSize? = nil,
+                firstFrameOnly: Bool = false, iccProfile: Data? = nil) {
+        self.quality = quality
+        self.compressionLevel = compressionLevel
+        self.lossless = lossless
+        self.progressive = progressive
+        self.chromaSubsampling = chromaSubsampling
+        self.maxPixelSize = maxPixelSize
+        self.firstFrameOnly = firstFrameOnly
+        self.iccProfile = iccProfile
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// Holds the registered coders and picks one for each job (SDWebImage's `SDImageCodersManager`).
+///
+/// The last registered coder that can handle the data or format wins, so registering your own coder
+/// for a format overrides the built-in one. The manager is itself an ``ImageCoder`` and a
+/// ``ProgressiveImageCoder``, so it can stand wherever one coder is expected.
+public final class ImageCodersManager: ProgressiveImageCoder {
+    /// The process-wide manager the default ``ImageManager`` decodes with. Starts empty; plugins'
+    /// `register()` helpers (or the `WebImage` module) add their coders.
+    public static let shared = ImageCodersManager()
+
+    /// Registered coders, newest last. Reads copy the array out, so coders run outside the lock.
+    private let registered: Mutex<[any ImageCoder]>
+
+    public init(coders: [any ImageCoder] = []) {
+        registered = Mutex(coders)
+    }
+
+    /// The registered coders, oldest first.
+    public var coders: [any ImageCoder] {
+        get { registered.withLock { $0 } }
+        set { registered.withLock { $0 = newValue } }
+    }
+
+    /// Registers `coder`; it is asked before every coder registered earlier.
+    public func addCoder(_ coder: any ImageCoder) {
+        registered.withLock { $0.append(coder) }
+    }
+
+    /// Unregisters every coder of `coder`'s type.
+    public func removeCoders<C: ImageCoder>(ofType type: C.Type) {
+        registered.withLock { $0.removeAll { $0 is C } }
+    }
+
+    public var decodableFormats: [ImageFormat] {
+        var seen = Set<ImageFormat>()
+        return coders.flatMap(\.decodableFormats).filter { seen.insert($0).inserted }
+    }
+
+    /// The coder that will decode `data`: the newest registered one that says it can.
+    public func coder(forDecoding data: Data) -> (any ImageCoder)? {
+        coders.reversed().first { $0.canDecode(data) }
+    }
+
+    public func canDecode(_ data: Data) -> Bool { coder(forDecoding: data) != nil }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        guard !data.isEmpty else { throw .badImageData(reason: "no data") }
+        guard let coder = coder(forDecoding: data) else { throw .unsupportedFormat(ImageFormat.detect(data)) }
+        return try coder.decode(data, options: options)
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool {
+        coders.contains { $0.canEncode(to: format) }
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        guard let coder = coders.reversed().first(where: { $0.canEncode(to: format) }) else {
+            throw .unsupportedFormat(format)
+        }
+        return try coder.encode(image, as: format, options: options)
+    }
+
+    public func canDecodeIncrementally(_ data: Data) -> Bool {
+        progressiveCoder(for: data) != nil
+    }
+
+    /// The newest registered progressive coder that can decode `data` incrementally.
+    public func progressiveCoder(for data: Data) -> (any ProgressiveImageCoder)? {
+        for coder in coders.reversed() {
+            if let progressive = coder as? any ProgressiveImageCoder, progressive.canDecodeIncrementally(data) {
+                return progressive
+            }
+        }
+        return nil
+    }
+
+    /// Needs the first bytes to pick a coder, so it returns a decoder that chooses once it has them.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
+        SniffingIncrementalDecoder(manager: self, options: options)
+    }
+}
+
+/// Buffers the first bytes of a download until a progressive coder recognises them, then forwards
+/// everything to that coder's decoder. Falls back to a full decode at the end when none does.
+final class SniffingIncrementalDecoder: IncrementalImageDecoder {
+    private let manager: ImageCodersManager
+    private let options: DecodeOptions
+    private var buffered = Data()
+    private var inner: (any IncrementalImageDecoder)?
+    /// Enough bytes to recognise every format we sniff (RIFF....WEBPVP8X needs 16).
+    private let sniffLength = 32
+
+    init(manager: ImageCodersManager, options: DecodeOptions) {
+        self.manager = manager
+        self.options = options
+    }
+
+    func append(_ bytes: Data) throws(ImageError) {
+        if let inner { return try inner.append(bytes) }
+        buffered.append(bytes)
+        guard buffered.count >= sniffLength, let coder = manager.progressiveCoder(for: buffered) else { return }
+        let decoder = coder.makeIncrementalDecoder(options: options)
+        inner = decoder
+        try decoder.append(buffered)
+        buffered = Data()
+    }
+
+    func partialImage() -> Image? { inner?.partialImage() }
+
+    func finish() throws(ImageError) -> Image {
+        if let inner { return try inner.finish() }
+        return try manager.decode(buffered, options: options)
+    }
+}

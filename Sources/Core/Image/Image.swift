@@ -1,0 +1,132 @@
+import Foundation
+
+/// A decoded image: one frame, or an animation whose frames may be decoded lazily.
+///
+/// `Image` is a value. Its pixels are copy-on-write, and an animated image shares one
+/// ``AnimatedFrames`` store between copies, so copying an image never copies pixels.
+///
+/// ```swift
+/// let image = try PNGCoder().decode(data, options: DecodeOptions())
+/// print(image.width, image.height, image.format, image.frameCount)
+/// ```
+public struct Image: Sendable {
+    /// The still image, or the first frame of an animation (the poster).
+    public var pixels: PixelBuffer
+    /// The format the image was decoded from (`.undefined` for images made in memory).
+    public var format: ImageFormat
+    /// The EXIF orientation found in the file.
+    public var orientation: ImageOrientation
+    /// Whether ``orientation`` has already been applied to the pixels.
+    public var isOrientationApplied: Bool
+    /// Points per pixel ratio (SDWebImage's `scale`, e.g. 2 for `@2x` assets). 1 by default.
+    public var scale: Double
+    /// Color profile, EXIF and other bytes carried by the file.
+    public var metadata: ImageMetadata
+    /// True for an image decoded from part of the data (progressive loading).
+    public var isIncomplete: Bool
+    /// The animation, when there is one; nil for stills.
+    public let animation: AnimatedFrames?
+
+    /// A still image.
+    public init(pixels: PixelBuffer, format: ImageFormat = .undefined, orientation: ImageOrientation = .up,
+                isOrientationApplied: Bool = true, scale: Double = 1, metadata: ImageMetadata = ImageMetadata(),
+                isIncomplete: Bool = false) {
+        self.pixels = pixels
+        self.format = format
+        self.orientation = orientation
+        self.isOrientationApplied = isOrientationApplied
+        self.scale = scale
+        self.metadata = metadata
+        self.isIncomplete = isIncomplete
+        self.animation = nil
+    }
+
+    /// An animated image backed by `animation`; the poster is its frame 0.
+    public init(animation: AnimatedFrames, format: ImageFormat, scale: Double = 1,
+                metadata: ImageMetadata = ImageMetadata()) throws {
+        self.pixels = try animation.frame(at: 0).pixels
+        self.format = format
+        self.orientation = .up
+        self.isOrientationApplied = true
+        self.scale = scale
+        self.metadata = metadata
+        self.isIncomplete = false
+        self.animation = animation
+    }
+
+    /// An animated image from frames already in memory (for example to encode a GIF).
+    public init(frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .undefined) {
+        precondition(!frames.isEmpty, "an animated image needs at least one frame")
+        self.init(pixels: frames[0].pixels, format: format)
+        if frames.count > 1 {
+            self = Image(copying: self, animation: AnimatedFrames(frames: frames, loopCount: loopCount))
+        }
+    }
+
+    private init(copying other: Image, animation: AnimatedFrames?) {
+        pixels = other.pixels
+        format = other.format
+        orientation = other.orientation
+        isOrientationApplied = other.isOrientationApplied
+        scale = other.scale
+        metadata = other.metadata
+        isIncomplete = other.isIncomplete
+        self.animation = animation
+    }
+
+    /// Width in pixels of the poster frame.
+    public var width: Int { pixels.width }
+    /// Height in pixels of the poster frame.
+    public var height: Int { pixels.height }
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { animation != nil }
+    /// Number of frames; 1 for stills.
+    public var frameCount: Int { animation?.frameCount ?? 1 }
+    /// How many times the animation plays; 0 means forever. 0 for stills.
+    public var loopCount: Int { animation?.loopCount ?? 0 }
+    /// Display duration of each frame in seconds; `[0]` for stills.
+    public var frameDurations: [TimeInterval] { animation?.durations ?? [0] }
+
+    /// Frame `index` (0-based), decoding it if it is not cached.
+    public func frame(at index: Int) throws -> ImageFrame {
+        if let animation { return try animation.frame(at: index) }
+        precondition(index == 0, "a still image has only frame 0")
+        return ImageFrame(pixels: pixels, duration: 0)
+    }
+
+    /// The same image without its animation: a still made of the poster frame.
+    public var firstFrameOnly: Image { Image(copying: self, animation: nil) }
+
+    /// Bytes of pixels this image holds now: the poster plus any cached animation frames.
+    /// Caches use it as the image's cost.
+    public var memoryCost: Int { pixels.byteCount + (animation?.cachedByteCount ?? 0) }
+}
+
+/// One frame of an animation: its composed pixels and how long it shows.
+public struct ImageFrame: Sendable {
+    /// The whole canvas as it looks while this frame shows.
+    public var pixels: PixelBuffer
+    /// Seconds the frame stays on screen.
+    public var duration: TimeInterval
+
+    public init(pixels: PixelBuffer, duration: TimeInterval) {
+        self.pixels = pixels
+        self.duration = duration
+    }
+}
+
+/// Bytes a file carries besides its pixels.
+public struct ImageMetadata: Sendable, Hashable {
+    /// The embedded ICC color profile.
+    public var iccProfile: Data?
+    /// The raw EXIF block (TIFF structure, without the `Exif\0\0` prefix).
+    public var exif: Data?
+    /// The raw XMP packet.
+    public var xmp: Data?
+
+    public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
+        self.iccProfile = iccProfile
+        self.exif = exif
+        self.xmp = xmp
+    }
+}

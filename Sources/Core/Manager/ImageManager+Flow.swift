@@ -1,0 +1,238 @@
+import Foundation
+import Synchronization
+
+/// The load flow of DESIGN.md, steps 3 to 7, run in one task per operation.
+extension ImageManager {
+    func run(_ request: LoadRequest, delivery: Delivery, progress: LoadProgressHandler?) async {
+        var request = request
+        let url = request.url
+        let options = request.options
+
+        // 3. The cache, unless the caller wants the loader only.
+        var cached: CacheQueryResult? = nil
+        if !options.contains(.fromLoaderOnly) {
+            cached = await queryCache(request)
+            if Task.isCancelled { return }
+        }
+        if let cached, !options.contains(.refreshCached) {
+            delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
+                                                     cacheType: cached.cacheType, url: url)))
+            return
+        }
+
+        // 4. Download only if allowed.
+        if let veto = downloadVeto(request) {
+            if let cached {
+                delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
+                                                         cacheType: cached.cacheType, url: url)))
+            } else {
+                delivery.finish(.failure(veto))
+            }
+            return
+        }
+        if let cached {
+            // refreshCached: answer with what we have, then revalidate.
+            delivery.intermediate(ImageLoadResult(image: cached.image, data: cached.data, cacheType: cached.cacheType,
+                                                  url: url, isFinal: false))
+            request.context.loaderCachedImage = cached.image
+            request.context.cacheValidators = cached.validators
+        }
+
+        let outcome = await load(request, delivery: delivery, progress: progress)
+        if Task.isCancelled { return }
+
+        switch outcome {
+        case .failure(.cacheNotModified) where cached != nil:
+            // 304: the cached copy is current; keep it.
+            let cached = cached!
+            delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
+                                                     cacheType: cached.cacheType, url: url)))
+        case .failure(let error):
+            // 5. Failure: report, and block the URL when the loader says retrying is pointless.
+            fail(request, error: error, delivery: delivery)
+        case .success(let loaded):
+            if options.contains(.retryFailed) { removeFailedURL(url) }
+            let decoded: Image
+            if let image = loaded.image {
+                decoded = image
+            } else {
+                do {
+                    let coder = request.context.imageCoder ?? coders
+                    decoded = try coder.decode(loaded.data, options: request.context.decodeOptions(for: options, url: url))
+                } catch {
+                    fail(request, error: error, delivery: delivery)
+                    return
+                }
+            }
+            if Task.isCancelled { return }
+            // 6. Store the original, transform, store the result, answer.
+            await finishDownload(request, image: decoded, loaded: loaded, delivery: delivery)
+        }
+    }
+
+    private func fail(_ request: LoadRequest, error: ImageError, delivery: Delivery) {
+        if error != .cancelled && request.loader.shouldBlockFailedURL(request.url, error: error) {
+            addFailedURL(request.url)
+        }
+        delivery.finish(.failure(error))
+    }
+
+    private func queryCache(_ request: LoadRequest) async -> CacheQueryResult? {
+        let queryType = request.context.queryCacheType
+        if queryType != .none,
+           let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
+                                                    context: request.context, cacheType: queryType) {
+            return hit
+        }
+        // A transformed image missing from the cache can be made from the cached original.
+        guard let transformer = request.transformer, request.key != request.originalKey,
+              request.context.originalQueryCacheType != .none,
+              let original = await request.cache.queryImage(forKey: request.originalKey, options: request.options,
+                                                            context: request.context,
+                                                            cacheType: request.context.originalQueryCacheType)
+        else { return nil }
+        let transformed = transform(original.image, with: transformer, request: request)
+        if transformed.transformed && request.context.storeCacheType != .none {
+            try? await request.cache.store(transformed.image, data: nil, validators: original.validators,
+                                           forKey: request.key, cacheType: request.context.storeCacheType,
+                                           context: request.context)
+        }
+        return CacheQueryResult(image: transformed.image, data: transformed.transformed ? nil : original.data,
+                                cacheType: original.cacheType, validators: original.validators)
+    }
+
+    private func downloadVeto(_ request: LoadRequest) -> ImageError? {
+        if request.options.contains(.fromCacheOnly) {
+            return .downloadNotAllowed(reason: "not in the cache and fromCacheOnly is set")
+        }
+        if let hook = request.shouldDownload, !hook(request.url) {
+            return .downloadNotAllowed(reason: "the manager's shouldDownload hook refused \(request.url.absoluteString)")
+        }
+        if !request.loader.canRequestImage(for: request.url) {
+            return .invalidURL("no loader handles \(request.url.absoluteString)")
+        }
+        return nil
+    }
+
+    private func transform(_ image: Image, with transformer: any ImageTransformer,
+                           request: LoadRequest) -> (image: Image, transformed: Bool) {
+        if image.isAnimated && !request.options.contains(.transformAnimatedImage) { return (image, false) }
+        guard let output = transformer.transform(image, forKey: request.key) else { return (image, false) }
+        return (output, true)
+    }
+
+    private func finishDownload(_ request: LoadRequest, image: Image, loaded: LoadedImage, delivery: Delivery) async {
+        let url = request.url
+        let validators = loaded.response?.validators
+        let originalData = request.serializer?.cacheData(for: image, originalData: loaded.data, url: url) ?? loaded.data
+        var final = image
+        var finalData: Data? = originalData
+        var stores: [@Sendable () async -> Void] = []
+        let cache = request.cache
+        let context = request.context
+
+        if let transformer = request.transformer {
+            let result = transform(image, with: transformer, request: request)
+            if result.transformed {
+                final = result.image
+                finalData = request.serializer?.cacheData(for: final, originalData: nil, url: url)
+                let originalType = context.originalStoreCacheType
+                if originalType != .none {
+                    let key = request.originalKey
+                    stores.append {
+                        try? await cache.store(image, data: originalData, validators: validators, forKey: key,
+                                               cacheType: originalType, context: context)
+                    }
+                }
+            }
+        }
+        let storeType = context.storeCacheType
+        if storeType != .none {
+            let key = request.key
+            let storedImage = final
+            let storedData = finalData
+            stores.append {
+                try? await cache.store(storedImage, data: storedData, validators: validators, forKey: key,
+                                       cacheType: storeType, context: context)
+            }
+        }
+        let pendingStores = stores
+        let storeAll: @Sendable () async -> Void = { for store in pendingStores { await store() } }
+        if request.options.contains(.waitStoreCache) {
+            await storeAll()
+        } else {
+            // Stores outlive the caller's interest: a cancelled caller still fills the cache.
+            Task { await storeAll() }
+        }
+        // 7. The one final answer.
+        delivery.finish(.success(ImageLoadResult(image: final, data: loaded.data, cacheType: .none, url: url)))
+    }
+
+    /// Runs the loader request as an async call that follows the task's cancellation.
+    private func load(_ request: LoadRequest, delivery: Delivery,
+                      progress: LoadProgressHandler?) async -> Result<LoadedImage, ImageError> {
+        let call = LoaderCall()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                call.begin(continuation)
+                var forward: LoadProgressHandler? = nil
+                if progress != nil { forward = { p in delivery.progress(progress, p) } }
+                let operation = request.loader.requestImage(with: request.url, options: request.options,
+                                                            context: request.context, progress: forward) { result in
+                    call.resume(result)
+                }
+                call.attach(operation)
+            }
+        } onCancel: {
+            call.cancel()
+        }
+    }
+}
+
+/// Bridges one callback-style loader request into an async call: resumes exactly once, and cancels
+/// the loader's operation when the task is cancelled (even if that happens before it was attached).
+private final class LoaderCall: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>?
+        var operation: (any ImageOperation)?
+        var cancelled = false
+        var resumed = false
+    }
+
+    /// Guards the continuation (resumed once), the loader's operation and the cancel flag.
+    private let state = Mutex(State())
+
+    func begin(_ continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>) {
+        let cancelled = state.withLock { state in
+            state.continuation = continuation
+            return state.cancelled
+        }
+        if cancelled { resume(.failure(.cancelled)) }
+    }
+
+    func attach(_ operation: any ImageOperation) {
+        let cancelled = state.withLock { state in
+            state.operation = operation
+            return state.cancelled
+        }
+        if cancelled { operation.cancel() }
+    }
+
+    func resume(_ result: Result<LoadedImage, ImageError>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<LoadedImage, ImageError>, Never>? in
+            guard !state.resumed, let continuation = state.continuation else { return nil }
+            state.resumed = true
+            return continuation
+        }
+        continuation?.resume(returning: result)
+    }
+
+    func cancel() {
+        let operation = state.withLock { state in
+            state.cancelled = true
+            return state.operation
+        }
+        operation?.cancel()
+        resume(.failure(.cancelled))
+    }
+}

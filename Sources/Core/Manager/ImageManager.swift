@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+
+/// Loads images: checks the cache, downloads with a loader, decodes, transforms, stores and answers
+/// (SDWebImage's `SDWebImageManager`).
+///
+/// ```swift
+/// let manager = ImageManager(cache: myCache, loader: ImageLoadersManager.shared)
+/// let result = try await manager.image(for: url)
+/// manager.loadImage(with: url, options: [.refreshCached]) { result in ... }
+/// ```
+public final class ImageManager: Sendable {
+    /// The process-wide manager over ``ImageCachesManager/shared``, ``ImageLoadersManager/shared`` and
+    /// ``ImageCodersManager/shared``. Import `WebImage` to get it wired with every plugin.
+    public static let shared = ImageManager(cache: ImageCachesManager.shared, loader: ImageLoadersManager.shared,
+                                            coders: ImageCodersManager.shared)
+
+    /// Where images are cached.
+    public let cache: any ImageCache
+    /// Where images are loaded from.
+    public let loader: any ImageLoader
+    /// What decodes loaded bytes when the loader delivers only data.
+    public let coders: ImageCodersManager
+
+    /// Settings that may change while the manager runs.
+    public struct Settings: Sendable {
+        /// Applied to every request without a cache key filter of its own.
+        public var cacheKeyFilter: (any CacheKeyFilter)?
+        /// Applied to every request without a serializer of its own.
+        public var cacheSerializer: (any CacheSerializer)?
+        /// Applied to every request without a transformer of its own.
+        public var transformer: (any ImageTransformer)?
+        /// Asked before each download; return false to veto it (the load fails with `.downloadNotAllowed`).
+        public var shouldDownload: (@Sendable (URL) -> Bool)?
+        /// Options added to every request.
+        public var defaultOptions: ImageOptions = []
+        /// Context values laid under every request's own.
+        public var defaultContext = ImageContext()
+        public init() {}
+    }
+
+    private struct State {
+        var settings = Settings()
+        var failedURLs: Set<URL> = []
+        var running: [ObjectIdentifier: ImageLoadOperation] = [:]
+    }
+
+    /// Guards the settings, the failed-URL list and the set of running operations.
+    private let state = Mutex(State())
+
+    public init(cache: any ImageCache, loader: any ImageLoader, coders: ImageCodersManager = .shared) {
+        self.cache = cache
+        self.loader = loader
+        self.coders = coders
+    }
+
+    /// The manager's changeable settings.
+    public var settings: Settings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Number of loads started and not yet finished or cancelled.
+    public var runningOperationCount: Int { state.withLock { $0.running.count } }
+
+    /// Cancels every running load.
+    public func cancelAll() {
+        let operations = state.withLock { Array($0.running.values) }
+        for operation in operations { operation.cancel() }
+    }
+
+    /// Whether `url` is on the failed list.
+    public func isFailedURL(_ url: URL) -> Bool { state.withLock { $0.failedURLs.contains(url) } }
+    /// Takes `url` off the failed list.
+    public func removeFailedURL(_ url: URL) { _ = state.withLock { $0.failedURLs.remove(url) } }
+    /// Empties the failed list.
+    public func removeAllFailedURLs() { state.withLock { $0.failedURLs.removeAll() } }
+
+    func addFailedURL(_ url: URL) { _ = state.withLock { $0.failedURLs.insert(url) } }
+
+    /// The cache key of `url` under `context`: the key filter's output (else the URL string), then the
+    /// thumbnail and transformer suffixes.
+    public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
+        var key = originalCacheKey(for: url, context: context)
+        if let transformer = context.imageTransformer ?? settings.transformer {
+            key = CacheKey.transformed(key, transformerKey: transformer.transformerKey)
+        }
+        return key
+    }
+
+    /// The key of the untransformed image: like ``cacheKey(for:context:)`` without the transformer.
+    public func originalCacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
+        let filter = context.cacheKeyFilter ?? settings.cacheKeyFilter
+        var key = filter?.cacheKey(for: url) ?? url.absoluteString
+        if let size = context.thumbnailPixelSize {
+            key = CacheKey.thumbnailed(key, size: size, preserveAspectRatio: context.preserveAspectRatio)
+        }
+        return key
+    }
+
+    /// Loads `url`: cache first, then the loader, per `options` and `context`.
+    ///
+    /// `completion` runs once with the final result (on the context's callback queue), and once before
+    /// that with a non-final cached image when `.refreshCached` finds one. After the returned operation
+    /// is cancelled it is not called. A memory hit answers before this method returns.
+    @discardableResult
+    public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
+                          progress: LoadProgressHandler? = nil,
+                          completion: @escaping ImageLoadCompletion) -> ImageLoadOperation {
+        if let custom = context.customManager, custom !== self {
+            var inner = context
+            inner.customManager = nil
+            return custom.loadImage(with: url, options: options, context: inner, progress: progress, completion: completion)
+        }
+        let settings = self.settings
+        let options = options.union(settings.defaultOptions)
+        let context = settings.defaultContext.merging(context)
+        let requestURL = url ?? URL(fileURLWithPath: "/")
+        let operation = ImageLoadOperation(url: requestURL) { [weak self] operation in
+            _ = self?.state.withLock { $0.running.removeValue(forKey: ObjectIdentifier(operation)) }
+        }
+        state.withLock { $0.running[ObjectIdentifier(operation)] = operation }
+        let delivery = Delivery(operation: operation, queue: context.callbackQueue, completion: completion)
+
+        guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
+            delivery.finish(.failure(.invalidURL(url?.absoluteString ?? "")))
+            return operation
+        }
+        if !options.contains(.retryFailed) && isFailedURL(url) {
+            delivery.finish(.failure(.blockedURL(url)))
+            return operation
+        }
+        // Memory hits answer on the caller's thread, as SDWebImage does.
+        if let hit = synchronousMemoryHit(url: url, options: options, context: context) {
+            delivery.finish(.success(hit))
+            return operation
+        }
+        let request = LoadRequest(url: url, options: options, context: context, key: cacheKey(for: url, context: context),
+                                  originalKey: originalCacheKey(for: url, context: context),
+                                  transformer: context.imageTransformer ?? settings.transformer,
+                                  serializer: context.cacheSerializer ?? settings.cacheSerializer,
+                                  cache: context.imageCache ?? cache, loader: context.imageLoader ?? loader,
+                                  shouldDownload: settings.shouldDownload)
+        operation.attach(Task { [self] in
+            await run(request, delivery: delivery, progress: progress)
+        })
+        return operation
+    }
+
+    private func synchronousMemoryHit(url: URL, options: ImageOptions, context: ImageContext) -> ImageLoadResult? {
+        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
+              !options.contains(.queryMemoryData), context.queryCacheType.includesMemory else { return nil }
+        let cache = context.imageCache ?? self.cache
+        guard let image = cache.imageFromMemory(forKey: cacheKey(for: url, context: context)) else { return nil }
+        return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url)
+    }
+}
+
+/// Everything one run of the load flow needs, resolved once at the start.
+struct LoadRequest: Sendable {
+    let url: URL
+    let options: ImageOptions
+    var context: ImageContext
+    let key: String
+    let originalKey: String
+    let transformer: (any ImageTransformer)?
+    let serializer: (any CacheSerializer)?
+    let cache: any ImageCache
+    let loader: any ImageLoader
+    let shouldDownload: (@Sendable (URL) -> Bool)?
+}
+
+/// Delivers answers of one operation on its callback queue, the final one exactly once.
+struct Delivery: Sendable {
+    let operation: ImageLoadOperation
+    let queue: DispatchQueue?
+    let completion: ImageLoadCompletion
+
+    func finish(_ result: Result<ImageLoadResult, ImageError>) {
+        guard operation.claimFinal() else { return }
+        run { completion(result) }
+    }
+
+    func intermediate(_ result: ImageLoadResult) {
+        guard operation.canDeliver else { return }
+        run { completion(.success(result)) }
+    }
+
+    func progress(_ handler: LoadProgressHandler?, _ progress: LoadProgress) {
+        guard let handler, operation.canDeliver else { return }
+        run { handler(progress) }
+    }
+
+    private func run(_ body: @escaping @Sendable () -> Void) {
+        if let queue { queue.async(execute: body) } else { body() }
+    }
+}

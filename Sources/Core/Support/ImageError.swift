@@ -1,0 +1,59 @@
+import Foundation
+
+/// Every failure the framework reports. Switch on the case to decide what to do.
+public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL is empty, malformed, or no loader handles its scheme.
+    case invalidURL(String)
+    /// The URL failed before and is blocked; pass `.retryFailed` to try again.
+    case blockedURL(URL)
+    /// The request was cancelled.
+    case cancelled
+    /// The server answered with a status code outside the acceptable range.
+    case invalidStatusCode(Int)
+    /// The server's content type is not an acceptable one.
+    case invalidContentType(String?)
+    /// The bytes are not a valid image (corrupt, truncated, wrong format).
+    case badImageData(reason: String)
+    /// No registered coder handles the data's format.
+    case unsupportedFormat(ImageFormat)
+    /// The image has more pixels than the decode options allow.
+    case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// A conditional request found the cached image still current (HTTP 304).
+    case cacheNotModified
+    /// The image is not in the cache and the request forbids downloading it (`fromCacheOnly`, a hook's veto).
+    case downloadNotAllowed(reason: String)
+    /// The response body exceeded the loader's size limit.
+    case responseTooLarge(limit: Int)
+    /// The request timed out.
+    case timeout
+    /// A network failure, with libcurl's error code (`CURLcode`) when there is one.
+    case network(code: Int, message: String)
+    /// The request was refused before it was sent: a request modifier returned nil, a redirect went to a
+    /// forbidden scheme, or the address is not allowed.
+    case requestRefused(reason: String)
+    /// Reading a file failed (missing, unreadable, a directory, outside the allowed roots).
+    case fileIO(path: String, reason: String)
+    /// A cache failed to read or write.
+    case cacheIO(reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL: \(url)"
+        case .blockedURL(let url): "URL failed before and is blocked (use retryFailed): \(url.absoluteString)"
+        case .cancelled: "cancelled"
+        case .invalidStatusCode(let code): "HTTP status \(code)"
+        case .invalidContentType(let type): "unacceptable content type \(type ?? "(none)")"
+        case .badImageData(let reason): "bad image data: \(reason)"
+        case .unsupportedFormat(let format): "no coder for format \(format)"
+        case .imageTooLarge(let w, let h, let limit): "image \(w)x\(h) exceeds the limit of \(limit) pixels"
+        case .cacheNotModified: "not modified"
+        case .downloadNotAllowed(let reason): "download not allowed: \(reason)"
+        case .responseTooLarge(let limit): "response larger than \(limit) bytes"
+        case .timeout: "timed out"
+        case .network(let code, let message): "network error \(code): \(message)"
+        case .requestRefused(let reason): "request refused: \(reason)"
+        case .fileIO(let path, let reason): "\(path): \(reason)"
+        case .cacheIO(let reason): "cache I/O error: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads one file in chunks with POSIX calls, checking the allowed roots and the size limit first.
+struct FileReader: Sendable {
+    let path: String
+    let configuration: FileLoader.Configuration
+    let operation: FileReadOperation
+    let progress: LoadProgressHandler?
+    let decoder: DecoderBox?
+
+    func read() -> Result<LoadedImage, ImageError> {
+        do {
+            return .success(try readFile())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func readFile() throws(ImageError) -> LoadedImage {
+        let resolved = try resolvedPath()
+        let fd = open(resolved, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .fileIO(path: path, reason: "is a directory") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .fileIO(path: path, reason: "is not a regular file") }
+        let size = Int(info.st_size)
+        if size > configuration.maxFileSize { throw .responseTooLarge(limit: configuration.maxFileSize) }
+
+        var data = Data(count: size)
+        var received = 0
+        let chunk = max(4096, configuration.chunkSize)
+        while true {
+            if operation.isCancelled { throw .cancelled }
+            // Grow when the file grew after fstat, up to the limit.
+            if received == data.count {
+                if data.count >= configuration.maxFileSize { throw .responseTooLarge(limit: configuration.maxFileSize) }
+                data.count = min(configuration.maxFileSize, data.count + chunk)
+            }
+            let want = min(chunk, data.count - received)
+            let got = data.withUnsafeMutableBytes { raw in
+                Glibc.read(fd, raw.baseAddress! + received, want)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            if got == 0 { break }
+            if let decoder {
+                try decoder.decoder.append(data.subdata(in: received..<(received + got)))
+            }
+            received += got
+            progress?(LoadProgress(receivedBytes: Int64(received), expectedBytes: Int64(size),
+                                   partialImage: decoder?.decoder.partialImage()))
+        }
+        data.count = received
+        let image = try decoder.map { box throws(ImageError) in try box.decoder.finish() }
+        return LoadedImage(data: data, image: image, response: nil)
+    }
+
+    /// The real path, after checking it lies under an allowed root.
+    private func resolvedPath() throws(ImageError) -> String {
+        guard !path.isEmpty else { throw .invalidURL("empty file path") }
+        guard let real = realpath(path, nil) else { throw failure(errno) }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        if !configuration.allowedRoots.isEmpty {
+            let allowed = configuration.allowedRoots.contains { root in
+                guard let rootReal = realpath(root.path, nil) else { return false }
+                defer { free(rootReal) }
+                let rootPath = String(cString: rootReal)
+                let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+                return resolved == rootPath || resolved.hasPrefix(prefix)
+            }
+            if !allowed { throw .fileIO(path: path, reason: "outside the loader's allowed directories") }
+        }
+        return resolved
+    }
+
+    private func failure(_ code: Int32) -> ImageError {
+        switch code {
+        case ENOENT: .fileIO(path: path, reason: "no such file")
+        case EACCES, EPERM: .fileIO(path: path, reason: "permission denied")
+        case EISDIR: .fileIO(path: path, reason: "is a directory")
+        default: .fileIO(path: path, reason: String(cString: strerror(code)))
+        }
+    }
+}
