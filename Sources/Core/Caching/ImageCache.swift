@@ -25,7 +25,8 @@ public struct CacheQueryResult: Sendable {
     public var data: Data?
     /// Where the image was found.
     public var cacheType: ImageCacheType
-    /// ETag / Last-Modified stored with the entry.
+    /// ETag / Last-Modified stored with the entry; also for memory hits when the disk level has them,
+    /// since `refreshCached` revalidates with them.
     public var validators: CacheValidators?
 
     public init(image: Image, data: Data? = nil, cacheType: ImageCacheType, validators: CacheValidators? = nil) {
