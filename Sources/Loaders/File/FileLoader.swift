@@ -63,6 +63,7 @@ public final class FileLoader: ImageLoader {
                                 progress: progress, decoder: decoder.map(DecoderBox.init))
         DispatchQueue.global(qos: options.contains(.highPriority) ? .userInitiated : .utility).async {
             let result = reader.read()
+            operation.markReaderDone()
             if !operation.isCancelled { completion(result) }
         }
         return operation
@@ -73,8 +74,12 @@ public final class FileLoader: ImageLoader {
 final class FileReadOperation: ImageOperation {
     /// Set once by `cancel()`; read between chunks.
     private let cancelled = Atomic<Bool>(false)
+    /// Set once when the reader has stopped, finished or not (lets tests observe a prompt stop).
+    private let readerDone = Atomic<Bool>(false)
     func cancel() { cancelled.store(true, ordering: .relaxed) }
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    var isReaderDone: Bool { readerDone.load(ordering: .acquiring) }
+    func markReaderDone() { readerDone.store(true, ordering: .releasing) }
 }
 
 /// Hands a progressive decoder to the one reader thread that uses it.

@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCore
+import WebImageTestSupport
+@testable import WebImageFileLoader
+
+/// Loads with `loader` and waits for the single completion.
+func load(_ loader: FileLoader, _ url: URL, options: ImageOptions = [],
+          progress: LoadProgressHandler? = nil) async -> Result<LoadedImage, ImageError> {
+    await withCheckedContinuation { continuation in
+        _ = loader.requestImage(with: url, options: options, context: ImageContext(), progress: progress) {
+            continuation.resume(returning: $0)
+        }
+    }
+}
+
+@Suite("FileLoader")
+struct FileLoaderTests {
+    @Test func readsFileURLsAndAbsolutePaths() async throws {
+        let dir = try TemporaryDirectory()
+        let bytes = Data((0..<5000).map { UInt8($0 % 251) })
+        let file = try dir.write(bytes, to: "a.bin")
+        let loader = FileLoader()
+        #expect(try await load(loader, file).get().data == bytes)
+        let pathURL = try #require(URL(string: file.path))
+        #expect(pathURL.scheme == nil)
+        #expect(loader.canRequestImage(for: pathURL))
+        #expect(try await load(loader, pathURL).get().data == bytes)
+        #expect(!loader.canRequestImage(for: URL(string: "https://example.com/a.png")!))
+    }
+
+    @Test func largeFilesStreamWithProgress() async throws {
+        let dir = try TemporaryDirectory()
+        var configuration = FileLoader.Configuration()
+        configuration.chunkSize = 64 * 1024
+        let size = 1_000_000
+        let file = try dir.write(Data(repeating: 7, count: size), to: "big.bin")
+        let reports = Mutex<[Int64]>([])
+        let result = await load(FileLoader(configuration: configuration), file, progress: { p in
+            #expect(p.expectedBytes == Int64(size))
+            reports.withLock { $0.append(p.receivedBytes) }
+        })
+        #expect(try result.get().data.count == size)
+        let seen = reports.withLock { $0 }
+        #expect(seen.count == (size + 65535) / 65536)
+        #expect(seen == seen.sorted() && seen.last == Int64(size))
+    }
+
+    @Test func missingFilesDirectoriesAndUnreadableFilesAreClearErrors() async throws {
+        let dir = try TemporaryDirectory()
+        let loader = FileLoader()
+        #expect(await load(loader, dir.file("nope.png")).failure == .fileIO(path: dir.file("nope.png").path, reason: "no such file"))
+        #expect(await load(loader, dir.url).failure == .fileIO(path: dir.url.path, reason: "is a directory"))
+        // A path through a regular file fails even for root.
+        let file = try dir.write(Data([1]), to: "plain")
+        let through = file.appendingPathComponent("child.png")
+        guard case .fileIO(_, let reason)? = await load(loader, through).failure else {
+            Issue.record("expected a file error"); return
+        }
+        #expect(reason.lowercased().contains("not a directory"))
+    }
+
+    @Test func permissionDeniedIsReportedWhenNotRoot() async throws {
+        // Root reads any file whatever its mode, so only an unprivileged run can observe EACCES.
+        guard getuid() != 0 else { return }
+        let dir = try TemporaryDirectory()
+        let file = try dir.write(Data([1, 2, 3]), to: "secret.png")
+        chmod(file.path, 0)
+        #expect(await load(FileLoader(), file).failure == .fileIO(path: file.path, reason: "permission denied"))
+    }
+
+    @Test func allowedRootsForbidPathsOutsideThem() async throws {
+        let root = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let inside = try root.write(Data([1]), to: "ok.png")
+        let secret = try outside.write(Data([2]), to: "secret.png")
+        try FileManager.default.createSymbolicLink(at: root.file("link.png"), withDestinationURL: secret)
+        let loader = FileLoader(allowedRoots: [root.url])
+        #expect(try await load(loader, inside).get().data == Data([1]))
+        for forbidden in [secret, URL(fileURLWithPath: "/etc/passwd"), root.file("link.png"),
+                          URL(fileURLWithPath: root.url.path + "/../" + outside.url.lastPathComponent + "/secret.png")] {
+            guard case .fileIO(_, let reason)? = await load(loader, forbidden).failure else {
+                Issue.record("\(forbidden.path) was not refused"); continue
+            }
+            #expect(reason.contains("outside"))
+        }
+    }
+
+    @Test func filesOverTheSizeLimitFailBeforeReading() async throws {
+        let dir = try TemporaryDirectory()
+        var configuration = FileLoader.Configuration()
+        configuration.maxFileSize = 1000
+        let file = try dir.write(Data(count: 1001), to: "big.png")
+        #expect(await load(FileLoader(configuration: configuration), file).failure == .responseTooLarge(limit: 1000))
+    }
+
+    @Test func cancelledReadsNeverComplete() async throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write(Data(count: 4 << 20), to: "slow.bin")
+        var configuration = FileLoader.Configuration()
+        configuration.chunkSize = 4096
+        let loader = FileLoader(configuration: configuration)
+        let completed = Mutex(false)
+        let reports = Mutex(0)
+        let (progressed, progressedContinuation) = AsyncStream<Void>.makeStream()
+        // The reader waits inside its first progress report until the test has cancelled.
+        let cancelledByTest = DispatchSemaphore(value: 0)
+        let operation = loader.requestImage(with: file, options: [], context: ImageContext(), progress: { _ in
+            let first = reports.withLock { $0 += 1; return $0 == 1 }
+            if first {
+                progressedContinuation.yield()
+                cancelledByTest.wait()
+            }
+        }) { _ in completed.withLock { $0 = true } }
+        for await _ in progressed { break }
+        operation.cancel()
+        cancelledByTest.signal()
+        let reader = try #require(operation as? FileReadOperation)
+        while !reader.isReaderDone { await Task.yield() }
+        #expect(!completed.withLock { $0 })
+        // It stopped at the next chunk boundary, not after the 1024 chunks of the file.
+        #expect(reports.withLock { $0 } == 1)
+    }
+
+    @Test func loadsThroughTheManagerEndToEnd() async throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write(Data("RAWI".utf8) + Data([0, 2, 0, 1, 2, 9, 9]), to: "tiny.raw")
+        let coders = ImageCodersManager(coders: [TinyRawCoder()])
+        let manager = ImageManager(cache: ImageCachesManager(), loader: FileLoader(coders: coders), coders: coders)
+        let result = try await manager.image(for: file)
+        #expect(result.image.width == 2 && result.image.height == 1 && result.cacheType == .none)
+    }
+}
+
+/// Decodes "RAWI" + UInt16 width + UInt16 height + layout byte + gray pixels.
+struct TinyRawCoder: ImageCoder {
+    func canDecode(_ data: Data) -> Bool { data.starts(with: Array("RAWI".utf8)) }
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        let b = [UInt8](data)
+        guard b.count >= 9 else { throw .badImageData(reason: "short") }
+        let w = Int(b[4]) << 8 | Int(b[5]), h = Int(b[6]) << 8 | Int(b[7])
+        guard b.count >= 9 + w * h else { throw .badImageData(reason: "truncated") }
+        return Image(pixels: PixelBuffer(width: w, height: h, layout: .gray8, bytes: Array(b[9..<(9 + w * h)])))
+    }
+    func canEncode(to format: ImageFormat) -> Bool { false }
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        throw .unsupportedFormat(format)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
