@@ -32,13 +32,21 @@ var targets: [Target] = [
                 path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - PNG and JPEG coders (issue 3)
+// MARK: - PNG coder (issue 3)
 
-// (section of the PNG/JPEG coders: products += [...]; targets += [...])
+// (section of the PNG coder: products += [...]; targets += [...])
 
-// MARK: - WebP and GIF coders (issue 4)
+// MARK: - JPEG coder (issue 3)
 
-// (section of the animated coders: products += [...]; targets += [...])
+// (section of the JPEG coder: products += [...]; targets += [...])
+
+// MARK: - WebP coder (issue 4)
+
+// (section of the WebP coder: products += [...]; targets += [...])
+
+// MARK: - GIF coder (issue 4)
+
+// (section of the GIF coder: products += [...]; targets += [...])
 
 // MARK: - HTTP loader (issue 5)
 
