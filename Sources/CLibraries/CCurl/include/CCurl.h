@@ -26,4 +26,8 @@ CURLSHcode ccurl_share_setopt_long(CURLSH *share, CURLSHoption option, long valu
 /// The value libcurl's opensocket callback returns to refuse a connection.
 static const curl_socket_t ccurl_socket_bad = CURL_SOCKET_BAD;
 
+/// CURLVERSION_NOW and the CURLAUTH_* bits are macros Swift does not import.
+static const CURLversion ccurl_version_now = CURLVERSION_NOW;
+static const long ccurl_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
+
 #endif

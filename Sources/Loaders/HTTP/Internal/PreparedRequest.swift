@@ -1,0 +1,35 @@
+import Foundation
+
+/// A request ready to send: headers final (defaults, user headers, validators, request modifier),
+/// plus the switches that change what a transfer does. Identical prepared requests share a transfer.
+struct PreparedRequest: Sendable {
+    let url: URL
+    let method: String
+    /// Header lines in send order, as "Name: value".
+    let headerLines: [String]
+    let timeout: TimeInterval
+    let handlesCookies: Bool
+    let allowsInvalidCertificates: Bool
+    /// Whether If-None-Match / If-Modified-Since were sent, so a 304 means "not modified".
+    let sentValidators: Bool
+    /// "scheme://host:port": the unit of the per-host connection limit.
+    let hostKey: String
+
+    /// What makes two requests the same transfer: URL, method, headers (order-insensitive), and the
+    /// switches. Credentials are per loader, so every request of a loader has the same ones.
+    var key: TransferKey {
+        TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
+                    handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+                    timeout: timeout)
+    }
+}
+
+/// The identity of a transfer, for coalescing.
+struct TransferKey: Hashable, Sendable {
+    let url: String
+    let method: String
+    let headerLines: [String]
+    let handlesCookies: Bool
+    let allowsInvalidCertificates: Bool
+    let timeout: TimeInterval
+}
