@@ -63,8 +63,10 @@ final class TransferIO {
         // Bigger reads mean fewer callbacks for large images; libcurl's default is 16 KB.
         setLong(CURLOPT_BUFFERSIZE, 64 * 1024)
         setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
-        // Wait for an HTTP/2 connection being set up rather than opening a second one.
-        setLong(CURLOPT_PIPEWAIT, 1)
+        // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
+        // plain http never multiplexes here, and waiting would hold each new transfer until the first
+        // one's response head proves that.
+        if configuration.enablesHTTP2 && request.url.scheme?.lowercased() == "https" { setLong(CURLOPT_PIPEWAIT, 1) }
         _ = ccurl_easy_setopt_share(easy, share)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, CurlCallbacks.body)
