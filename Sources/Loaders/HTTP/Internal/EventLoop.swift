@@ -124,7 +124,7 @@ final class EventLoop {
                 return
             }
         }
-        let body = io.body
+        let body = io.body.take()
         answer(io.id, url: io.request.url, outcome: outcome.map { ($0, body) }, metrics: metrics,
                sentValidators: io.request.sentValidators)
     }

@@ -16,7 +16,7 @@ final class TransferIO {
     /// libcurl writes its error text here; it must live as long as the handle.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-    private(set) var body = Data()
+    let body = BodyBuffer()
     private var headerFields: [String: String] = [:]
     private var headerBytes = 0
     private(set) var response: ImageResponse?
@@ -119,13 +119,24 @@ final class TransferIO {
             return 0
         }
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces).lowercased()
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            headerFields[name] = headerFields[name].map { "\($0), \(value)" } ?? value
+            // Plain byte trimming: Foundation's trimmingCharacters was a tenth of the profile.
+            let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
+            let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
+            let key = String(decoding: name, as: UTF8.self).lowercased()
+            let text = String(decoding: value, as: UTF8.self)
+            headerFields[key] = headerFields[key].map { "\($0), \(text)" } ?? text
         }
         return bytes.count
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs, CR and LF.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// Body bytes arrived. Returns a short count to abort (size limit, rejected head).
@@ -135,7 +146,10 @@ final class TransferIO {
             failure = .responseTooLarge(limit: configuration.maxResponseSize)
             return 0
         }
-        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        guard body.append(bytes) else {
+            failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
+            return 0
+        }
         deliverProgress(newBytes: bytes)
         return bytes.count
     }
@@ -155,7 +169,7 @@ final class TransferIO {
                 failure = .responseTooLarge(limit: configuration.maxResponseSize)
                 return false
             }
-            body.reserveCapacity(Int(length))
+            body.reserve(Int(length))
         }
         if let error = validator.rejection(of: head, sentValidators: request.sentValidators),
            !scheduler.hasResponseModifier(id) {
@@ -168,9 +182,14 @@ final class TransferIO {
     private func makeResponse() -> ImageResponse {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        var effective: UnsafeMutablePointer<CChar>? = nil
-        _ = ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+        var url = request.url
+        var redirects = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+        if redirects > 0 {
+            var effective: UnsafeMutablePointer<CChar>? = nil
+            _ = ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+            url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+        }
         return ImageResponse(url: url, statusCode: status, headers: headerFields)
     }
 
@@ -182,7 +201,7 @@ final class TransferIO {
                     try decoder.append(Data(newBytes))
                 } else {
                     let fresh = source.coder.makeIncrementalDecoder(options: source.options)
-                    try fresh.append(body)
+                    try fresh.append(body.copy())
                     decoder = fresh
                 }
             } catch {

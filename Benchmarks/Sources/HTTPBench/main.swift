@@ -1,0 +1,72 @@
+import Foundation
+
+// http-bench: our HTTP loader against URLSession, AsyncHTTPClient and `curl -Z`, fetching the same
+// files from a local nginx at the same concurrency, in one run. Prints requests/s, CPU time per
+// request (getrusage) and our ratios. Run from Benchmarks/: `swift run -c release http-bench`.
+
+let repetitions = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_RUNS"] ?? "") ?? 3
+let environment = ProcessInfo.processInfo.environment
+let concurrencies = environment["HTTP_BENCH_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [6, 32]
+/// Only the loader, for profiling: `HTTP_BENCH_LOADER_ONLY=1`.
+let loaderOnly = environment["HTTP_BENCH_LOADER_ONLY"] != nil
+
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("http-bench-\(UUID().uuidString)")
+let root = work.appendingPathComponent("www")
+try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+
+let fixtures = try Fixtures(root: root)
+let nginx = try Nginx(root: root, workDirectory: work)
+defer { nginx.stop() }
+print("nginx on 127.0.0.1:\(nginx.port); \(repetitions) measured runs per cell after one warm-up, best run reported")
+print("")
+print("| files | conc. | client | req/s | CPU µs/req |")
+print("|---|---:|---|---:|---:|")
+
+/// The best (fastest) of `repetitions` runs after a warm-up.
+func best(_ body: () async throws -> Measurement) async throws -> Measurement {
+    _ = try await body()
+    var fastest: Measurement? = nil
+    for _ in 0..<repetitions {
+        let measurement = try await body()
+        if fastest == nil || measurement.seconds < fastest!.seconds { fastest = measurement }
+    }
+    return fastest!
+}
+
+func row(_ set: Fixtures.FileSet, _ concurrency: Int, _ name: String, _ m: Measurement) {
+    print("| \(set.name) | \(concurrency) | \(name) | \(String(format: "%.0f", m.requestsPerSecond)) | \(String(format: "%.0f", m.cpuMicrosecondsPerRequest)) |")
+}
+
+var summary: [String] = []
+for concurrency in concurrencies {
+    let clients: [any BenchClient] = loaderOnly ? [LoaderClient(concurrency: concurrency)] : [
+        LoaderClient(concurrency: concurrency),
+        URLSessionClient(concurrency: concurrency),
+        AsyncHTTPClientClient(concurrency: concurrency),
+    ]
+    for set in [fixtures.small, fixtures.large] {
+        let urls = set.paths.map { URL(string: "http://127.0.0.1:\(nginx.port)\($0)")! }
+        var results: [String: Measurement] = [:]
+        for client in clients {
+            let measurement = try await best { try await run(client, urls: urls, expectedSize: set.fileSize, concurrency: concurrency) }
+            results[client.name] = measurement
+            row(set, concurrency, client.name, measurement)
+        }
+        if loaderOnly { continue }
+        let curl = try await best { try CurlCeiling(workDirectory: work).run(urls: urls, concurrency: concurrency) }
+        row(set, concurrency, "curl -Z (ceiling)", curl)
+        let ours = results["WebImageHTTPLoader"]!
+        let peers = results.filter { $0.key != "WebImageHTTPLoader" }
+        let bestPeer = peers.max { $0.value.requestsPerSecond < $1.value.requestsPerSecond }!
+        summary.append(String(format: "%@, concurrency %d: ours / best Swift peer (%@) = %.2f req/s, %.2f CPU/req; ours / curl = %.2f req/s, %.2f CPU/req",
+                              set.name, concurrency, bestPeer.key,
+                              ours.requestsPerSecond / bestPeer.value.requestsPerSecond,
+                              ours.cpuMicrosecondsPerRequest / bestPeer.value.cpuMicrosecondsPerRequest,
+                              ours.requestsPerSecond / curl.requestsPerSecond,
+                              ours.cpuMicrosecondsPerRequest / curl.cpuMicrosecondsPerRequest))
+    }
+    for client in clients { try await client.shutdown() }
+}
+print("")
+for line in summary { print(line) }
