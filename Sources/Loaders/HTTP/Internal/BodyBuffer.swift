@@ -2,7 +2,7 @@ import Foundation
 
 /// The bytes of one response body, in one malloc'ed block that grows by doubling and is handed to
 /// `Data` without a copy at the end. `Data.append` per chunk showed up in profiles; this is a plain
-/// memcpy into place.
+/// memcpy into place. Large blocks come from, and go back to, ``BodyBufferPool``.
 ///
 /// Owned by one ``TransferIO`` on the event thread.
 final class BodyBuffer {
@@ -11,15 +11,18 @@ final class BodyBuffer {
     /// Bytes held.
     private(set) var count = 0
 
-    deinit { free(storage) }
+    deinit {
+        if let storage { BodyBufferPool.shared.recycle(storage, capacity: capacity) }
+    }
 
     /// Makes room for `total` bytes in all (the declared Content-Length), so a body of known size is
     /// copied exactly once.
     func reserve(_ total: Int) {
-        guard total > capacity else { return }
-        guard let grown = realloc(storage, total) else { return }
-        storage = grown
-        capacity = total
+        guard total > capacity, count == 0 else { return }
+        guard let (block, size) = BodyBufferPool.shared.take(atLeast: total) else { return }
+        if let storage { BodyBufferPool.shared.recycle(storage, capacity: capacity) }
+        storage = block
+        capacity = size
     }
 
     /// Appends `bytes`. False when memory ran out (the transfer then fails).
@@ -47,8 +50,11 @@ final class BodyBuffer {
         guard let block = storage, count > 0 else { return Data() }
         storage = nil
         let taken = count
+        let size = capacity
         capacity = 0
         count = 0
-        return Data(bytesNoCopy: block, count: taken, deallocator: .free)
+        return Data(bytesNoCopy: block, count: taken, deallocator: .custom { pointer, _ in
+            BodyBufferPool.shared.recycle(pointer, capacity: size)
+        })
     }
 }

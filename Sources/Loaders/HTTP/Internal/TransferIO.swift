@@ -61,7 +61,7 @@ final class TransferIO {
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
         // Bigger reads mean fewer callbacks for large images; libcurl's default is 16 KB.
-        setLong(CURLOPT_BUFFERSIZE, 64 * 1024)
+        setLong(CURLOPT_BUFFERSIZE, 256 * 1024)
         setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
         // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
         // plain http never multiplexes here, and waiting would hold each new transfer until the first
