@@ -18,21 +18,10 @@ defer { try? FileManager.default.removeItem(at: work) }
 let fixtures = try Fixtures(root: root)
 let nginx = try Nginx(root: root, workDirectory: work)
 defer { nginx.stop() }
-print("nginx on 127.0.0.1:\(nginx.port); \(repetitions) measured runs per cell after one warm-up, best run reported")
+print("nginx on 127.0.0.1:\(nginx.port); \(repetitions) measured rounds after a warm-up round, clients interleaved; fastest round reported")
 print("")
 print("| files | conc. | client | req/s | CPU µs/req |")
 print("|---|---:|---|---:|---:|")
-
-/// The best (fastest) of `repetitions` runs after a warm-up.
-func best(_ body: () async throws -> Measurement) async throws -> Measurement {
-    _ = try await body()
-    var fastest: Measurement? = nil
-    for _ in 0..<repetitions {
-        let measurement = try await body()
-        if fastest == nil || measurement.seconds < fastest!.seconds { fastest = measurement }
-    }
-    return fastest!
-}
 
 func row(_ set: Fixtures.FileSet, _ concurrency: Int, _ name: String, _ m: Measurement) {
     print("| \(set.name) | \(concurrency) | \(name) | \(String(format: "%.0f", m.requestsPerSecond)) | \(String(format: "%.0f", m.cpuMicrosecondsPerRequest)) |")
@@ -45,19 +34,30 @@ for concurrency in concurrencies {
         URLSessionClient(concurrency: concurrency),
         AsyncHTTPClientClient(concurrency: concurrency),
     ]
-    for set in [fixtures.small, fixtures.large] {
+    for set in [fixtures.small, fixtures.large] where environment["HTTP_BENCH_SET"].map({ set.name.contains($0) }) ?? true {
         let urls = set.paths.map { URL(string: "http://127.0.0.1:\(nginx.port)\($0)")! }
-        var results: [String: Measurement] = [:]
-        for client in clients {
-            let measurement = try await best { try await run(client, urls: urls, expectedSize: set.fileSize, concurrency: concurrency) }
-            results[client.name] = measurement
-            row(set, concurrency, client.name, measurement)
+        // Every client (and curl) runs once per round, round after round, so all of them meet the same
+        // background load; each one's fastest round is reported. Round 0 is a warm-up.
+        var runners: [(name: String, run: () async throws -> Measurement)] = clients.map { client in
+            (client.name, { try await run(client, urls: urls, expectedSize: set.fileSize, concurrency: concurrency) })
         }
+        if !loaderOnly {
+            runners.append(("curl -Z (ceiling)", { try CurlCeiling(workDirectory: work).run(urls: urls, concurrency: concurrency) }))
+        }
+        var results: [String: Measurement] = [:]
+        for round in 0...repetitions {
+            for runner in runners {
+                let measurement = try await runner.run()
+                guard round > 0 else { continue }
+                if let fastest = results[runner.name], fastest.seconds <= measurement.seconds { continue }
+                results[runner.name] = measurement
+            }
+        }
+        for runner in runners { row(set, concurrency, runner.name, results[runner.name]!) }
         if loaderOnly { continue }
-        let curl = try await best { try CurlCeiling(workDirectory: work).run(urls: urls, concurrency: concurrency) }
-        row(set, concurrency, "curl -Z (ceiling)", curl)
+        let curl = results["curl -Z (ceiling)"]!
         let ours = results["WebImageHTTPLoader"]!
-        let peers = results.filter { $0.key != "WebImageHTTPLoader" }
+        let peers = results.filter { $0.key != "WebImageHTTPLoader" && $0.key != "curl -Z (ceiling)" }
         let bestPeer = peers.max { $0.value.requestsPerSecond < $1.value.requestsPerSecond }!
         summary.append(String(format: "%@, concurrency %d: ours / best Swift peer (%@) = %.2f req/s, %.2f CPU/req; ours / curl = %.2f req/s, %.2f CPU/req",
                               set.name, concurrency, bestPeer.key,

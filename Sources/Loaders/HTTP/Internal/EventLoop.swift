@@ -19,6 +19,7 @@ final class EventLoop {
     /// The same, plus the cookie jar, for `.handleCookies` transfers (sharing cookies through a share
     /// handle turns the cookie engine on, so the two kinds cannot use one share).
     private let cookieShare: UnsafeMutableRawPointer
+    private let handles: EasyHandlePool
     private var transfers: [UInt64: TransferIO] = [:]
     private var idsByHandle: [UnsafeMutableRawPointer: UInt64] = [:]
     /// Transfers waiting out a retry delay, with when (`DispatchTime` nanoseconds) they may run again.
@@ -35,6 +36,7 @@ final class EventLoop {
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         // Keep enough idle connections around for every running transfer to reuse one.
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, configuration.maxConcurrentDownloads * 2))
+        handles = EasyHandlePool(limit: max(16, configuration.maxConcurrentDownloads * 2))
         share = Self.makeShare(cookies: false)
         cookieShare = Self.makeShare(cookies: true)
     }
@@ -66,7 +68,7 @@ final class EventLoop {
 
     private func begin(_ id: UInt64, _ request: PreparedRequest, attempt: Int) {
         guard let io = TransferIO(id: id, request: request, attempt: attempt, scheduler: scheduler,
-                                  configuration: configuration, share: request.handlesCookies ? cookieShare : share) else {
+                                  validator: validator, handles: handles, share: request.handlesCookies ? cookieShare : share) else {
             answer(id, url: request.url, outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue),
                                                                     message: "curl_easy_init failed")), metrics: nil)
             return
@@ -184,6 +186,7 @@ final class EventLoop {
             for subscriber in entry.subscribers { subscriber.completion(.failure(.cancelled)) }
         }
         scheduler.events.finishAll()
+        handles.drain()
         curl_share_cleanup(share)
         curl_share_cleanup(cookieShare)
         scheduler.closeMulti()

@@ -14,13 +14,24 @@ struct PreparedRequest: Sendable {
     let sentValidators: Bool
     /// "scheme://host:port": the unit of the per-host connection limit.
     let hostKey: String
-
     /// What makes two requests the same transfer: URL, method, headers (order-insensitive), and the
     /// switches. Credentials are per loader, so every request of a loader has the same ones.
-    var key: TransferKey {
-        TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
-                    handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
-                    timeout: timeout)
+    /// Computed once: the scheduler looks it up on every enqueue, cancel and finish.
+    let key: TransferKey
+
+    init(url: URL, method: String, headerLines: [String], timeout: TimeInterval, handlesCookies: Bool,
+         allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String) {
+        self.url = url
+        self.method = method
+        self.headerLines = headerLines
+        self.timeout = timeout
+        self.handlesCookies = handlesCookies
+        self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.sentValidators = sentValidators
+        self.hostKey = hostKey
+        key = TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
+                          handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+                          timeout: timeout)
     }
 }
 

@@ -2,8 +2,12 @@ import Foundation
 import WebImageCore
 
 /// Decides whether a response is one we accept, and turns a transfer's bytes into one caller's result.
-struct ResponseValidator: Sendable {
+/// Also the one shared holder of the loader's configuration on the event thread: a class, so handing it
+/// to each transfer is a single retain rather than a copy of every field.
+final class ResponseValidator: Sendable {
     let configuration: HTTPLoaderConfiguration
+
+    init(configuration: HTTPLoaderConfiguration) { self.configuration = configuration }
 
     /// Why `response` is not acceptable, or nil when it is. A 304 answering our validators is
     /// "not modified"; a 304 we did not ask for is a bad status.

@@ -10,8 +10,8 @@ final class TransferIO {
     let attempt: Int
     let easy: UnsafeMutableRawPointer
     private let scheduler: TransferScheduler
-    private let configuration: HTTPLoaderConfiguration
     private let validator: ResponseValidator
+    private var configuration: HTTPLoaderConfiguration { validator.configuration }
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes its error text here; it must live as long as the handle.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -28,22 +28,25 @@ final class TransferIO {
     private var decoder: (any IncrementalImageDecoder)?
     private var decoderFailed = false
 
+    private let handles: EasyHandlePool
+
     init?(id: UInt64, request: PreparedRequest, attempt: Int, scheduler: TransferScheduler,
-          configuration: HTTPLoaderConfiguration, share: UnsafeMutableRawPointer) {
-        guard let easy = curl_easy_init() else { return nil }
+          validator: ResponseValidator, handles: EasyHandlePool, share: UnsafeMutableRawPointer) {
+        guard let easy = handles.take() else { return nil }
+        self.handles = handles
         self.id = id
         self.request = request
         self.attempt = attempt
         self.easy = easy
         self.scheduler = scheduler
-        self.configuration = configuration
-        self.validator = ResponseValidator(configuration: configuration)
+        self.validator = validator
         errorBuffer[0] = 0
         configure(share: share)
     }
 
+    /// The event loop removes the handle from the multi handle before dropping the transfer.
     deinit {
-        curl_easy_cleanup(easy)
+        handles.recycle(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
