@@ -67,11 +67,15 @@ public final class HTTPLoader: ImageLoader {
     /// The `Accept` header sent now, from the registered coders' formats.
     public var acceptHeader: String { builder.acceptHeader() }
 
+    /// Whether `url` is http or https: the only schemes this loader sends (and follows redirects to).
     public func canRequestImage(for url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }
 
+    /// Starts (or joins) the download of `url` for ``ImageManager``; the returned operation is this
+    /// caller's ``HTTPDownloadToken``. Failures before anything is queued (a refused or invalid request,
+    /// a full queue) complete at once and return a finished operation.
     public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
                              progress: LoadProgressHandler?,
                              completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {

@@ -49,5 +49,6 @@ public enum HTTPRetryDecision: Sendable, Hashable {
 public struct NoRetryPolicy: HTTPRetryPolicy {
     /// The policy that always stops.
     public init() {}
+    /// Always `.stop`.
     public func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision { .stop }
 }

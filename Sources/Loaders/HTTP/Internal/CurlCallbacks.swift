@@ -28,6 +28,8 @@ enum CurlCallbacks {
             io.refusedAddress = refused
             return ccurl_socket_bad
         }
-        return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+        // Close-on-exec, as libcurl's own sockets are: a server that spawns processes must not leak them.
+        return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+                      address.pointee.protocol)
     }
 }
