@@ -7,8 +7,8 @@ struct AsyncHTTPClientClient: BenchClient {
     let name = "AsyncHTTPClient"
     let client: HTTPClient
 
-    init(concurrency: Int) {
-        var configuration = HTTPClient.Configuration()
+    init(concurrency: Int, insecure: Bool = false) {
+        var configuration = insecure ? HTTPClient.Configuration(certificateVerification: .none) : HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

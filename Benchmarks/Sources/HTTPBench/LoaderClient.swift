@@ -6,8 +6,11 @@ import WebImageHTTPLoader
 struct LoaderClient: BenchClient {
     let name = "WebImageHTTPLoader"
     let loader: HTTPLoader
+    /// `.allowInvalidSSLCertificates` for the self-signed HTTPS server.
+    let options: ImageOptions
 
-    init(concurrency: Int) {
+    init(concurrency: Int, insecure: Bool = false) {
+        options = insecure ? [.allowInvalidSSLCertificates] : []
         var configuration = HTTPLoaderConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.maxConnectionsPerHost = concurrency
@@ -17,7 +20,7 @@ struct LoaderClient: BenchClient {
 
     func fetch(_ url: URL) async throws -> Int {
         let result = await withCheckedContinuation { continuation in
-            _ = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil) {
+            _ = loader.requestImage(with: url, options: options, context: ImageContext(), progress: nil) {
                 continuation.resume(returning: $0)
             }
         }

@@ -3,13 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-/// A local nginx serving a directory, started with a generated config on a free port and stopped at the end.
+/// A local nginx serving a directory, started with a generated config on a free port and stopped at the
+/// end: plain HTTP/1.1 on ``port``, and HTTPS with HTTP/2 (a self-signed certificate) on ``tlsPort``.
 final class Nginx {
     let port: UInt16
+    let tlsPort: UInt16
     private let process = Process()
 
     init(root: URL, workDirectory: URL) throws {
         port = try Self.freePort()
+        tlsPort = try Self.freePort()
+        let key = workDirectory.appendingPathComponent("key.pem").path
+        let certificate = workDirectory.appendingPathComponent("cert.pem").path
+        try Self.makeCertificate(key: key, certificate: certificate)
         let config = """
         worker_processes 2;
         daemon off;
@@ -34,6 +40,13 @@ final class Nginx {
                 listen 127.0.0.1:\(port);
                 root \(root.path);
             }
+            server {
+                listen 127.0.0.1:\(tlsPort) ssl http2;
+                ssl_certificate \(certificate);
+                ssl_certificate_key \(key);
+                http2_max_concurrent_streams 128;
+                root \(root.path);
+            }
         }
         """
         let configURL = workDirectory.appendingPathComponent("nginx.conf")
@@ -41,7 +54,20 @@ final class Nginx {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-c", configURL.path, "-p", workDirectory.path, "-e", workDirectory.appendingPathComponent("error.log").path]
         try process.run()
-        try waitUntilListening()
+        try waitUntilListening(port)
+        try waitUntilListening(tlsPort)
+    }
+
+    /// A throwaway self-signed certificate for 127.0.0.1.
+    private static func makeCertificate(key: String, certificate: String) throws {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw BenchFailure(description: "openssl failed") }
     }
 
     func stop() {
@@ -50,7 +76,7 @@ final class Nginx {
     }
 
     /// Connects until nginx accepts (startup takes a few milliseconds); gives up after 10 seconds.
-    private func waitUntilListening() throws {
+    private func waitUntilListening(_ port: UInt16) throws {
         for _ in 0..<1000 {
             if Self.canConnect(port) { return }
             usleep(10_000)
