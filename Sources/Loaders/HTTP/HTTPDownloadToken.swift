@@ -13,10 +13,11 @@ public final class HTTPDownloadToken: ImageOperation {
 
     private struct State {
         var cancelled = false
+        var completing = false
         var metrics: HTTPTransferMetrics?
     }
 
-    /// Guards whether cancel won, and the metrics set just before the completion runs.
+    /// Guards the race between cancel and completion (exactly one of them wins), and the metrics.
     private let state = Mutex(State())
 
     init(transferID: UInt64, subscriberID: UInt64, scheduler: TransferScheduler) {
@@ -28,9 +29,14 @@ public final class HTTPDownloadToken: ImageOperation {
     /// Stops this caller's request. If it had not completed yet, its completion is never called;
     /// if it had, nothing happens.
     public func cancel() {
-        if scheduler.cancel(self) {
-            state.withLock { $0.cancelled = true }
+        let won = state.withLock { state in
+            guard !state.cancelled, !state.completing else { return false }
+            state.cancelled = true
+            return true
         }
+        // Leave the transfer (which stops when no caller is left); a completion racing with this
+        // call has already lost at the claim below.
+        if won { _ = scheduler.cancel(self) }
     }
 
     /// Whether ``cancel()`` stopped the request before it completed.
@@ -40,5 +46,13 @@ public final class HTTPDownloadToken: ImageOperation {
     /// no request was sent).
     public var metrics: HTTPTransferMetrics? { state.withLock { $0.metrics } }
 
-    func setMetrics(_ metrics: HTTPTransferMetrics?) { state.withLock { $0.metrics = metrics } }
+    /// Claims the right to call the completion, recording `metrics` first; false when cancel won.
+    func claimCompletion(metrics: HTTPTransferMetrics?) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !state.completing else { return false }
+            state.completing = true
+            state.metrics = metrics
+            return true
+        }
+    }
 }

@@ -147,8 +147,7 @@ final class EventLoop {
         var eventError: ImageError? = nil
         if case .failure(let error) = outcome { eventError = error }
         scheduler.events.emit(.finished(transferID: id, url: url, error: eventError, metrics: metrics))
-        for subscriber in subscribers {
-            subscriber.token.setMetrics(metrics)
+        for subscriber in subscribers where subscriber.token.claimCompletion(metrics: metrics) {
             switch outcome {
             case .failure(let error):
                 subscriber.completion(.failure(error))
@@ -183,7 +182,9 @@ final class EventLoop {
         for io in Array(transfers.values) { detach(io) }
         for entry in scheduler.drainAll() {
             scheduler.events.emit(.finished(transferID: entry.id, url: entry.url, error: .cancelled, metrics: nil))
-            for subscriber in entry.subscribers { subscriber.completion(.failure(.cancelled)) }
+            for subscriber in entry.subscribers where subscriber.token.claimCompletion(metrics: nil) {
+                subscriber.completion(.failure(.cancelled))
+            }
         }
         scheduler.events.finishAll()
         handles.drain()

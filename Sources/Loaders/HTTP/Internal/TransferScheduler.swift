@@ -100,8 +100,8 @@ final class TransferScheduler: Sendable {
         }
     }
 
-    /// Removes `token`'s caller. True when it was still waiting (so its completion will never run).
-    /// Returns the transfer's URL when that caller was the last one and the transfer stopped.
+    /// Removes `token`'s caller; true when it was still attached. When it was the last caller, the
+    /// transfer stops (at once when queued, through the event thread when running).
     func cancel(_ token: HTTPDownloadToken) -> Bool {
         let outcome: (removed: Bool, stoppedURL: URL?) = state.withLock { state in
             guard var record = state.records[token.transferID],
