@@ -6,8 +6,3 @@ protocol BenchClient: Sendable {
     func fetch(_ url: URL) async throws -> Int
     func shutdown() async throws
 }
-
-/// Raised when a client gets something other than a 200 with the whole file.
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-}

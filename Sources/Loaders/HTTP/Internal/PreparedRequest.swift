@@ -34,13 +34,3 @@ struct PreparedRequest: Sendable {
                           timeout: timeout)
     }
 }
-
-/// The identity of a transfer, for coalescing.
-struct TransferKey: Hashable, Sendable {
-    let url: String
-    let method: String
-    let headerLines: [String]
-    let handlesCookies: Bool
-    let allowsInvalidCertificates: Bool
-    let timeout: TimeInterval
-}

@@ -15,9 +15,3 @@ struct Subscriber: Sendable {
     /// When progress was last reported (`DispatchTime` nanoseconds); 0 before the first report.
     var lastProgress: UInt64 = 0
 }
-
-/// The progressive decoder a transfer builds when a caller wants partial images.
-struct PartialImageSource: Sendable {
-    let coder: any ProgressiveImageCoder
-    let options: DecodeOptions
-}
