@@ -60,8 +60,9 @@ final class EventLoop {
             var progressed = drainFinished()
             progressed = requeueDueRetries() || progressed
             // A finished transfer may have freed a slot for a queued one: take work again at once.
-            if progressed { continue }
+            if progressed || !scheduler.prepareToSleep() { continue }
             curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            scheduler.didWake()
         }
         tearDown()
     }

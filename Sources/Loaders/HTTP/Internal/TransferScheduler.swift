@@ -29,8 +29,13 @@ final class TransferScheduler: Sendable {
         var order: HTTPLoaderConfiguration.ExecutionOrder
         var nextID: UInt64 = 1
         var nextTicket: UInt64 = 1
-        /// A wakeup was sent and the event thread has not yet picked up work: no need for another.
-        var wakePending = false
+        /// Work arrived (or limits changed) since the event thread last took work.
+        var hasNewWork = false
+        /// The event thread is in, or about to enter, `curl_multi_poll`: only then does new work need a
+        /// `curl_multi_wakeup` (a syscall); an awake event thread takes work before it sleeps again.
+        var isEventThreadAsleep = false
+        /// A wakeup was sent since the event thread went to sleep: one is enough.
+        var wakeupSent = false
         var isShutDown = false
         var multiClosed = false
     }
@@ -164,8 +169,9 @@ final class TransferScheduler: Sendable {
     }
 
     private func wake(_ state: inout State) {
-        guard !state.wakePending, !state.multiClosed else { return }
-        state.wakePending = true
+        state.hasNewWork = true
+        guard state.isEventThreadAsleep, !state.wakeupSent, !state.multiClosed else { return }
+        state.wakeupSent = true
         curl_multi_wakeup(multi.raw)
     }
 
@@ -174,7 +180,7 @@ final class TransferScheduler: Sendable {
     /// Transfers to start (up to the concurrency and per-host limits) and to cancel.
     func takeWork() -> Work {
         state.withLock { state in
-            state.wakePending = false
+            state.hasNewWork = false
             var work = Work(cancels: state.toCancel, isShutDown: state.isShutDown)
             state.toCancel.removeAll()
             guard !state.isShutDown else { return work }
@@ -203,6 +209,22 @@ final class TransferScheduler: Sendable {
             state.queue = queue
             return work
         }
+    }
+
+    /// Called by the event thread before `curl_multi_poll`: false when work arrived since it last took
+    /// work (so it must not sleep); otherwise callers from now on wake it.
+    func prepareToSleep() -> Bool {
+        state.withLock { state in
+            guard !state.hasNewWork else { return false }
+            state.isEventThreadAsleep = true
+            state.wakeupSent = false
+            return true
+        }
+    }
+
+    /// Called by the event thread when `curl_multi_poll` returns.
+    func didWake() {
+        state.withLock { $0.isEventThreadAsleep = false }
     }
 
     /// The callers due a progress report now (throttled per caller), and the partial-image source when
