@@ -54,7 +54,7 @@ targets += [
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
     .target(name: "LoopbackHTTPServer", path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHTTPLoaderTests",
-                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer", "WebImageTestSupport"],
+                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer"],
                 path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
 ]
 
