@@ -50,7 +50,21 @@ var targets: [Target] = [
 
 // MARK: - HTTP loader (issue 5)
 
-// (section of the HTTP loader: products += [...]; targets += [...])
+products += [
+    .library(name: "WebImageHTTPLoader", targets: ["WebImageHTTPLoader"]),
+]
+
+targets += [
+    // libcurl: the variadic setopt/getinfo calls need typed C wrappers.
+    .target(name: "CCurl", path: "Sources/CLibraries/CCurl", linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"],
+            path: "Sources/Loaders/HTTP", swiftSettings: swiftSettings),
+    // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
+    .target(name: "LoopbackHTTPServer", path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageHTTPLoaderTests",
+                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer"],
+                path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - Disk cache and two-level image cache (issue 6)
 

@@ -29,7 +29,23 @@ var products: [Product] = []
 
 // MARK: - HTTP loader (issue 5)
 
-// (http-bench: dependencies/products/targets added here)
+dependencies += [
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
+]
+products += [
+    .executable(name: "http-bench", targets: ["HTTPBench"]),
+]
+targets += [
+    // Our loader vs URLSession vs AsyncHTTPClient vs `curl -Z`, against a local nginx.
+    .executableTarget(name: "HTTPBench",
+                      dependencies: [
+                          .product(name: "WebImageHTTPLoader", package: "SwiftWebImage"),
+                          .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                          .product(name: "NIOCore", package: "swift-nio"),
+                      ],
+                      path: "Sources/HTTPBench", swiftSettings: swiftSettings),
+]
 
 // MARK: - Caches (issue 6)
 

@@ -1,0 +1,91 @@
+import Foundation
+import WebImageCore
+
+/// Settings of an ``HTTPLoader``. Every default is stated; change what you need:
+///
+/// ```swift
+/// var configuration = HTTPLoaderConfiguration()
+/// configuration.maxConcurrentDownloads = 16
+/// configuration.refusesPrivateAddresses = true   // the server fetches user-supplied URLs
+/// let loader = HTTPLoader(configuration: configuration)
+/// ```
+public struct HTTPLoaderConfiguration: Sendable {
+    /// Which waiting request starts next within one priority.
+    public enum ExecutionOrder: Sendable, Hashable {
+        /// First in, first out: the oldest waiting request starts first (the default).
+        case fifo
+        /// Last in, first out: the newest waiting request starts first (what a scrolling list wants).
+        case lifo
+    }
+
+    /// Transfers running at once; more wait in the loader's queue. 6 by default (what browsers open
+    /// per host). Can also be changed on a running loader with ``HTTPLoader/maxConcurrentDownloads``.
+    public var maxConcurrentDownloads = 6
+    /// Order of waiting requests of the same priority. `.fifo` by default.
+    public var executionOrder = ExecutionOrder.fifo
+    /// Requests that may wait in the queue; beyond it a request fails at once with `.requestRefused`,
+    /// so a flood cannot grow memory without bound. 10,000 by default.
+    public var maxQueuedRequests = 10_000
+    /// Transfers running at once to one host (scheme, host and port) over HTTP/1.1, kept in our own
+    /// queue rather than libcurl's. 6 by default. Hosts that answered over HTTP/2 multiplex many
+    /// transfers on one connection and get ``maxStreamsPerMultiplexedHost`` instead.
+    public var maxConnectionsPerHost = 6
+    /// Transfers running at once to a host known to speak HTTP/2. 100 by default (the usual
+    /// SETTINGS_MAX_CONCURRENT_STREAMS).
+    public var maxStreamsPerMultiplexedHost = 100
+    /// Use HTTP/2 over TLS when the server offers it, and wait for an existing HTTP/2 connection rather
+    /// than opening another. True by default.
+    public var enablesHTTP2 = true
+
+    /// Seconds to establish a connection (DNS, TCP and TLS). 15 by default.
+    public var connectTimeout: TimeInterval = 15
+    /// Seconds for the whole transfer, unless the request sets its own. 60 by default.
+    public var timeout: TimeInterval = 60
+    /// Bytes per second below which a transfer counts as stalled. 1 by default: only a transfer that
+    /// receives nothing at all for ``lowSpeedTime`` fails.
+    public var lowSpeedLimit = 1
+    /// Seconds a transfer may stay below ``lowSpeedLimit`` before it fails with `.timeout`.
+    /// 30 by default; libcurl counts whole seconds.
+    public var lowSpeedTime = 30
+
+    /// Largest response body accepted; bigger ones (chunked ones included) stop as soon as they pass
+    /// it, with `.responseTooLarge`. 64 MB by default: far above any sane image, far below memory.
+    public var maxResponseSize = 64 * 1024 * 1024
+    /// Largest response head (all header lines of one response) accepted. 64 KB by default.
+    public var maxHeaderSize = 64 * 1024
+    /// Redirects followed before failing; only to http and https. 5 by default.
+    public var maxRedirects = 5
+
+    /// The User-Agent header. Names the library and libcurl by default.
+    public var userAgent = "SwiftWebImage/1.0 libcurl/\(CurlGlobal.versionString)"
+    /// Headers sent with every request, over the defaults (User-Agent, Accept). Empty by default.
+    public var headers: [String: String] = [:]
+    /// Credentials for servers that ask for authentication. None by default.
+    public var credentials: HTTPCredentials?
+    /// Changes or refuses each request; a request's context ``ImageContext/requestModifier`` wins.
+    public var requestModifier: (any RequestModifier)?
+    /// Checks or changes each response; a request's context ``ImageContext/responseModifier`` wins.
+    public var responseModifier: (any ResponseModifier)?
+    /// Transforms each body; a request's context ``ImageContext/downloadDecryptor`` wins.
+    public var decryptor: (any DownloadDecryptor)?
+
+    /// Status codes that count as success. `200..<400` by default; a 304 after a conditional request
+    /// becomes `.cacheNotModified` whatever this says.
+    public var acceptableStatusCodes: Range<Int> = 200..<400
+    /// MIME types accepted (`"image/png"`, or `"image/*"` for a family); nil accepts any. Nil by default.
+    public var acceptableContentTypes: Set<String>?
+
+    /// Refuse connections to loopback, private, link-local, unspecified and other non-public addresses,
+    /// checked on the address actually connected to (after DNS), so a hostname that resolves to
+    /// 127.0.0.1 is refused too. Turn it on in servers that fetch user-supplied URLs. False by default.
+    public var refusesPrivateAddresses = false
+    /// What to do after a failure. Never retries by default.
+    public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()
+
+    /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
+    /// images. ``ImageCodersManager/shared`` by default.
+    public var coders: ImageCodersManager = .shared
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,64 @@
+import CCurl
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SSRF guard: tells public internet addresses from loopback, private, link-local, unspecified,
+/// multicast and reserved ones. Applied to the address libcurl is about to connect to, after DNS, so
+/// a hostname that resolves to 127.0.0.1 (or a redirect to one) is caught too.
+enum AddressPolicy {
+    /// A printable form of `address` when it is not a public address; nil when it is public.
+    static func nonPublicAddress(_ address: UnsafePointer<curl_sockaddr>) -> String? {
+        let family = address.pointee.family
+        guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) else { return "unknown" }
+        let socketAddress = UnsafeRawPointer(address) + offset
+        switch family {
+        case AF_INET:
+            let ip = socketAddress.load(as: sockaddr_in.self).sin_addr
+            let bytes = withUnsafeBytes(of: ip) { Array($0) }
+            return isPublicIPv4(bytes) ? nil : bytes.map(String.init).joined(separator: ".")
+        case AF_INET6:
+            let ip = socketAddress.load(as: sockaddr_in6.self).sin6_addr
+            let bytes = withUnsafeBytes(of: ip) { Array($0) }
+            return isPublicIPv6(bytes) ? nil : describe(ipv6: bytes)
+        default:
+            return "address family \(family)"
+        }
+    }
+
+    /// Four bytes in network order.
+    static func isPublicIPv4(_ b: [UInt8]) -> Bool {
+        switch (b[0], b[1]) {
+        case (0, _), (10, _), (127, _): return false                 // "this" network, private, loopback
+        case (100, let x) where x & 0xC0 == 64: return false         // 100.64/10 carrier-grade NAT
+        case (169, 254): return false                                // link-local (cloud metadata lives here)
+        case (172, let x) where x & 0xF0 == 16: return false         // 172.16/12 private
+        case (192, 168): return false                                // private
+        case (192, 0) where b[2] == 0: return false                  // 192.0.0/24 IETF protocol assignments
+        case (198, let x) where x & 0xFE == 18: return false         // 198.18/15 benchmarking
+        case (let a, _) where a >= 224: return false                 // multicast, reserved, broadcast
+        default: return true
+        }
+    }
+
+    /// Sixteen bytes in network order.
+    static func isPublicIPv6(_ b: [UInt8]) -> Bool {
+        if b[0..<10].allSatisfy({ $0 == 0 }) {
+            // ::, ::1, IPv4-compatible (::a.b.c.d) and IPv4-mapped (::ffff:a.b.c.d): judge the IPv4 inside.
+            if b[10] == 0xFF && b[11] == 0xFF { return isPublicIPv4(Array(b[12..<16])) }
+            if b[10] == 0 && b[11] == 0 { return b[12..<15].allSatisfy({ $0 == 0 }) ? false : isPublicIPv4(Array(b[12..<16])) }
+        }
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B { return isPublicIPv4(Array(b[12..<16])) } // NAT64
+        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return false }       // fe80::/10 link-local
+        if b[0] & 0xFE == 0xFC { return false }                         // fc00::/7 unique local
+        if b[0] == 0xFF { return false }                                // multicast
+        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8 { return false } // documentation
+        return true
+    }
+
+    private static func describe(ipv6 bytes: [UInt8]) -> String {
+        stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            .joined(separator: ":")
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A request ready to send: headers final (defaults, user headers, validators, request modifier),
+/// plus the switches that change what a transfer does. Identical prepared requests share a transfer.
+struct PreparedRequest: Sendable {
+    let url: URL
+    let method: String
+    /// Header lines in send order, as "Name: value".
+    let headerLines: [String]
+    let timeout: TimeInterval
+    let handlesCookies: Bool
+    let allowsInvalidCertificates: Bool
+    /// Whether If-None-Match / If-Modified-Since were sent, so a 304 means "not modified".
+    let sentValidators: Bool
+    /// "scheme://host:port": the unit of the per-host connection limit.
+    let hostKey: String
+    /// What makes two requests the same transfer: URL, method, headers (order-insensitive), and the
+    /// switches. Credentials are per loader, so every request of a loader has the same ones.
+    /// Computed once: the scheduler looks it up on every enqueue, cancel and finish.
+    let key: TransferKey
+
+    init(url: URL, method: String, headerLines: [String], timeout: TimeInterval, handlesCookies: Bool,
+         allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String) {
+        self.url = url
+        self.method = method
+        self.headerLines = headerLines
+        self.timeout = timeout
+        self.handlesCookies = handlesCookies
+        self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.sentValidators = sentValidators
+        self.hostKey = hostKey
+        key = TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
+                          handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+                          timeout: timeout)
+    }
+}

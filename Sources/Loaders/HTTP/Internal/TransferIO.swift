@@ -1,0 +1,266 @@
+import CCurl
+import Foundation
+import WebImageCore
+
+/// One attempt of one transfer on the event thread: its easy handle and everything libcurl's
+/// callbacks fill in (head, body, progressive decoder). Never leaves the event thread.
+final class TransferIO {
+    let id: UInt64
+    let request: PreparedRequest
+    let attempt: Int
+    let easy: UnsafeMutableRawPointer
+    private let scheduler: TransferScheduler
+    private let validator: ResponseValidator
+    private var configuration: HTTPLoaderConfiguration { validator.configuration }
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// libcurl writes its error text here; it must live as long as the handle.
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+    let body = BodyBuffer()
+    private var headerFields: [String: String] = [:]
+    private var headerBytes = 0
+    private(set) var response: ImageResponse?
+    private var expectedBytes: Int64?
+    /// The error a callback stopped the transfer with (its short return count aborts it).
+    private(set) var failure: ImageError?
+    /// The address the SSRF guard refused, if it did.
+    var refusedAddress: String?
+    private var decoder: (any IncrementalImageDecoder)?
+    private var decoderFailed = false
+
+    private let handles: EasyHandlePool
+
+    init?(id: UInt64, request: PreparedRequest, attempt: Int, scheduler: TransferScheduler,
+          validator: ResponseValidator, handles: EasyHandlePool, share: UnsafeMutableRawPointer) {
+        guard let easy = handles.take() else { return nil }
+        self.handles = handles
+        self.id = id
+        self.request = request
+        self.attempt = attempt
+        self.easy = easy
+        self.scheduler = scheduler
+        self.validator = validator
+        errorBuffer[0] = 0
+        configure(share: share)
+    }
+
+    /// The event loop removes the handle from the multi handle before dropping the transfer.
+    deinit {
+        handles.recycle(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    private func configure(share: UnsafeMutableRawPointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        setLong(CURLOPT_NOSIGNAL, 1)   // timeouts must not use signals in a multithreaded process
+        setString(CURLOPT_URL, request.url.absoluteString)
+        setString(CURLOPT_PROTOCOLS_STR, "http,https")
+        setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        setLong(CURLOPT_FOLLOWLOCATION, 1)
+        setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+        setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
+        setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
+        // Bigger reads mean fewer callbacks for large images; libcurl's default is 16 KB.
+        setLong(CURLOPT_BUFFERSIZE, 256 * 1024)
+        setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
+        // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
+        // plain http never multiplexes here, and waiting would hold each new transfer until the first
+        // one's response head proves that.
+        if configuration.enablesHTTP2 && request.url.scheme?.lowercased() == "https" { setLong(CURLOPT_PIPEWAIT, 1) }
+        _ = ccurl_easy_setopt_share(easy, share)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, CurlCallbacks.body)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        if configuration.refusesPrivateAddresses {
+            _ = ccurl_easy_setopt_opensocket_function(easy, CurlCallbacks.openSocket)
+            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
+        }
+        switch request.method {
+        case "GET": break
+        case "HEAD": setLong(CURLOPT_NOBODY, 1)
+        default: setString(CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        for line in request.headerLines { headerList = curl_slist_append(headerList, line) }
+        // An empty "Expect:" stops libcurl adding "Expect: 100-continue" to requests with bodies.
+        headerList = curl_slist_append(headerList, "Expect:")
+        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        if let credentials = configuration.credentials {
+            setString(CURLOPT_USERNAME, credentials.user)
+            setString(CURLOPT_PASSWORD, credentials.password)
+            setLong(CURLOPT_HTTPAUTH, ccurl_auth_basic_or_digest)
+        }
+        if request.handlesCookies {
+            // An empty file name turns the cookie engine on without reading a file.
+            setString(CURLOPT_COOKIEFILE, "")
+        }
+        if request.allowsInvalidCertificates {
+            setLong(CURLOPT_SSL_VERIFYPEER, 0)
+            setLong(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+    }
+
+    private func setLong(_ option: CURLoption, _ value: Int) { _ = ccurl_easy_setopt_long(easy, option, value) }
+    private func setString(_ option: CURLoption, _ value: String) { _ = ccurl_easy_setopt_string(easy, option, value) }
+
+    // MARK: Callbacks (event thread, inside curl_multi_perform)
+
+    /// A header line arrived. Returns a short count to abort when the head grows past the limit.
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if bytes.starts(with: "HTTP/".utf8) {
+            // A new response head (after a redirect or a 1xx): forget the previous one.
+            headerFields.removeAll(keepingCapacity: true)
+            headerBytes = 0
+        }
+        headerBytes += bytes.count
+        if headerBytes > configuration.maxHeaderSize {
+            failure = .responseTooLarge(limit: configuration.maxHeaderSize)
+            return 0
+        }
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            // Plain byte trimming: Foundation's trimmingCharacters was a tenth of the profile.
+            let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[..<colon]))
+            let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
+            let key = String(decoding: name, as: UTF8.self).lowercased()
+            let text = String(decoding: value, as: UTF8.self)
+            headerFields[key] = headerFields[key].map { "\($0), \(text)" } ?? text
+        }
+        return bytes.count
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs, CR and LF.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Body bytes arrived. Returns a short count to abort (size limit, rejected head).
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if response == nil, !acceptHead() { return 0 }
+        guard body.count + bytes.count <= configuration.maxResponseSize else {
+            failure = .responseTooLarge(limit: configuration.maxResponseSize)
+            return 0
+        }
+        guard body.append(bytes) else {
+            failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
+            return 0
+        }
+        deliverProgress(newBytes: bytes)
+        return bytes.count
+    }
+
+    /// Builds the response head once it is final; false when the transfer should stop now: a declared
+    /// length over the limit, or (when no caller's response modifier could change our mind) an
+    /// unacceptable status or content type.
+    private func acceptHead() -> Bool {
+        let head = makeResponse()
+        response = head
+        scheduler.events.emit(.responseReceived(transferID: id, response: head))
+        var length: curl_off_t = -1
+        _ = ccurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        if length >= 0 {
+            expectedBytes = Int64(length)
+            guard length <= configuration.maxResponseSize else {
+                failure = .responseTooLarge(limit: configuration.maxResponseSize)
+                return false
+            }
+            body.reserve(Int(length))
+        }
+        if let error = validator.rejection(of: head, sentValidators: request.sentValidators),
+           !scheduler.hasResponseModifier(id) {
+            failure = error
+            return false
+        }
+        return true
+    }
+
+    private func makeResponse() -> ImageResponse {
+        var status = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var url = request.url
+        var redirects = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+        if redirects > 0 {
+            var effective: UnsafeMutablePointer<CChar>? = nil
+            _ = ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+            url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+        }
+        return ImageResponse(url: url, statusCode: status, headers: headerFields)
+    }
+
+    private func deliverProgress(newBytes: UnsafeRawBufferPointer) {
+        let targets = scheduler.progressTargets(id, now: DispatchTime.now().uptimeNanoseconds)
+        if let source = targets.partial, !decoderFailed {
+            do {
+                if let decoder {
+                    try decoder.append(Data(newBytes))
+                } else {
+                    let fresh = source.coder.makeIncrementalDecoder(options: source.options)
+                    try fresh.append(body.copy())
+                    decoder = fresh
+                }
+            } catch {
+                // A decoder that gives up only costs the partial images; the final decode decides.
+                decoderFailed = true
+                decoder = nil
+            }
+        }
+        guard !targets.handlers.isEmpty else { return }
+        let partial = targets.handlers.contains { $0.1 } ? decoder?.partialImage() : nil
+        let plain = LoadProgress(receivedBytes: Int64(body.count), expectedBytes: expectedBytes)
+        var withImage = plain
+        withImage.partialImage = partial
+        for (handler, wantsPartial) in targets.handlers { handler(wantsPartial ? withImage : plain) }
+    }
+
+    // MARK: Completion
+
+    /// The outcome once libcurl reports the transfer done with `code`.
+    func outcome(_ code: CURLcode) -> Result<ImageResponse, ImageError> {
+        if code == CURLE_OK {
+            let head = response ?? makeResponse()
+            response = head
+            return .success(head)
+        }
+        if let failure { return .failure(failure) }
+        let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress))
+    }
+
+    /// libcurl's measurements of this attempt.
+    func metrics() -> HTTPTransferMetrics {
+        func seconds(_ info: CURLINFO) -> TimeInterval {
+            var micros: curl_off_t = 0
+            _ = ccurl_easy_getinfo_off_t(easy, info, &micros)
+            return TimeInterval(micros) / 1_000_000
+        }
+        func long(_ info: CURLINFO) -> Int {
+            var value = 0
+            _ = ccurl_easy_getinfo_long(easy, info, &value)
+            return value
+        }
+        let version: String
+        switch long(CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): version = "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): version = "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): version = "2"
+        case Int(CURL_HTTP_VERSION_3): version = "3"
+        default: version = ""
+        }
+        return HTTPTransferMetrics(
+            nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
+            total: seconds(CURLINFO_TOTAL_TIME_T), bytesReceived: Int64(body.count), httpVersion: version,
+            // No new connection made (and a response came): the transfer rode an existing connection.
+            reusedConnection: long(CURLINFO_NUM_CONNECTS) == 0 && !version.isEmpty,
+            redirectCount: long(CURLINFO_REDIRECT_COUNT), attempts: attempt)
+    }
+}

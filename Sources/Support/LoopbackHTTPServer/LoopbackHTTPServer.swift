@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests and demos that need a real
+/// server in the same process, including a hostile one.
+///
+/// Each connection gets a thread; connections are kept alive between requests. Routes are closures
+/// that write raw bytes, so a route can misbehave on purpose (drip, stall, lie about lengths):
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer()
+/// server.route("/a.png") { _, connection in try connection.respond(body: pngBytes) }
+/// let url = server.url("/a.png")
+/// defer { server.shutdown() }
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    /// A route: answers one parsed request on its connection. Throwing closes the connection.
+    public typealias Handler = @Sendable (HTTPServerRequest, HTTPServerConnection) throws -> Void
+
+    /// Largest request head accepted; bigger ones close the connection.
+    static let maxRequestHeadBytes = 64 * 1024
+
+    private struct State {
+        var exactRoutes: [String: Handler] = [:]
+        var prefixRoutes: [(prefix: String, handler: Handler)] = []
+        var counts: [String: Int] = [:]
+        var log: [HTTPServerRequest] = []
+        var connections: Set<Int32> = []
+        var isShutDown = false
+    }
+
+    /// Guards the routes, the request log and counts, and the set of open connection sockets.
+    private let state = Mutex(State())
+    /// Every thread (acceptor and connections) enters on start and leaves on exit; shutdown waits on it.
+    private let threads = DispatchGroup()
+    private let listener: Int32
+    /// The port the server listens on.
+    public let port: UInt16
+
+    /// Binds 127.0.0.1 on a free port and starts accepting.
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 1024) == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        threads.enter()
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    deinit { shutdown() }
+
+    /// `http://127.0.0.1:<port>` + `path`.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Answers requests for exactly `path` (query ignored) with `handler`; replaces an earlier route.
+    public func route(_ path: String, _ handler: @escaping Handler) {
+        state.withLock { $0.exactRoutes[path] = handler }
+    }
+
+    /// Answers requests whose path starts with `prefix` (when no exact route matches).
+    public func route(prefix: String, _ handler: @escaping Handler) {
+        state.withLock { $0.prefixRoutes.append((prefix, handler)) }
+    }
+
+    /// Requests received for `path` so far.
+    public func requestCount(for path: String) -> Int { state.withLock { $0.counts[path] ?? 0 } }
+
+    /// Requests received so far, in arrival order.
+    public var requestLog: [HTTPServerRequest] { state.withLock { $0.log } }
+
+    /// Requests received in all.
+    public var totalRequestCount: Int { state.withLock { $0.log.count } }
+
+    /// Stops accepting, closes every connection and waits for every server thread to end.
+    /// Handlers blocked on something other than their connection must be released first.
+    public func shutdown() {
+        let open: Set<Int32>? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            state.isShutDown = true
+            return state.connections
+        }
+        guard let open else { return }
+        // shutdown() wakes threads blocked in accept/recv/poll on these sockets; each closes its own.
+        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        for fd in open { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        threads.wait()
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        defer { threads.leave() }
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            let accepted = state.withLock { state in
+                guard !state.isShutDown else { return false }
+                state.connections.insert(fd)
+                return true
+            }
+            guard accepted else { close(fd); return }
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            threads.enter()
+            Thread { [self] in serve(fd) }.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer {
+            state.withLock { _ = $0.connections.remove(fd) }
+            close(fd)
+            threads.leave()
+        }
+        let connection = HTTPServerConnection(fd: fd)
+        var buffer: [UInt8] = []
+        while let request = readRequest(connection, buffer: &buffer) {
+            let handler = state.withLock { state -> Handler? in
+                state.counts[request.path, default: 0] += 1
+                state.log.append(request)
+                if let exact = state.exactRoutes[request.path] { return exact }
+                return state.prefixRoutes.last { request.path.hasPrefix($0.prefix) }?.handler
+            }
+            connection.closeAfterResponse = request.wantsClose
+            do {
+                if let handler {
+                    try handler(request, connection)
+                } else {
+                    try connection.respond(status: 404, headers: [("Content-Type", "text/plain")], body: Array("not found".utf8))
+                }
+            } catch {
+                return
+            }
+            if connection.closeAfterResponse { return }
+        }
+    }
+
+    /// Reads the next request (head and Content-Length body); nil when the client closed or sent garbage.
+    private func readRequest(_ connection: HTTPServerConnection, buffer: inout [UInt8]) -> HTTPServerRequest? {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int? = nil
+        while headEnd == nil {
+            if let range = find(separator, in: buffer) {
+                headEnd = range
+                break
+            }
+            if buffer.count > Self.maxRequestHeadBytes { return nil }
+            let more = connection.read(upTo: 16 * 1024)
+            if more.isEmpty { return nil }
+            buffer.append(contentsOf: more)
+        }
+        guard let end = headEnd, var request = HTTPServerRequest.parseHead(Array(buffer[..<end])) else { return nil }
+        buffer.removeFirst(end + separator.count)
+        let bodyLength = Int(request.headers["content-length"] ?? "0") ?? 0
+        while buffer.count < bodyLength {
+            let more = connection.read(upTo: 16 * 1024)
+            if more.isEmpty { return nil }
+            buffer.append(contentsOf: more)
+        }
+        request.body = Array(buffer[..<bodyLength])
+        buffer.removeFirst(bodyLength)
+        return request
+    }
+
+    private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+}
