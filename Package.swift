@@ -72,7 +72,17 @@ targets += [
 
 // MARK: - Umbrella module, command and examples (issue 7)
 
-// (section of the umbrella module and examples: products += [...]; targets += [...])
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+]
+
+targets += [
+    .executableTarget(name: "CustomCoder",
+                      dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageMemoryCache"],
+                      path: "Examples/CustomCoder", swiftSettings: swiftSettings),
+    .executableTarget(name: "CustomLoader", dependencies: ["WebImageCore", "WebImageMemoryCache"],
+                      path: "Examples/CustomLoader", swiftSettings: swiftSettings),
+]
 
 // MARK: - Package
 
@@ -80,5 +90,6 @@ let package = Package(
     name: "SwiftWebImage",
     platforms: [.macOS(.v15)],
     products: products,
+    dependencies: dependencies,
     targets: targets
 )

@@ -1,11 +1,11 @@
-// CustomLoader: a loader for a scheme of its own (`data:` URLs), a request modifier that adds an
-// Authorization header, and a cache key filter that drops a query parameter, all registered
-// through the public API.
+// CustomLoader: a loader for a scheme of its own (`asset://`, an in-memory asset store), a request
+// modifier that adds an Authorization header, and a cache key filter that drops a query parameter,
+// all through the public API.
 import Foundation
 import WebImageCore
 import WebImageMemoryCache
 
-/// Decodes 1x1 "images" that are just a color name, so the example needs no C library.
+/// Decodes "images" that are just a color name (1x1 pixel), so the example needs no C library.
 struct ColorNameCoder: ImageCoder {
     static let colors: [String: [UInt8]] = ["red": [255, 0, 0], "green": [0, 255, 0], "blue": [0, 0, 255]]
     func canDecode(_ data: Data) -> Bool { Self.colors[String(decoding: data, as: UTF8.self)] != nil }
@@ -19,11 +19,12 @@ struct ColorNameCoder: ImageCoder {
     }
 }
 
-let memory = MemoryCache()
-let manager = ImageManager(cache: memory, loader: ImageLoadersManager(loaders: [DataURLLoader()]),
+let assets = AssetStoreLoader()
+assets.add(Data("red".utf8), named: "logo")
+let manager = ImageManager(cache: MemoryCache(), loader: ImageLoadersManager(loaders: [assets]),
                            coders: ImageCodersManager(coders: [ColorNameCoder()]))
 
-// Every request gets an Authorization header...
+// Every request carries an Authorization header...
 var context = ImageContext()
 context.requestModifier = RequestModifierBlock { request in
     var request = request
@@ -38,25 +39,21 @@ manager.settings.cacheKeyFilter = CacheKeyFilterBlock { url in
     return parts.string ?? url.absoluteString
 }
 
-let first = URL(string: "data:text/plain;base64,\(Data("red".utf8).base64EncodedString())?v=1")!
-// Note: the query is part of the opaque data URL text; strip it the way the filter does before decoding.
-let plain = URL(string: "data:text/plain;base64,\(Data("red".utf8).base64EncodedString())")!
-let loaded = try await manager.image(for: plain, context: context)
+let first = URL(string: "asset://logo?v=1")!
+let loaded = try await manager.image(for: first, context: context)
 let color = loaded.image.pixels.rgba(x: 0, y: 0)
-print("loaded data: URL -> \(loaded.image.width)x\(loaded.image.height) rgb(\(color.r), \(color.g), \(color.b)) from \(loaded.cacheType)")
-print("request modifier sent Authorization: \(loaded.data.map { _ in "Bearer example-token" } ?? "none")")
+print("loaded \(first.absoluteString) -> \(loaded.image.width)x\(loaded.image.height) rgb(\(color.r), \(color.g), \(color.b)) from loader")
+print("the loader received Authorization: \(assets.sentHeaders.last?["Authorization"] ?? "none")")
 print("cache key of \(first.absoluteString): \(manager.cacheKey(for: first))")
 
-// The same image asked for with a different `v` hits the memory cache: the key filter merged them.
-let busted = URL(string: "data:text/plain;base64,\(Data("red".utf8).base64EncodedString())")!
-let again = try await manager.image(for: busted, context: context)
-print("second load came from: \(again.cacheType)")
+let second = URL(string: "asset://logo?v=2")!
+let again = try await manager.image(for: second, context: context)
+print("loaded \(second.absoluteString) from: \(again.cacheType) (requests sent: \(assets.sentHeaders.count))")
 
-// A refused request: the modifier can say no.
 var refusing = ImageContext()
 refusing.requestModifier = RequestModifierBlock { _ in nil }
 do {
-    _ = try await manager.image(for: URL(string: "data:text/plain,green")!, context: refusing)
+    _ = try await manager.image(for: URL(string: "asset://other")!, context: refusing)
 } catch {
     print("refused request: \(error)")
 }
