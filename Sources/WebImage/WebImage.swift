@@ -1,0 +1,84 @@
+@_exported import WebImageCore
+@_exported import WebImageFileLoader
+@_exported import WebImageHTTPLoader
+@_exported import WebImagePNGCoder
+@_exported import WebImageJPEGCoder
+@_exported import WebImageWebPCoder
+@_exported import WebImageGIFCoder
+@_exported import WebImageMemoryCache
+@_exported import WebImageDiskCache
+import Foundation
+
+/// The batteries-included entry point: every plugin we ship, wired into the shared managers.
+///
+/// The first use registers the PNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
+/// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
+/// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
+/// so ``ImageManager/shared`` loads anything.
+///
+/// ```swift
+/// let image = try await WebImage.image(for: url)
+/// WebImage.register(coder: MyQOICoder())
+/// ```
+public enum WebImage {
+    /// The shared manager, wired with every plugin.
+    public static var shared: ImageManager { defaultSetup.manager }
+
+    /// The shared manager's two-level cache; nil when its disk directory could not be created (the
+    /// shared manager then caches in memory only).
+    public static var cache: WebImageCache? { defaultSetup.cache }
+
+    /// The shared manager's HTTP loader.
+    public static var httpLoader: HTTPLoader { defaultSetup.httpLoader }
+
+    /// Loads `url` through the shared manager and returns the final image.
+    public static func image(for url: URL, options: ImageOptions = [],
+                             context: ImageContext = ImageContext()) async throws(ImageError) -> Image {
+        try await shared.image(for: url, options: options, context: context).image
+    }
+
+    /// Registers `coder` for every manager that uses the shared coders; it wins over built-in coders
+    /// for the data it accepts.
+    public static func register(coder: any ImageCoder) {
+        _ = defaultSetup
+        ImageCodersManager.shared.addCoder(coder)
+    }
+
+    /// Registers `loader` for every manager that uses the shared loaders; it wins for the URLs it accepts.
+    public static func register(loader: any ImageLoader) {
+        _ = defaultSetup
+        ImageLoadersManager.shared.addLoader(loader)
+    }
+
+    /// A manager wired like ``shared`` but with its own cache in `cacheDirectory` (for tools and tests
+    /// that must not touch the user's cache), sharing the registered coders and loaders.
+    public static func makeManager(cacheDirectory: URL, namespace: String = "default",
+                                   configuration: WebImageCacheConfiguration = WebImageCacheConfiguration())
+        throws(ImageError) -> (manager: ImageManager, cache: WebImageCache) {
+        _ = defaultSetup
+        let cache = try WebImageCache(directory: cacheDirectory, namespace: namespace, configuration: configuration)
+        return (ImageManager(cache: cache, loader: ImageLoadersManager.shared, coders: .shared), cache)
+    }
+}
+
+/// What the first use of ``WebImage`` set up.
+struct DefaultSetup: Sendable {
+    let manager: ImageManager
+    let cache: WebImageCache?
+    let httpLoader: HTTPLoader
+}
+
+/// Registered once, on first use (a global `let` is initialised lazily and exactly once).
+let defaultSetup: DefaultSetup = {
+    let coders = ImageCodersManager.shared
+    coders.addCoder(GIFCoder())
+    coders.addCoder(WebPCoder())
+    coders.addCoder(PNGCoder())
+    coders.addCoder(JPEGCoder())
+    let http = HTTPLoader()
+    ImageLoadersManager.shared.addLoader(FileLoader())
+    ImageLoadersManager.shared.addLoader(http)
+    let cache = try? WebImageCache(directory: DiskCache.defaultDirectory, namespace: "default")
+    ImageCachesManager.shared.addCache(cache ?? MemoryCache())
+    return DefaultSetup(manager: .shared, cache: cache, httpLoader: http)
+}()
