@@ -6,9 +6,19 @@ import WebImage
 import WebImageTestSupport
 
 /// The whole flow with real parts: libcurl over loopback, the C-library coders, memory + disk cache.
+/// Points the shared manager's disk cache at a temporary directory before its first use, so tests never
+/// write to the user's `~/.cache`.
+let isolatedSharedCache: TemporaryDirectory = {
+    let directory = try! TemporaryDirectory(prefix: "shared-cache")
+    setenv("XDG_CACHE_HOME", directory.url.path, 1)
+    return directory
+}()
+
 @Suite("Whole flow")
 struct WholeFlowTests {
     static let resources = PackagePaths.root.appendingPathComponent("Examples/Resources")
+
+    init() { _ = isolatedSharedCache }
 
     @Test func downloadDecodeCacheRevalidateAndThumbnail() async throws {
         let server = try LoopbackHTTPServer()
