@@ -98,3 +98,15 @@ struct VocabularyTests {
         #expect(!ImageError.isPermanentFailure(.network(code: 6, message: "dns")))
     }
 }
+
+@Suite("Scale-down option")
+struct ScaleDownTests {
+    @Test func scaleDownLargeImagesBecomesAThumbnailLimitUnlessOneIsGiven() {
+        let plain = ImageContext().decodeOptions(for: [.scaleDownLargeImages])
+        #expect(plain.thumbnailPixelSize == PixelSize(DecodeOptions.scaleDownLimit) && plain.preserveAspectRatio)
+        var context = ImageContext()
+        context.thumbnailPixelSize = PixelSize(10)
+        #expect(context.decodeOptions(for: [.scaleDownLargeImages]).thumbnailPixelSize == PixelSize(10))
+        #expect(ImageContext().decodeOptions(for: []).thumbnailPixelSize == nil)
+    }
+}

@@ -7,6 +7,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// small enough that a hostile header cannot make us allocate gigabytes.
     public static let defaultMaxPixelCount = 100_000_000
 
+    /// Longest side `scaleDownLargeImages` decodes to: 4096 px, about 64 MB as RGBA at most, what a
+    /// display can use and a server can hold for many requests at once.
+    public static let scaleDownLimit = 4096
+
     /// Decode to at most this size (a thumbnail); nil decodes at full size.
     public var thumbnailPixelSize: PixelSize?
     /// With a thumbnail size, keep the image's shape (fit inside) rather than filling the size exactly.

@@ -177,8 +177,13 @@ extension ImageContext {
     /// The decode options a request with `options` and this context asks for.
     public func decodeOptions(for options: ImageOptions, url: URL? = nil) -> DecodeOptions {
         var decode = decodeOptions ?? DecodeOptions()
-        if let size = thumbnailPixelSize { decode.thumbnailPixelSize = size }
         decode.preserveAspectRatio = preserveAspectRatio
+        if let size = thumbnailPixelSize {
+            decode.thumbnailPixelSize = size
+        } else if options.contains(.scaleDownLargeImages) {
+            decode.thumbnailPixelSize = PixelSize(DecodeOptions.scaleDownLimit)
+            decode.preserveAspectRatio = true
+        }
         decode.scale = imageScaleFactor ?? url.map(ImageContext.scaleFromURL) ?? 1
         if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
         if options.contains(.preloadAllFrames) { decode.preloadAllFrames = true }

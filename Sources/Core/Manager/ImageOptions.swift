@@ -25,7 +25,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let transformAnimatedImage = ImageOptions(rawValue: 1 << 8)
     /// Do not set the image on the view target; the completion handler does it.
     public static let avoidAutoSetImage = ImageOptions(rawValue: 1 << 9)
-    /// Decode large images at a reduced size (the decode pixel limit becomes a downscale target).
+    /// Decode images larger than ``DecodeOptions/scaleDownLimit`` on a side at that size (keeping the
+    /// shape) instead of refusing or holding them at full size. An explicit thumbnail size wins.
     public static let scaleDownLargeImages = ImageOptions(rawValue: 1 << 10)
     /// Query the disk data even when the image is in memory.
     public static let queryMemoryData = ImageOptions(rawValue: 1 << 11)
@@ -37,7 +38,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let fromCacheOnly = ImageOptions(rawValue: 1 << 14)
     /// Skip the cache query and always download.
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 15)
-    /// Do not decode; deliver data only (the result's image is the smallest placeholder the coder can give).
+    /// Accepted for SDWebImage compatibility. On Apple platforms it skips forcing a bitmap decode; here
+    /// every decoded image already is a plain pixel buffer, so it changes nothing.
     public static let avoidDecodeImage = ImageOptions(rawValue: 1 << 16)
     /// Decode only the first frame of animations.
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 17)
