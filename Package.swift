@@ -61,7 +61,7 @@ targets += [
     .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"],
             path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
     // Not a product: a second process for the shared-directory tests.
-    .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache"],
+    .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
                       path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageDiskCacheTests",
                 dependencies: ["WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"],

@@ -50,12 +50,14 @@ extension DiskCache {
 
     func scheduleMaintenance() {
         maintenanceQueue.async {
+            // Cleared first: a store after this point schedules another run (queued behind this one),
+            // and every store before it is in the totals checked below, so no crossing is missed.
+            self.index.withLock { $0.maintenanceScheduled = false }
             self.ensureIndexLoaded()
             if self.index.withLock({ $0.totalSize }) > self.configuration.maxDiskSize {
                 // Nobody is waiting for an automatic trim; what it could not remove, the next one retries.
-                try? self.removeExpiredData()
+                _ = try? self.removeExpiredData()
             }
-            self.index.withLock { $0.maintenanceScheduled = false }
         }
     }
 
