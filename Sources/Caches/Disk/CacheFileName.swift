@@ -1,5 +1,3 @@
-import CCrypto
-
 /// How the disk cache names its files: the SHA-256 of the key in lowercase hex, plus the key's
 /// extension when it is short and alphanumeric (`<64 hex>.png`).
 ///
@@ -18,56 +16,80 @@ enum CacheFileName {
     /// Prefix of in-flight writes; hidden (leading dot) and never a data file name.
     static let temporaryPrefix = ".tmp-"
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// The file name for `key`.
     static func forKey(_ key: String) -> String {
+        path(forKey: key, in: "")
+    }
+
+    /// `directory + "/" + forKey(key)` built in one buffer (the disk cache's hot path); with an empty
+    /// `directory`, just the name.
+    static func path(forKey key: String, in directory: String) -> String {
         var key = key
-        let digest = key.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out -> [UInt8] in
-                // SHA256() never fails for a valid output buffer; it returns that buffer.
-                _ = SHA256(bytes.baseAddress, bytes.count, out.baseAddress)
-                return Array(out)
-            }
-        }
-        let ext = pathExtension(of: key)
-        let length = digestLength + (ext.map { $0.utf8.count + 1 } ?? 0)
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var i = 0
-            for byte in digest {
-                buffer[i] = hexDigits[Int(byte >> 4)]
-                buffer[i + 1] = hexDigits[Int(byte & 0x0F)]
-                i += 2
-            }
-            if let ext {
-                buffer[i] = UInt8(ascii: ".")
-                i += 1
-                for byte in ext.utf8 {
-                    buffer[i] = byte
-                    i += 1
+        var directory = directory
+        return key.withUTF8 { bytes in
+            directory.withUTF8 { prefix in
+                let ext = extensionRange(in: bytes)
+                let length = (prefix.isEmpty ? 0 : prefix.count + 1) + digestLength + (ext.map { $0.count + 1 } ?? 0)
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+                    // Fails only when libcrypto is out of memory; the zeroed digest would still name a file
+                    // inside the directory, and the assertion keeps it from going unnoticed in debug builds.
+                    digest.initialize(repeating: 0)
+                    let ok = SHA256Algorithm.shared.digest(bytes, into: digest.baseAddress!)
+                    assert(ok, "SHA-256 digest failed")
+                    return String(unsafeUninitializedCapacity: length) { buffer in
+                        var i = 0
+                        if !prefix.isEmpty {
+                            for byte in prefix {
+                                buffer[i] = byte
+                                i += 1
+                            }
+                            buffer[i] = UInt8(ascii: "/")
+                            i += 1
+                        }
+                        for byte in digest {
+                            buffer[i] = hexDigit(byte >> 4)
+                            buffer[i + 1] = hexDigit(byte & 0x0F)
+                            i += 2
+                        }
+                        if let ext {
+                            buffer[i] = UInt8(ascii: ".")
+                            i += 1
+                            for offset in ext {
+                                buffer[i] = bytes[offset]
+                                i += 1
+                            }
+                        }
+                        return i
+                    }
                 }
             }
-            return i
         }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
     /// The extension of the last path component of `key` with any query or fragment removed, when it
     /// is 1 to ``maxExtensionLength`` ASCII letters or digits; nil otherwise.
     static func pathExtension(of key: String) -> String? {
-        let utf8 = key.utf8
-        // The path ends at the first `?` or `#`; look only at the last few bytes before that.
-        let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
-        var extensionBytes: [UInt8] = []
-        var index = end
-        while index > utf8.startIndex {
-            index = utf8.index(before: index)
-            let byte = utf8[index]
-            if byte == UInt8(ascii: ".") {
-                guard !extensionBytes.isEmpty else { return nil }
-                return String(decoding: extensionBytes.reversed(), as: UTF8.self)
-            }
-            guard isASCIIAlphanumeric(byte), extensionBytes.count < maxExtensionLength else { return nil }
-            extensionBytes.append(byte)
+        var key = key
+        return key.withUTF8 { bytes in
+            extensionRange(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        }
+    }
+
+    /// Offsets of the extension (see ``pathExtension(of:)``) in a key's UTF-8 bytes.
+    private static func extensionRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        // The path ends at the first `?` or `#`.
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        var start = end
+        while start > 0 {
+            let byte = bytes[start - 1]
+            if byte == UInt8(ascii: ".") { return start < end ? start..<end : nil }
+            guard isASCIIAlphanumeric(byte), end - start < maxExtensionLength else { return nil }
+            start -= 1
         }
         return nil
     }

@@ -92,6 +92,11 @@ public final class DiskCache: DiskStorage {
         (directory ?? path) + "/" + name
     }
 
+    /// The file name at the end of a path in the main directory.
+    func name(ofPath file: String) -> String {
+        String(decoding: file.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
+    }
+
     /// The date of `info` that expiry goes by.
     func expiryDate(_ info: DiskIO.FileInfo) -> Double {
         configuration.expireType == .accessDate ? info.accessDate : info.modificationDate
@@ -103,23 +108,26 @@ public final class DiskCache: DiskStorage {
     /// An empty file (a write a crash cut short) is a miss and is removed. Under access-date expiry a
     /// hit refreshes the file's access date.
     public func data(forKey key: String) throws(ImageError) -> Data? {
-        let name = CacheFileName.forKey(key)
+        let file = CacheFileName.path(forKey: key, in: path)
         var refreshBefore: Double? = nil
         var now = 0.0
         if configuration.expireType == .accessDate {
             now = Date().timeIntervalSince1970
             refreshBefore = now - Self.accessDateRefreshInterval
         }
-        if let (data, info) = try DiskIO.read(filePath(name), touchAccessDateOlderThan: refreshBefore) {
+        if let (data, info) = try DiskIO.read(file, touchAccessDateOlderThan: refreshBefore) {
             if data.isEmpty {
-                try? removeEntry(name)
+                try? removeEntry(name(ofPath: file))
                 return nil
             }
             if let refreshBefore, info.accessDate < refreshBefore {
+                let name = name(ofPath: file)
                 index.withLock { $0.touched(name, date: now) }
             }
             return data
         }
+        if readOnlyPaths.isEmpty { return nil }
+        let name = name(ofPath: file)
         for directory in readOnlyPaths {
             if let (data, _) = try DiskIO.read(filePath(name, in: directory)), !data.isEmpty { return data }
         }
@@ -134,13 +142,16 @@ public final class DiskCache: DiskStorage {
     /// extended-attribute mode), replacing any previous entry and its extended data. A store that takes
     /// the cache above `maxDiskSize` starts a background trim.
     public func setData(_ data: Data, extendedData: Data?, forKey key: String) throws(ImageError) {
-        let name = CacheFileName.forKey(key)
-        let file = filePath(name)
+        let file = CacheFileName.path(forKey: key, in: path)
+        let name = name(ofPath: file)
         let useAttribute = extendedData != nil && configuration.extendedDataStorage == .extendedAttributes
         var attributeRefused = false
-        let attach: ((Int32) throws(ImageError) -> Void)? = useAttribute ? { fd throws(ImageError) in
-            attributeRefused = try !ExtendedAttribute.set(extendedData!, on: fd, path: file)
-        } : nil
+        var written: DiskIO.FileInfo? = nil
+        // Runs on the finished temporary file: the attribute then appears together with the data.
+        let attach: ((Int32) throws(ImageError) -> Void)? = extendedData == nil ? nil : { fd throws(ImageError) in
+            if useAttribute { attributeRefused = try !ExtendedAttribute.set(extendedData!, on: fd, path: file) }
+            if !useAttribute || attributeRefused { written = try DiskIO.info(fd: fd, path: file) }
+        }
         let sync = configuration.durability == .fsyncBeforeRename
         do {
             try DiskIO.writeAtomically(data, to: file, directory: path, sync: sync, prepare: attach)
@@ -150,12 +161,10 @@ public final class DiskCache: DiskStorage {
             try DiskIO.makeDirectory(path)
             try DiskIO.writeAtomically(data, to: file, directory: path, sync: sync, prepare: attach)
         }
-        let sidecar = filePath(CacheFileName.sidecar(for: name))
-        if let extendedData, !useAttribute || attributeRefused {
-            try DiskIO.writeAtomically(extendedData, to: sidecar, directory: path, sync: sync)
-        } else {
-            // The previous entry's sidecar describes bytes that are gone.
-            try DiskIO.remove(sidecar)
+        // A sidecar left by the previous entry no longer matches the new file, so it needs no removal.
+        if let extendedData, let written {
+            try DiskIO.writeAtomically(SidecarFile.encode(extendedData, describing: written),
+                                       to: filePath(CacheFileName.sidecar(for: name)), directory: path, sync: sync)
         }
         let entry = DiskIndex.Entry(size: data.count, date: Date().timeIntervalSince1970)
         let limit = configuration.maxDiskSize
@@ -172,9 +181,10 @@ public final class DiskCache: DiskStorage {
         for directory in [path] + readOnlyPaths {
             let file = filePath(name, in: directory)
             if let data = try? ExtendedAttribute.get(path: file) { return data }
+            guard let entry = try? DiskIO.info(file) else { continue }
             let sidecar = filePath(CacheFileName.sidecar(for: name), in: directory)
-            if let (data, _) = try? DiskIO.read(sidecar) { return data }
-            if (try? DiskIO.info(file)) != nil { return nil }
+            if let (bytes, _) = try? DiskIO.read(sidecar) { return SidecarFile.decode(bytes, describing: entry) }
+            return nil
         }
         return nil
     }
@@ -184,7 +194,7 @@ public final class DiskCache: DiskStorage {
         let name = CacheFileName.forKey(key)
         let file = filePath(name)
         let sidecar = filePath(CacheFileName.sidecar(for: name))
-        guard try DiskIO.info(file) != nil else { return }
+        guard let entry = try DiskIO.info(file) else { return }
         guard let data else {
             try ExtendedAttribute.remove(path: file)
             try DiskIO.remove(sidecar)
@@ -195,7 +205,7 @@ public final class DiskCache: DiskStorage {
             return
         }
         try ExtendedAttribute.remove(path: file)
-        try DiskIO.writeAtomically(data, to: sidecar, directory: path,
+        try DiskIO.writeAtomically(SidecarFile.encode(data, describing: entry), to: sidecar, directory: path,
                                    sync: configuration.durability == .fsyncBeforeRename)
     }
 
@@ -249,4 +259,8 @@ public final class DiskCache: DiskStorage {
         ensureIndexLoaded()
         return index.withLock { $0.count }
     }
+}
+extension DiskCache {
+    public static func _scratchName(_ key: String) -> String { CacheFileName.forKey(key) }
+    public static func _scratchExt(_ key: String) -> String? { CacheFileName.pathExtension(of: key) }
 }

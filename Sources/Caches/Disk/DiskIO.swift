@@ -9,21 +9,28 @@ import WebImageCore
 /// Paths are plain `String`s built from the cache directory and a ``CacheFileName``; every function
 /// keeps its file descriptor inside its own scope and closes it on every path.
 enum DiskIO {
-    /// A file's size and the two dates expiry can use.
+    /// A file's size, the two dates expiry can use, and what identifies this version of it.
     struct FileInfo: Sendable {
         var size: Int
         var accessDate: Double
         var modificationDate: Double
+        /// Inode, size and modification time to the nanosecond: together they tell one written file from
+        /// the next one renamed over it (a sidecar records them to prove it still describes its entry).
+        var identity: [UInt64]
 
         init(_ st: stat) {
             size = Int(st.st_size)
             accessDate = Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9
             modificationDate = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+            identity = [UInt64(st.st_ino), UInt64(st.st_size), UInt64(bitPattern: Int64(st.st_mtim.tv_sec)),
+                        UInt64(bitPattern: Int64(st.st_mtim.tv_nsec))]
         }
     }
 
     /// Counter that, with the process id, makes temporary file names unique across threads and processes.
     private static let temporaryCounter = Atomic<Int>(0)
+    /// This process's id, asked once: `getpid` is a system call, and temporary names need it per write.
+    private static let processID = getpid()
 
     /// The error for a failed `operation` on `path`, from the current `errno`.
     static func error(_ operation: String, _ path: String, code: Int32 = errno) -> ImageError {
@@ -66,6 +73,13 @@ enum DiskIO {
         return (Data(bytesNoCopy: buffer, count: done, deallocator: .free), info)
     }
 
+    /// Info for the open file `fd` (at `path`, for the error message).
+    static func info(fd: Int32, path: String) throws(ImageError) -> FileInfo {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw error("fstat", path) }
+        return FileInfo(st)
+    }
+
     /// Info for `path`, nil when it does not exist.
     static func info(_ path: String) throws(ImageError) -> FileInfo? {
         var st = stat()
@@ -84,7 +98,7 @@ enum DiskIO {
     static func writeAtomically(_ data: Data, to path: String, directory: String, sync: Bool,
                                 prepare: ((Int32) throws(ImageError) -> Void)? = nil) throws(ImageError) -> Int {
         let counter = temporaryCounter.add(1, ordering: .relaxed).newValue
-        let temporary = directory + "/" + CacheFileName.temporaryPrefix + "\(getpid())-\(counter)"
+        let temporary = directory + "/" + CacheFileName.temporaryPrefix + String(processID) + "-" + String(counter)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw error("create", temporary) }
         var written = false
