@@ -68,7 +68,27 @@ targets += [
 
 // MARK: - Disk cache and two-level image cache (issue 6)
 
-// (section of the disk cache: products += [...]; targets += [...])
+products += [
+    .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
+]
+
+targets += [
+    // SHA-256 for cache file names from the system's OpenSSL libcrypto: already on every machine that
+    // builds the HTTP loader (libcurl's TLS), so it costs no build time, unlike compiling swift-crypto.
+    .systemLibrary(name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto",
+                   providers: [.apt(["libssl-dev"])]),
+    // Extended attributes and the futimens special values, which Glibc's module lacks (libc itself).
+    .systemLibrary(name: "CFileSystem", path: "Sources/CLibraries/CFileSystem"),
+    // The disk cache, and the two-level image cache whose convenience init uses both default storages.
+    .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"],
+            path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
+    // Not a product: a second process for the shared-directory tests.
+    .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
+                      path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageDiskCacheTests",
+                dependencies: ["WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"],
+                path: "Tests/DiskCacheTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - Umbrella module, command and examples (issue 7)
 

@@ -49,7 +49,19 @@ targets += [
 
 // MARK: - Caches (issue 6)
 
-// (cache-bench: products/targets added here)
+products += [
+    .executable(name: "cache-bench", targets: ["cache-bench"]),
+]
+targets += [
+    // Disk cache vs plain POSIX file I/O, memory cache vs Foundation's NSCache, side by side in one run.
+    .executableTarget(name: "cache-bench",
+                      dependencies: [
+                          .product(name: "WebImageCore", package: "SwiftWebImage"),
+                          .product(name: "WebImageMemoryCache", package: "SwiftWebImage"),
+                          .product(name: "WebImageDiskCache", package: "SwiftWebImage"),
+                      ],
+                      path: "Sources/CacheBench", swiftSettings: swiftSettings),
+]
 
 let package = Package(
     name: "SwiftWebImageBenchmarks",

@@ -3,7 +3,7 @@
 # Uses sudo when not root. Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev)
+packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev libssl-dev)
 
 missing=()
 for p in "${packages[@]}"; do

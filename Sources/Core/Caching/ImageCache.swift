@@ -84,6 +84,9 @@ public protocol DiskStorage: Sendable {
     func data(forKey key: String) throws(ImageError) -> Data?
     /// Stores `data` for `key` atomically.
     func setData(_ data: Data, forKey key: String) throws(ImageError)
+    /// Stores `data` with its extra bytes (nil: none) for `key`, so a reader never sees new bytes with
+    /// old validators. The default stores the data, then sets the extended data.
+    func setData(_ data: Data, extendedData: Data?, forKey key: String) throws(ImageError)
     /// Extra bytes kept beside the entry (the HTTP validators); nil when there are none.
     func extendedData(forKey key: String) -> Data?
     /// Sets or clears the extra bytes for an existing entry.
@@ -100,4 +103,11 @@ public protocol DiskStorage: Sendable {
     var totalSize: Int { get }
     /// Entries stored.
     var totalCount: Int { get }
+}
+
+extension DiskStorage {
+    public func setData(_ data: Data, extendedData: Data?, forKey key: String) throws(ImageError) {
+        try setData(data, forKey: key)
+        try setExtendedData(extendedData, forKey: key)
+    }
 }
