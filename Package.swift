@@ -34,19 +34,51 @@ var targets: [Target] = [
 
 // MARK: - PNG coder (issue 3)
 
-// (section of the PNG coder: products += [...]; targets += [...])
+products += [.library(name: "WebImagePNGCoder", targets: ["WebImagePNGCoder"])]
+targets += [
+    // libpng through its simplified API, whose setjmp error handling stays inside libpng.
+    .systemLibrary(name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .target(name: "WebImagePNGCoder", dependencies: ["WebImageCore", "CPNG"], path: "Sources/Coders/PNG",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/PNGCoderTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - JPEG coder (issue 3)
 
-// (section of the JPEG coder: products += [...]; targets += [...])
+products += [.library(name: "WebImageJPEGCoder", targets: ["WebImageJPEGCoder"])]
+targets += [
+    // libjpeg-turbo with a C shim: error_exit longjmps only to a setjmp inside the shim.
+    .target(name: "CJPEG", path: "Sources/CLibraries/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+    .target(name: "WebImageJPEGCoder", dependencies: ["WebImageCore", "CJPEG"], path: "Sources/Coders/JPEG",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageJPEGCoderTests", dependencies: ["WebImageJPEGCoder", "WebImageTestSupport"],
+                path: "Tests/JPEGCoderTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - WebP coder (issue 4)
 
-// (section of the WebP coder: products += [...]; targets += [...])
+products += [.library(name: "WebImageWebPCoder", targets: ["WebImageWebPCoder"])]
+targets += [
+    .systemLibrary(name: "CWebP", path: "Sources/CLibraries/CWebP", pkgConfig: "libwebpdemux",
+                   providers: [.apt(["libwebp-dev"])]),
+    .target(name: "WebImageWebPCoder", dependencies: ["WebImageCore", "CWebP"], path: "Sources/Coders/WebP",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageWebPCoderTests", dependencies: ["WebImageWebPCoder", "WebImageTestSupport"],
+                path: "Tests/WebPCoderTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - GIF coder (issue 4)
 
-// (section of the GIF coder: products += [...]; targets += [...])
+products += [.library(name: "WebImageGIFCoder", targets: ["WebImageGIFCoder"])]
+targets += [
+    // giflib has no pkg-config file on Debian; a C target with memory I/O callbacks links it.
+    .target(name: "CGIF", path: "Sources/CLibraries/CGIF", linkerSettings: [.linkedLibrary("gif")]),
+    .target(name: "WebImageGIFCoder", dependencies: ["WebImageCore", "CGIF"], path: "Sources/Coders/GIF",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageGIFCoderTests", dependencies: ["WebImageGIFCoder", "WebImageTestSupport"],
+                path: "Tests/GIFCoderTests", swiftSettings: swiftSettings),
+]
 
 // MARK: - HTTP loader (issue 5)
 
@@ -96,7 +128,24 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
 ]
 
+products += [.library(name: "WebImage", targets: ["WebImage"])]
+
 targets += [
+    .target(name: "WebImage",
+            dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
+                           "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageMemoryCache",
+                           "WebImageDiskCache"],
+            path: "Sources/WebImage", swiftSettings: swiftSettings),
+    .executableTarget(name: "webimage",
+                      dependencies: ["WebImage", "LoopbackHTTPServer",
+                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                      path: "Examples/WebImageCLI", swiftSettings: swiftSettings),
+    .executableTarget(name: "TerminalGallery", dependencies: ["WebImage"],
+                      path: "Examples/TerminalGallery", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageIntegrationTests",
+                dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport",
+                               "webimage", "CustomCoder", "CustomLoader", "TerminalGallery"],
+                path: "Tests/IntegrationTests", swiftSettings: swiftSettings),
     .executableTarget(name: "CustomCoder",
                       dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageMemoryCache"],
                       path: "Examples/CustomCoder", swiftSettings: swiftSettings),

@@ -54,7 +54,8 @@ struct DemoCommand: AsyncParsableCommand {
         var written = 0
         for url in server.urls {
             guard let loaded = try? await manager.image(for: url, context: context) else { continue }
-            let name = (url.lastPathComponent as NSString).deletingPathExtension + "-\(thumbnail).png"
+            // "spinner.gif" -> "spinner-gif-256.png": samples that differ only by format stay apart.
+            let name = url.lastPathComponent.replacingOccurrences(of: ".", with: "-") + "-\(thumbnail).png"
             let png = try ImageCodersManager.shared.encode(loaded.image.firstFrameOnly, as: .png, options: EncodeOptions())
             try png.write(to: folder.appendingPathComponent(name))
             written += 1

@@ -38,7 +38,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 group.addTask {
                     let url: URL
                     do { url = try URLArgument.parse(line) } catch {
-                        progress.record(line, .failed(error.description), bytes: 0)
+                        progress.record(line, .failed(Console.describe(error)), bytes: 0)
                         return
                     }
                     if await manager.cache.containsImage(forKey: manager.cacheKey(for: url), cacheType: .all) != .none {
@@ -49,7 +49,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                         let loaded = try await manager.image(for: url, options: [.waitStoreCache, .lowPriority])
                         progress.record(line, .finished, bytes: loaded.data?.count ?? 0)
                     } catch {
-                        progress.record(line, .failed(error.description), bytes: 0)
+                        progress.record(line, .failed(Console.describe(error)), bytes: 0)
                     }
                 }
             }

@@ -1,0 +1,57 @@
+import CWebP
+import Foundation
+import WebImageCore
+
+/// Decodes and encodes WebP with libwebp: lossy, lossless, alpha, and animations (frames decoded
+/// lazily through Core's ``AnimatedFrames``).
+///
+/// Stills decode to `.rgba8` only when the bitstream has alpha, `.rgb8` otherwise; thumbnails use
+/// libwebp's own scaling. The canvas size is checked against the pixel limit before any pixel memory
+/// is allocated.
+public struct WebPCoder: AnimatedImageCoder {
+    public init() {}
+
+    /// Registers a WebP coder with the shared coders manager.
+    public static func register() { ImageCodersManager.shared.addCoder(WebPCoder()) }
+
+    public var decodableFormats: [ImageFormat] { [.webp] }
+
+    public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .webp }
+
+    public func canEncode(to format: ImageFormat) -> Bool { format == .webp }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        var features = WebPBitstreamFeatures()
+        let status = data.withUnsafeBytes { raw in
+            WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
+        }
+        guard status == VP8_STATUS_OK else { throw .badImageData(reason: "WebP: bad header (status \(status.rawValue))") }
+        try options.checkDimensions(width: Int(features.width), height: Int(features.height))
+        let metadata = WebPChunks.metadata(of: data)
+        if features.has_animation != 0 {
+            let source = try makeFrameSource(for: data, options: options)
+            return try Image.decodedAnimation(source: source, format: .webp, options: options, metadata: metadata)
+        }
+        let size = options.outputSize(width: Int(features.width), height: Int(features.height))
+        let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
+        let pixels = try WebPStillDecoder.decode(data, layout: layout, width: size.width, height: size.height,
+                                                 scaled: size.width != Int(features.width) || size.height != Int(features.height))
+        var image = Image(pixels: pixels, format: .webp, scale: options.scale, metadata: metadata)
+        if let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) {
+            image.orientation = orientation
+            if options.applyOrientation { image.pixels = image.pixels.applyingOrientation(orientation) }
+            image.isOrientationApplied = options.applyOrientation
+        }
+        return image
+    }
+
+    public func makeFrameSource(for data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedFrameSource {
+        try WebPFrameSource(data: data, options: options)
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        guard format == .webp else { throw .unsupportedFormat(format) }
+        if image.isAnimated && !options.firstFrameOnly { return try WebPAnimationEncoder.encode(image, options: options) }
+        return try WebPStillEncoder.encode(image.pixels, options: options)
+    }
+}
