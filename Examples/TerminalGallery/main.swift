@@ -4,6 +4,7 @@
 import Foundation
 import WebImage
 
+setvbuf(stdout, nil, _IONBF, 0)  // print and the image writes go out in order
 let arguments = CommandLine.arguments.dropFirst()
 let loops = arguments.first.flatMap(Int.init) ?? 2
 let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -13,6 +14,7 @@ let names = ["badge-alpha.png", "baseline.jpg", "spinner.gif"]
 let placeholder = Image(pixels: PixelBuffer(width: 8, height: 4, layout: .gray8,
                                             bytes: [UInt8](repeating: 90, count: 32)))
 var context = ImageContext()
+context.customManager = WebImage.shared  // the manager wired with every plugin
 context.queryCacheType = .none  // always load, so the progress is visible
 
 for name in names {

@@ -69,7 +69,7 @@ struct CommandTests {
         #expect(Set(files.map { ($0 as NSString).pathExtension }) == ["png"])
         #expect(Set(files.map { ($0 as NSString).deletingPathExtension }).count == Set(names.map { ($0 as NSString).deletingPathExtension }).count)
         // A second fetch of one URL is answered by the cache.
-        let again = try BuiltExecutable.run("webimage", ["fetch", urls[0]], environment: environment(cache))
+        let again = try BuiltExecutable.run("webimage", ["fetch", urls[0], "--thumbnail", "64"], environment: environment(cache))
         #expect(again.status == 0 && (again.stdout.contains("disk") || again.stdout.contains("memory")))
     }
 

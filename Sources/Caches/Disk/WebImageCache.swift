@@ -66,7 +66,12 @@ public final class WebImageCache: ImageCache {
             memoryImage = image
         }
         if let memoryImage, !options.contains(.queryMemoryData) {
-            return CacheQueryResult(image: memoryImage, cacheType: .memory)
+            guard options.contains(.refreshCached) else { return CacheQueryResult(image: memoryImage, cacheType: .memory) }
+            // Revalidation needs the ETag / Last-Modified kept with the disk entry.
+            let validators = await offCallerThread { [disk] in
+                disk.extendedData(forKey: key).flatMap { try? JSONDecoder().decode(CacheValidators.self, from: $0) }
+            }
+            return CacheQueryResult(image: memoryImage, cacheType: .memory, validators: validators)
         }
         guard cacheType.includesDisk else { return memoryImage.map { CacheQueryResult(image: $0, cacheType: .memory) } }
         let query: @Sendable () -> CacheQueryResult? = { [self, memoryImage] in

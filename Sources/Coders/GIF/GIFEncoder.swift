@@ -2,8 +2,9 @@ import CGIF
 import Foundation
 import WebImageCore
 
-/// Writes single and animated GIFs: each frame quantized to its own palette with giflib's median-cut
-/// quantizer, pixels with alpha under 128 mapped to a reserved transparent index.
+/// Writes single and animated GIFs. Each frame gets its own palette: its exact colors when it has at
+/// most 255, else giflib's median-cut quantizer's; pixels with alpha under 128 map to a reserved
+/// transparent index.
 enum GIFEncoder {
     /// Colors giflib's quantizer may use per frame; index 255 is kept for transparency.
     private static let quantizedColors = 128
@@ -54,11 +55,14 @@ enum GIFEncoder {
                 r[i] = rgba.bytes[i * 4]; g[i] = rgba.bytes[i * 4 + 1]; b[i] = rgba.bytes[i * 4 + 2]
                 if rgba.bytes[i * 4 + 3] < 128 { transparent = true }
             }
-            var mapSize = Int32(quantizedColors)
             var colors = [GifColorType](repeating: GifColorType(), count: 256)
             var indices = [UInt8](repeating: 0, count: pixelCount)
-            guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK else {
-                return .failure(.badImageData(reason: "GIF: quantization failed"))
+            if !exactPalette(r, g, b, colors: &colors, indices: &indices) {
+                // More than 255 colors: giflib's median-cut quantizer picks the palette.
+                var mapSize = Int32(quantizedColors)
+                guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK else {
+                    return .failure(.badImageData(reason: "GIF: quantization failed"))
+                }
             }
             let transparentIndex = 255
             if transparent {
@@ -83,5 +87,24 @@ enum GIFEncoder {
             }
         }
         return .success(())
+    }
+
+    /// Fills `colors` and `indices` with the frame's own colors; false when there are more than 255.
+    private static func exactPalette(_ r: [UInt8], _ g: [UInt8], _ b: [UInt8], colors: inout [GifColorType],
+                                     indices: inout [UInt8]) -> Bool {
+        var indexOf: [UInt32: UInt8] = [:]
+        for i in 0..<r.count {
+            let key = UInt32(r[i]) << 16 | UInt32(g[i]) << 8 | UInt32(b[i])
+            if let index = indexOf[key] {
+                indices[i] = index
+                continue
+            }
+            guard indexOf.count < 255 else { return false }
+            let index = UInt8(indexOf.count)
+            indexOf[key] = index
+            colors[Int(index)] = GifColorType(Red: r[i], Green: g[i], Blue: b[i])
+            indices[i] = index
+        }
+        return true
     }
 }
