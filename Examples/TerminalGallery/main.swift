@@ -4,7 +4,9 @@
 import Foundation
 import WebImage
 
-setvbuf(stdout, nil, _IONBF, 0)  // print and the image writes go out in order
+/// Writes a line straight to stdout, unbuffered like the image output, so the two never reorder.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 let arguments = CommandLine.arguments.dropFirst()
 let loops = arguments.first.flatMap(Int.init) ?? 2
 let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,12 +21,12 @@ context.queryCacheType = .none  // always load, so the progress is visible
 
 for name in names {
     let view = TerminalImageView(columns: 48)
-    print("\(name): placeholder")
+    say("\(name): placeholder")
     let result: Result<ImageLoadResult, ImageError> = await withCheckedContinuation { continuation in
         view.setImage(with: resources.appendingPathComponent(name), placeholder: placeholder, context: context,
                       progress: { progress in
                           if let fraction = progress.fractionCompleted {
-                              print(String(format: "%@: loading %3.0f%%", name, fraction * 100))
+                              say(String(format: "%@: loading %3.0f%%", name, fraction * 100))
                           }
                       }, completed: { result in
                           if case .success(let answer) = result, !answer.isFinal { return }
@@ -33,12 +35,12 @@ for name in names {
     }
     switch result {
     case .success(let loaded):
-        print("\(name): loaded \(loaded.image.width)x\(loaded.image.height), \(loaded.image.frameCount) frame(s), URL remembered: \(view.imageURL()?.lastPathComponent ?? "none")")
+        say("\(name): loaded \(loaded.image.width)x\(loaded.image.height), \(loaded.image.frameCount) frame(s), URL remembered: \(view.imageURL()?.lastPathComponent ?? "none")")
         if loaded.image.isAnimated {
             try view.play(loops: loops)
-            print("\(name): played \(loops) loops of \(loaded.image.frameCount) frames")
+            say("\(name): played \(loops) loops of \(loaded.image.frameCount) frames")
         }
     case .failure(let error):
-        print("\(name): failed: \(error)")
+        say("\(name): failed: \(error)")
     }
 }
