@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Benchmarks live in their own package so CI never builds their dependencies.
-// Run from this folder: `swift run -c release png-bench` (jpeg-bench, webp-bench, gif-bench, http-bench, cache-bench).
+// Run from this folder: `swift run -c release coder-bench` (also http-bench, cache-bench).
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -11,21 +11,16 @@ var dependencies: [Package.Dependency] = [
 var targets: [Target] = []
 var products: [Product] = []
 
-// MARK: - PNG coder bench (issue 3)
+// MARK: - Coders (issues 3 and 4)
 
-// (png-bench: products/targets added here)
-
-// MARK: - JPEG coder bench (issue 3)
-
-// (jpeg-bench: products/targets added here)
-
-// MARK: - WebP coder bench (issue 4)
-
-// (webp-bench: products/targets added here)
-
-// MARK: - GIF coder bench (issue 4)
-
-// (gif-bench: products/targets added here)
+products += [.executable(name: "coder-bench", targets: ["CoderBench"])]
+targets += [
+    // libjpeg-turbo (TurboJPEG API), libpng and libwebp called directly: the baseline.
+    .systemLibrary(name: "CRawCodecs", path: "Sources/CRawCodecs"),
+    .executableTarget(name: "CoderBench",
+                      dependencies: ["CRawCodecs", .product(name: "WebImage", package: "SwiftWebImage")],
+                      path: "Sources/CoderBench", swiftSettings: swiftSettings),
+]
 
 // MARK: - HTTP loader (issue 5)
 

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Best-of-N wall time of `body`, in milliseconds (the minimum is the least disturbed by the other core's load).
+func bestTime(runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        try body()
+        let d = ContinuousClock.now - start
+        best = min(best, Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+    }
+    return best
+}
+
+/// Peak resident memory of this process so far, in MB (getrusage's ru_maxrss is in KB on Linux).
+func peakMemoryMB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+/// Runs this executable again with `arguments` and returns the peak memory the child reports: each
+/// memory-sensitive case runs alone in a fresh process, so earlier cases cannot inflate it.
+func peakMemoryOfChild(_ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+}
+
+func row(_ cells: [String]) -> String {
+    zip(cells, [34, 12, 12, 10]).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }.joined(separator: " ")
+}

@@ -1,0 +1,58 @@
+import CRawCodecs
+import Foundation
+
+/// The C libraries called directly, the way a program without SwiftWebImage would.
+enum Raw {
+    /// Full (or 1/`denominator`-scaled) JPEG decode to RGB with TurboJPEG; returns the pixel count.
+    static func jpegDecode(_ data: Data, denominator: Int32 = 1) -> Int {
+        let handle = tjInitDecompress()
+        defer { tjDestroy(handle) }
+        var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        return data.withUnsafeBytes { raw -> Int in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            tjDecompressHeader3(handle, base, UInt(raw.count), &w, &h, &subsampling, &colorspace)
+            let sw = (w + denominator - 1) / denominator, sh = (h + denominator - 1) / denominator
+            var out = [UInt8](repeating: 0, count: Int(sw * sh * 3))
+            tjDecompress2(handle, base, UInt(raw.count), &out, sw, 0, sh, Int32(TJPF_RGB.rawValue), 0)
+            return out.count
+        }
+    }
+
+    static func jpegEncode(_ pixels: [UInt8], width: Int32, height: Int32, quality: Int32) -> Int {
+        let handle = tjInitCompress()
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        tjCompress2(handle, pixels, width, 0, height, Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0)
+        tjFree(output)
+        return Int(size)
+    }
+
+    static func pngDecode(_ data: Data) -> Int {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        return data.withUnsafeBytes { raw -> Int in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+            image.format = 0x02  // RGB
+            var out = [UInt8](repeating: 0, count: Int(image.width * image.height * 3))
+            png_image_finish_read(&image, nil, &out, 0, nil)
+            png_image_free(&image)
+            return out.count
+        }
+    }
+
+    static func webpDecode(_ data: Data) -> Int {
+        var w: Int32 = 0, h: Int32 = 0
+        let out = data.withUnsafeBytes { WebPDecodeRGB($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &w, &h) }
+        WebPFree(out)
+        return Int(w * h)
+    }
+
+    static func webpEncode(_ pixels: [UInt8], width: Int32, height: Int32, lossless: Bool) -> Int {
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        let size = lossless ? WebPEncodeLosslessRGB(pixels, width, height, width * 3, &output)
+            : WebPEncodeRGB(pixels, width, height, width * 3, 80, &output)
+        WebPFree(output)
+        return size
+    }
+}

@@ -1,0 +1,64 @@
+// coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
+// `swift run -c release coder-bench` from the Benchmarks folder.
+import Foundation
+import WebImage
+
+let photo = try Photos.twelveMegapixels()
+let coders = (png: PNGCoder(), jpeg: JPEGCoder(), webp: WebPCoder())
+let jpeg = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9))
+let progressive = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9, progressive: true))
+let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(256))
+
+// Child mode: run one memory case alone and print its peak.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
+    let input = CommandLine.arguments[2].hasPrefix("progressive") ? progressive : jpeg
+    let before = peakMemoryMB()
+    switch CommandLine.arguments[2] {
+    case "ours-thumbnail", "progressive-ours-thumbnail": _ = try coders.jpeg.decode(input, options: thumbnail)
+    case "full-resize", "progressive-full-resize":
+        let full = try coders.jpeg.decode(input, options: DecodeOptions())
+        _ = ImageResampler.resample(full.pixels, width: 256, height: 192)
+    case "raw-eighth", "progressive-raw-eighth": _ = Raw.jpegDecode(input, denominator: 8)
+    default: _ = try coders.jpeg.decode(input, options: DecodeOptions())
+    }
+    print(peakMemoryMB() - before)
+    exit(0)
+}
+
+let png = try coders.png.encode(Image(pixels: photo), as: .png, options: EncodeOptions())
+let lossy = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.8))
+let lossless = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(lossless: true))
+let (w, h) = (Int32(photo.width), Int32(photo.height))
+
+print("12 MP photo (4000x3000), best of 5 runs; ratio = ours / raw C library\n")
+print(row(["case", "ours ms", "raw ms", "ratio"]))
+func compare(_ name: String, runs: Int = 5, ours: () throws -> Void, raw: () -> Void) rethrows {
+    let a = try bestTime(runs: runs, ours)
+    let b = bestTime(runs: runs, raw)
+    print(row([name, String(format: "%.1f", a), String(format: "%.1f", b), String(format: "%.3f", a / b)]))
+}
+try compare("JPEG q90 baseline decode", ours: { _ = try coders.jpeg.decode(jpeg, options: DecodeOptions()) }, raw: { _ = Raw.jpegDecode(jpeg) })
+try compare("JPEG q90 progressive decode", ours: { _ = try coders.jpeg.decode(progressive, options: DecodeOptions()) }, raw: { _ = Raw.jpegDecode(progressive) })
+try compare("JPEG q90 encode", runs: 3, ours: { _ = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9)) },
+            raw: { _ = Raw.jpegEncode(photo.bytes, width: w, height: h, quality: 90) })
+try compare("PNG decode", runs: 3, ours: { _ = try coders.png.decode(png, options: DecodeOptions()) }, raw: { _ = Raw.pngDecode(png) })
+try compare("WebP lossy decode", ours: { _ = try coders.webp.decode(lossy, options: DecodeOptions()) }, raw: { _ = Raw.webpDecode(lossy) })
+try compare("WebP lossless decode", runs: 3, ours: { _ = try coders.webp.decode(lossless, options: DecodeOptions()) }, raw: { _ = Raw.webpDecode(lossless) })
+try compare("WebP lossy encode", runs: 2, ours: { _ = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.8)) },
+            raw: { _ = Raw.webpEncode(photo.bytes, width: w, height: h, lossless: false) })
+
+print("\n256 px thumbnail of the 12 MP JPEG: time (best of 5) and peak memory (fresh process per case)\n")
+print(row(["case", "ms", "peak MB", "vs raw 1/8"]))
+for (label, data, prefix) in [("baseline", jpeg, ""), ("progressive", progressive, "progressive-")] {
+    let raw = bestTime { _ = Raw.jpegDecode(data, denominator: 8) }
+    let ours = try bestTime { _ = try coders.jpeg.decode(data, options: thumbnail) }
+    let full = try bestTime(runs: 3) {
+        let image = try coders.jpeg.decode(data, options: DecodeOptions())
+        _ = ImageResampler.resample(image.pixels, width: 256, height: 192)
+    }
+    for (name, ms, key) in [("ours thumbnail", ours, "ours-thumbnail"), ("full decode + resize", full, "full-resize"),
+                            ("raw libjpeg 1/8 scaled", raw, "raw-eighth")] {
+        let memory = try peakMemoryOfChild(["memory", prefix + key])
+        print(row(["\(label): \(name)", String(format: "%.1f", ms), String(format: "%.1f", memory), String(format: "%.2fx", ms / raw)]))
+    }
+}
