@@ -12,11 +12,13 @@ func bestTime(runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
     return best
 }
 
-/// Peak resident memory of this process so far, in MB (getrusage's ru_maxrss is in KB on Linux).
+/// Peak resident memory of this process so far, in MB: VmHWM from /proc/self/status. (getrusage's
+/// ru_maxrss would do, but Linux carries it across exec, so a child would inherit the parent's peak.)
 func peakMemoryMB() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1024
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+    return kilobytes / 1024
 }
 
 /// Runs this executable again with `arguments` and returns the peak memory the child reports: each

@@ -3,15 +3,14 @@
 import Foundation
 import WebImage
 
-let photo = try Photos.twelveMegapixels()
 let coders = (png: PNGCoder(), jpeg: JPEGCoder(), webp: WebPCoder())
-let jpeg = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9))
-let progressive = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9, progressive: true))
 let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(256))
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coder-bench")
 
-// Child mode: run one memory case alone and print its peak.
+// Child mode: read one JPEG file, run one case alone and print the peak memory it added.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
-    let input = CommandLine.arguments[2].hasPrefix("progressive") ? progressive : jpeg
+    let name = CommandLine.arguments[2].hasPrefix("progressive") ? "progressive.jpg" : "baseline.jpg"
+    let input = try Data(contentsOf: scratch.appendingPathComponent(name))
     let before = peakMemoryMB()
     switch CommandLine.arguments[2] {
     case "ours-thumbnail", "progressive-ours-thumbnail": _ = try coders.jpeg.decode(input, options: thumbnail)
@@ -25,6 +24,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
     exit(0)
 }
 
+let photo = try Photos.twelveMegapixels()
+let jpeg = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9))
+let progressive = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9, progressive: true))
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+try jpeg.write(to: scratch.appendingPathComponent("baseline.jpg"))
+try progressive.write(to: scratch.appendingPathComponent("progressive.jpg"))
 let png = try coders.png.encode(Image(pixels: photo), as: .png, options: EncodeOptions())
 let lossy = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.8))
 let lossless = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(lossless: true))

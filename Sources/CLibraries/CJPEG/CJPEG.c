@@ -113,12 +113,13 @@ void cjpeg_decode(const uint8_t *data, size_t size, int min_width, int min_heigh
     }
     // Adobe CMYK JPEGs store inverted values; the Adobe marker says so.
     int inverted = cinfo.saw_Adobe_marker;
+    JSAMPROW rows[16];
     while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW rows[1] = { row };
         unsigned int y = cinfo.output_scanline;
-        if (jpeg_read_scanlines(&cinfo, rows, 1) != 1) break;
-        uint8_t *dst = out->pixels + stride * y;
         if (cmyk) {
+            rows[0] = row;
+            if (jpeg_read_scanlines(&cinfo, rows, 1) != 1) break;
+            uint8_t *dst = out->pixels + stride * y;
             for (int x = 0; x < out->width; x++) {
                 int c = row[x * 4], m = row[x * 4 + 1], yy = row[x * 4 + 2], k = row[x * 4 + 3];
                 if (!inverted) { c = 255 - c; m = 255 - m; yy = 255 - yy; k = 255 - k; }
@@ -127,7 +128,10 @@ void cjpeg_decode(const uint8_t *data, size_t size, int min_width, int min_heigh
                 dst[x * 3 + 2] = (uint8_t)(yy * k / 255);
             }
         } else {
-            memcpy(dst, row, stride);
+            // Decode straight into the output, several rows per call (libjpeg's natural row group).
+            unsigned int count = cinfo.output_height - y < 16 ? cinfo.output_height - y : 16;
+            for (unsigned int i = 0; i < count; i++) rows[i] = out->pixels + stride * (y + i);
+            if (jpeg_read_scanlines(&cinfo, rows, count) == 0) break;
         }
         out->rows_decoded = (int)cinfo.output_scanline;
     }
