@@ -92,3 +92,38 @@ struct WebPCoderTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }
+
+@Suite("WebP incremental decoding")
+struct WebPIncrementalTests {
+    @Test(arguments: [1, 100, 4096])
+    func chunkedDecodingEndsWithTheFullImage(chunk: Int) throws {
+        let coder = WebPCoder()
+        let source = TestPictures.gradient(width: 96, height: 80, layout: .rgba8)
+        let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(lossless: true))
+        let decoder = coder.makeIncrementalDecoder(options: DecodeOptions())
+        var sawPartial = false
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + chunk)
+            try decoder.append(data.subdata(in: offset..<end))
+            if end < data.count, let partial = decoder.partialImage(), partial.isIncomplete { sawPartial = true }
+            offset = end
+        }
+        let image = try decoder.finish()
+        #expect(image.pixels == source)
+        #expect(!image.isIncomplete)
+        if chunk < data.count / 2 { #expect(sawPartial) }
+    }
+
+    @Test func truncatedStreamsFailUnlessPartialImagesAreAllowed() throws {
+        let coder = WebPCoder()
+        let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 96, height: 80, layout: .rgb8)),
+                                    as: .webp, options: EncodeOptions(quality: 0.8))
+        let strict = coder.makeIncrementalDecoder(options: DecodeOptions())
+        try strict.append(data.prefix(data.count * 2 / 3))
+        #expect(throws: ImageError.self) { try strict.finish() }
+        let lenient = coder.makeIncrementalDecoder(options: DecodeOptions(allowPartialImage: true))
+        try lenient.append(data.prefix(data.count * 2 / 3))
+        #expect(try lenient.finish().isIncomplete)
+    }
+}

@@ -1,0 +1,97 @@
+import CWebP
+import Foundation
+import WebImageCore
+
+extension WebPCoder: ProgressiveImageCoder {
+    public func canDecodeIncrementally(_ data: Data) -> Bool { ImageFormat.detect(data) == .webp }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
+        WebPIncrementalDecoder(options: options)
+    }
+}
+
+/// Decodes a still WebP while it downloads with libwebp's incremental decoder, showing the rows decoded
+/// so far. Animated WebPs are buffered and decoded when complete.
+final class WebPIncrementalDecoder: IncrementalImageDecoder {
+    private let options: DecodeOptions
+    /// Bytes held until the header can be read (and all bytes of an animation).
+    private var pending = Data()
+    private var decoder: OpaquePointer?
+    private var layout: PixelLayout = .rgb8
+    private var isAnimated = false
+    private var status = VP8_STATUS_NOT_ENOUGH_DATA
+
+    init(options: DecodeOptions) { self.options = options }
+
+    deinit { if let decoder { WebPIDelete(decoder) } }
+
+    func append(_ bytes: Data) throws(ImageError) {
+        if let decoder {
+            try feed(decoder, bytes)
+            return
+        }
+        pending.append(bytes)
+        var features = WebPBitstreamFeatures()
+        let header = pending.withUnsafeBytes { WebPGetFeatures($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &features) }
+        if header == VP8_STATUS_NOT_ENOUGH_DATA { return }
+        guard header == VP8_STATUS_OK else { throw .badImageData(reason: "WebP: bad header (status \(header.rawValue))") }
+        try options.checkDimensions(width: Int(features.width), height: Int(features.height))
+        if features.has_animation != 0 {
+            isAnimated = true
+            return
+        }
+        layout = features.has_alpha != 0 ? .rgba8 : .rgb8
+        guard let created = WebPINewRGB(layout == .rgba8 ? MODE_RGBA : MODE_RGB, nil, 0, 0) else {
+            throw .badImageData(reason: "WebP: cannot create the incremental decoder")
+        }
+        decoder = created
+        let buffered = pending
+        pending = Data()
+        try feed(created, buffered)
+    }
+
+    private func feed(_ decoder: OpaquePointer, _ bytes: Data) throws(ImageError) {
+        guard status != VP8_STATUS_OK, !bytes.isEmpty else { return }
+        status = bytes.withUnsafeBytes { WebPIAppend(decoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+        if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED {
+            throw .badImageData(reason: "WebP: decoding failed (status \(status.rawValue))")
+        }
+    }
+
+    func partialImage() -> Image? {
+        guard let decoder, let rows = currentRows(decoder), rows.decodedRows > 0 else { return nil }
+        var image = Image(pixels: rows.pixels, format: .webp, scale: options.scale)
+        image.isIncomplete = rows.decodedRows < rows.pixels.height
+        return image
+    }
+
+    func finish() throws(ImageError) -> Image {
+        if decoder == nil || isAnimated { return try WebPCoder().decode(pending, options: options) }
+        guard let decoder, let rows = currentRows(decoder) else { throw .badImageData(reason: "WebP: no image data") }
+        if status != VP8_STATUS_OK && !options.allowPartialImage {
+            throw .badImageData(reason: "WebP: the data ended before the image (truncated file)")
+        }
+        var pixels = rows.pixels
+        let size = options.outputSize(width: pixels.width, height: pixels.height)
+        if size.width != pixels.width || size.height != pixels.height {
+            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
+        }
+        var image = Image(pixels: pixels, format: .webp, scale: options.scale)
+        image.isIncomplete = status != VP8_STATUS_OK
+        return image
+    }
+
+    /// The decoder's output so far: rows below `decodedRows` are still zero.
+    private func currentRows(_ decoder: OpaquePointer) -> (pixels: PixelBuffer, decodedRows: Int)? {
+        var lastRow: Int32 = 0, width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
+        guard let base = WebPIDecGetRGB(decoder, &lastRow, &width, &height, &stride), width > 0, height > 0 else { return nil }
+        let rowBytes = Int(width) * layout.bytesPerPixel
+        var bytes = [UInt8](repeating: 0, count: rowBytes * Int(height))
+        for y in 0..<Int(lastRow) {
+            bytes.withUnsafeMutableBytes { out in
+                (out.baseAddress! + y * rowBytes).copyMemory(from: base + y * Int(stride), byteCount: rowBytes)
+            }
+        }
+        return (PixelBuffer(width: Int(width), height: Int(height), layout: layout, bytes: bytes), Int(lastRow))
+    }
+}
