@@ -261,6 +261,4 @@ public final class DiskCache: DiskStorage {
     }
 }
 extension DiskCache {
-    public static func _scratchName(_ key: String) -> String { CacheFileName.forKey(key) }
-    public static func _scratchExt(_ key: String) -> String? { CacheFileName.pathExtension(of: key) }
 }
