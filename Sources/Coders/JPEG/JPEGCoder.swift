@@ -59,10 +59,7 @@ public struct JPEGCoder: ImageCoder {
         if decoded.icc != nil { metadata.iccProfile = Data(bytes: decoded.icc, count: decoded.icc_size) }
         let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
         if options.applyOrientation { pixels = pixels.applyingOrientation(orientation) }
-        let size = options.outputSize(width: pixels.width, height: pixels.height)
-        if size.width != pixels.width || size.height != pixels.height {
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = options.resizedToOutput(pixels)
         var image = Image(pixels: pixels, format: .jpeg, orientation: orientation,
                           isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
         image.isIncomplete = decoded.premature_end != 0

@@ -33,10 +33,7 @@ public struct PNGCoder: ImageCoder {
         // withUnsafeBytes so the pointer stays valid.
         let result = data.withUnsafeBytes { raw in Self.decode(raw, options: options) }
         var buffer = try result.get()
-        let size = options.outputSize(width: buffer.width, height: buffer.height)
-        if size.width != buffer.width || size.height != buffer.height {
-            buffer = ImageResampler.resample(buffer, width: size.width, height: size.height)
-        }
+        buffer = options.resizedToOutput(buffer)
         return Image(pixels: buffer, format: .png, scale: options.scale)
     }
 

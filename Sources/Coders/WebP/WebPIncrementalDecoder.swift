@@ -72,10 +72,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
             throw .badImageData(reason: "WebP: the data ended before the image (truncated file)")
         }
         var pixels = rows.pixels
-        let size = options.outputSize(width: pixels.width, height: pixels.height)
-        if size.width != pixels.width || size.height != pixels.height {
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = options.resizedToOutput(pixels)
         var image = Image(pixels: pixels, format: .webp, scale: options.scale)
         image.isIncomplete = status != VP8_STATUS_OK
         return image

@@ -54,6 +54,13 @@ public struct DecodeOptions: Sendable, Hashable {
         }
     }
 
+    /// `pixels` resampled to ``outputSize(width:height:)``; the same buffer when no resize is asked for.
+    public func resizedToOutput(_ pixels: PixelBuffer) -> PixelBuffer {
+        let size = outputSize(width: pixels.width, height: pixels.height)
+        guard size.width != pixels.width || size.height != pixels.height else { return pixels }
+        return ImageResampler.resample(pixels, width: size.width, height: size.height)
+    }
+
     /// The output size for an image of `width` x `height` under these options (the thumbnail size, or
     /// the full size).
     public func outputSize(width: Int, height: Int) -> PixelSize {
