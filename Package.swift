@@ -36,8 +36,9 @@ var targets: [Target] = [
 
 products += [.library(name: "WebImagePNGCoder", targets: ["WebImagePNGCoder"])]
 targets += [
-    // libpng through its simplified API, whose setjmp error handling stays inside libpng.
-    .systemLibrary(name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    // libpng with a C shim: its progressive reader runs behind a setjmp inside the shim, so no longjmp
+    // crosses a Swift frame. Encoding uses libpng's simplified API, which keeps its setjmp internal.
+    .target(name: "CPNG", path: "Sources/CLibraries/CPNG", linkerSettings: [.linkedLibrary("png16")]),
     .target(name: "WebImagePNGCoder", dependencies: ["WebImageCore", "CPNG"], path: "Sources/Coders/PNG",
             swiftSettings: swiftSettings),
     .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImagePNGCoder", "WebImageTestSupport"],

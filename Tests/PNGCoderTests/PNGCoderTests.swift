@@ -63,3 +63,50 @@ struct PNGCoderTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }
+
+@Suite("PNG incremental decoding")
+struct PNGIncrementalTests {
+    /// Feeds `data` in `chunk`-byte pieces; returns the final image and whether a partial one was seen.
+    func feed(_ data: Data, chunk: Int) throws -> (Image, Bool) {
+        let decoder = PNGCoder().makeIncrementalDecoder(options: DecodeOptions())
+        var sawPartial = false
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + chunk)
+            try decoder.append(data.subdata(in: offset..<end))
+            if end < data.count, decoder.partialImage()?.isIncomplete == true { sawPartial = true }
+            offset = end
+        }
+        return (try decoder.finish(), sawPartial)
+    }
+
+    @Test(arguments: [1, 100, 4096])
+    func chunkedDecodingEndsWithTheFullImage(chunk: Int) throws {
+        let source = TestPictures.gradient(width: 120, height: 90, layout: .rgba8)
+        let data = try PNGCoder().encode(Image(pixels: source), as: .png, options: EncodeOptions())
+        let (image, sawPartial) = try feed(data, chunk: chunk)
+        #expect(image.pixels == source && !image.isIncomplete)
+        if chunk < data.count / 2 { #expect(sawPartial) }
+    }
+
+    @Test func interlacedCorpusFilesDecodeTheSameInChunks() throws {
+        guard Corpus.root != nil else { return }  // our encoder writes no Adam7 files; the corpus has them
+        let interlaced = Corpus.entries.filter { $0.expectDecode && $0.format == "png" && $0.path.contains("pngsuite-basi") }
+        #expect(!interlaced.isEmpty)
+        for entry in interlaced {
+            let data = try Data(contentsOf: entry.url)
+            let full = try PNGCoder().decode(data, options: DecodeOptions())
+            for chunk in [1, 100, 4096] {
+                #expect(try feed(data, chunk: chunk).0.pixels == full.pixels, "\(entry.path) in \(chunk)-byte chunks")
+            }
+        }
+    }
+
+    @Test func truncatedStreamsFailUnlessPartialImagesAreAllowed() throws {
+        let data = try PNGCoder().encode(Image(pixels: TestPictures.gradient(width: 64, height: 64, layout: .rgb8)),
+                                         as: .png, options: EncodeOptions())
+        #expect(throws: ImageError.self) { try PNGCoder().decode(data.prefix(data.count - 20), options: DecodeOptions()) }
+        let partial = try PNGCoder().decode(data.prefix(data.count * 2 / 3), options: DecodeOptions(allowPartialImage: true))
+        #expect(partial.isIncomplete && partial.width == 64)
+    }
+}

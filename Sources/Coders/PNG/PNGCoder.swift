@@ -12,7 +12,7 @@ import WebImageCore
 /// PNGCoder.register()
 /// let image = try PNGCoder().decode(data, options: DecodeOptions())
 /// ```
-public struct PNGCoder: ImageCoder {
+public struct PNGCoder: ProgressiveImageCoder {
     public init() {}
 
     /// Registers a PNG coder with the shared coders manager.
@@ -24,45 +24,20 @@ public struct PNGCoder: ImageCoder {
 
     public func canEncode(to format: ImageFormat) -> Bool { format == .png }
 
+    public func canDecodeIncrementally(_ data: Data) -> Bool { ImageFormat.detect(data) == .png }
+
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
+        PNGIncrementalDecoder(options: options)
+    }
+
     // Bits of png_image.format (png.h's PNG_FORMAT_FLAG_*), which Swift cannot import as macros.
     private static let alphaFlag: UInt32 = 0x01
     private static let colorFlag: UInt32 = 0x02
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        // libpng keeps a pointer to the bytes between begin_read and finish_read: both run inside one
-        // withUnsafeBytes so the pointer stays valid.
-        let result = data.withUnsafeBytes { raw in Self.decode(raw, options: options) }
-        var buffer = try result.get()
-        buffer = options.resizedToOutput(buffer)
-        return Image(pixels: buffer, format: .png, scale: options.scale)
-    }
-
-    private static func decode(_ raw: UnsafeRawBufferPointer, options: DecodeOptions) -> Result<PixelBuffer, ImageError> {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&image) }
-        // Reads the header only (signature, IHDR and the chunks before IDAT).
-        guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
-            return .failure(.badImageData(reason: "PNG: \(message(image))"))
-        }
-        let width = Int(image.width), height = Int(image.height)
-        do throws(ImageError) { try options.checkDimensions(width: width, height: height) } catch { return .failure(error) }
-
-        let hasAlpha = image.format & alphaFlag != 0
-        let isColor = image.format & colorFlag != 0
-        let layout: PixelLayout = hasAlpha ? .rgba8 : (isColor ? .rgb8 : .gray8)
-        image.format = switch layout {
-        case .rgba8: alphaFlag | colorFlag
-        case .rgb8: colorFlag
-        case .gray8: 0
-        }
-        let stride = width * layout.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: stride * height)
-        let finished = pixels.withUnsafeMutableBytes { out in
-            png_image_finish_read(&image, nil, out.baseAddress, Int32(stride), nil)
-        }
-        guard finished != 0 else { return .failure(.badImageData(reason: "PNG: \(message(image))")) }
-        return .success(PixelBuffer(width: width, height: height, layout: layout, bytes: pixels))
+        let decoder = PNGIncrementalDecoder(options: options)
+        try decoder.append(data)
+        return try decoder.finish()
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
