@@ -3,3 +3,4 @@
 #include <png.h>
 #include <webp/decode.h>
 #include <webp/encode.h>
+#include <gif_lib.h>

@@ -55,4 +55,24 @@ enum Raw {
         WebPFree(output)
         return size
     }
+
+    /// giflib's DGifSlurp over data in memory: every frame's palette indices, no composition.
+    static func gifSlurp(_ data: Data) -> Int {
+        final class Cursor { var data: Data; var offset = 0; init(_ data: Data) { self.data = data } }
+        let cursor = Cursor(data)
+        var error: Int32 = 0
+        let reader: InputFunc = { gif, into, length in
+            let cursor = Unmanaged<Cursor>.fromOpaque(gif!.pointee.UserData).takeUnretainedValue()
+            let n = min(Int(length), cursor.data.count - cursor.offset)
+            cursor.data.copyBytes(to: into!, from: cursor.offset..<(cursor.offset + n))
+            cursor.offset += n
+            return Int32(n)
+        }
+        return withExtendedLifetime(cursor) {
+            guard let gif = DGifOpen(Unmanaged.passUnretained(cursor).toOpaque(), reader, &error) else { return -1 }
+            let frames = DGifSlurp(gif) == GIF_OK ? Int(gif.pointee.ImageCount) : -1
+            DGifCloseFile(gif, &error)
+            return frames
+        }
+    }
 }
