@@ -126,19 +126,10 @@ struct JPEGIncrementalTests {
             options.progressive = progressive
             let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 200, height: 150, layout: .rgb8)),
                                         as: .jpeg, options: options)
-            let decoder = coder.makeIncrementalDecoder(options: DecodeOptions())
-            var partials = 0
-            var offset = 0
-            while offset < data.count {
-                let end = min(data.count, offset + chunk)
-                try decoder.append(data.subdata(in: offset..<end))
-                if end < data.count, let partial = decoder.partialImage(), partial.isIncomplete {
-                    #expect(partial.width == 200 && partial.height == 150)
-                    partials += 1
-                }
-                offset = end
-            }
-            let final = try decoder.finish()
+            let (final, partialImages) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()),
+                                                                 data, chunk: chunk)
+            #expect(partialImages.allSatisfy { $0.width == 200 && $0.height == 150 })
+            let partials = partialImages.count
             #expect(final.pixels == (try coder.decode(data, options: DecodeOptions())).pixels)
             #expect(!final.isIncomplete)
             if chunk < data.count / 4 { #expect(partials > 0, "progressive: \(progressive)") }

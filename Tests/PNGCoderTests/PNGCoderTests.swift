@@ -66,18 +66,9 @@ struct PNGCoderTests {
 
 @Suite("PNG incremental decoding")
 struct PNGIncrementalTests {
-    /// Feeds `data` in `chunk`-byte pieces; returns the final image and whether a partial one was seen.
     func feed(_ data: Data, chunk: Int) throws -> (Image, Bool) {
-        let decoder = PNGCoder().makeIncrementalDecoder(options: DecodeOptions())
-        var sawPartial = false
-        var offset = 0
-        while offset < data.count {
-            let end = min(data.count, offset + chunk)
-            try decoder.append(data.subdata(in: offset..<end))
-            if end < data.count, decoder.partialImage()?.isIncomplete == true { sawPartial = true }
-            offset = end
-        }
-        return (try decoder.finish(), sawPartial)
+        let (image, partials) = try IncrementalFeed.run(PNGCoder().makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        return (image, !partials.isEmpty)
     }
 
     @Test(arguments: [1, 100, 4096])

@@ -100,16 +100,8 @@ struct WebPIncrementalTests {
         let coder = WebPCoder()
         let source = TestPictures.gradient(width: 96, height: 80, layout: .rgba8)
         let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(lossless: true))
-        let decoder = coder.makeIncrementalDecoder(options: DecodeOptions())
-        var sawPartial = false
-        var offset = 0
-        while offset < data.count {
-            let end = min(data.count, offset + chunk)
-            try decoder.append(data.subdata(in: offset..<end))
-            if end < data.count, let partial = decoder.partialImage(), partial.isIncomplete { sawPartial = true }
-            offset = end
-        }
-        let image = try decoder.finish()
+        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        let sawPartial = !partials.isEmpty
         #expect(image.pixels == source)
         #expect(!image.isIncomplete)
         if chunk < data.count / 2 { #expect(sawPartial) }
