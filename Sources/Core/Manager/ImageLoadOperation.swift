@@ -30,13 +30,13 @@ public final class ImageLoadOperation: ImageOperation {
     public var isFinished: Bool { state.withLock { $0.isFinished || $0.isCancelled } }
 
     public func cancel() {
-        let task: Task<Void, Never>? = state.withLock { state in
-            guard !state.isCancelled, !state.isFinished else { return nil }
+        let (cancelled, task) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            guard !state.isCancelled, !state.isFinished else { return (false, nil) }
             state.isCancelled = true
-            return state.task ?? Task {}
+            return (true, state.task)
         }
-        guard let task else { return }
-        task.cancel()
+        guard cancelled else { return }
+        task?.cancel()
         onEnd(self)
     }
 
