@@ -34,22 +34,23 @@ struct DiskBenchmarks {
         let data = payload(Self.entrySize)
         let n = Double(Self.entryCount)
 
-        // Store: each round into empty directories, plain first then the cache, alternating.
+        // Store: each round into new, empty directories, plain and cache alternating which goes first.
+        // Nothing is deleted until every round is done: ext4 makes file creation slow for a while after
+        // many deletions (it skips recently freed inodes), which would penalise whichever side ran next.
         var cache: DiskCache! = nil
         var plainStore = Double.infinity, cacheStore = Double.infinity
         let names = keys.indices.map { "\($0).jpg" }
         for round in 0..<(Self.rounds * 2) {
-            // Alternate which goes first, so neither always pays for the other's pending writeback.
-            let plainDirectory = try freshDirectory("plain").path
-            let directory = try freshDirectory("cache")
+            let plainDirectory = try freshDirectory("plain-\(round)").path
+            let directory = try freshDirectory("cache-\(round)")
             cache = try DiskCache(directory: directory, namespace: "bench")
             let storing = cache!
-            // Flush earlier rounds' writes (and the removal of their directories) before timing.
-            sync()
             let plain = { min(plainStore, Stopwatch.seconds {
                 for name in names { PlainFileIO.store(data, directory: plainDirectory, name: name) }
             }) }
             let ours = { min(cacheStore, try Stopwatch.seconds { for key in keys { try storing.setData(data, forKey: key) } }) }
+            // Flush earlier writes before each timed half, so neither pays for the other's writeback.
+            sync()
             if round % 2 == 0 {
                 plainStore = plain()
                 sync()
@@ -86,8 +87,11 @@ struct DiskBenchmarks {
         table.time("disk hit query, 20 KB (per entry)", ours: cacheQuery / n * 1e6, baseline: plainQuery / n * 1e6,
                    baselineName: "open+read", goal: "<= 1.2", unit: "µs")
         cache = nil
-        try FileManager.default.removeItem(at: root.appendingPathComponent("plain"))
-        try FileManager.default.removeItem(at: root.appendingPathComponent("cache"))
+        for round in 0..<(Self.rounds * 2) {
+            try FileManager.default.removeItem(at: root.appendingPathComponent("plain-\(round)"))
+            try FileManager.default.removeItem(at: root.appendingPathComponent("cache-\(round)"))
+        }
+        sync()
 
         // Cold start and trim over 100,000 entries.
         let large = try freshDirectory("large")

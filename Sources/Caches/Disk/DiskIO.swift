@@ -14,16 +14,26 @@ enum DiskIO {
         var size: Int
         var accessDate: Double
         var modificationDate: Double
+        /// Inode and modification time (seconds, nanoseconds): with the size, what tells one written file
+        /// from the next one renamed over it. Kept as plain fields: `read` runs on every hit and makes no
+        /// allocation for them.
+        private var inode: UInt64
+        private var modificationSeconds: Int64
+        private var modificationNanoseconds: Int64
+
         /// Inode, size and modification time to the nanosecond: together they tell one written file from
         /// the next one renamed over it (a sidecar records them to prove it still describes its entry).
-        var identity: [UInt64]
+        var identity: [UInt64] {
+            [inode, UInt64(size), UInt64(bitPattern: modificationSeconds), UInt64(bitPattern: modificationNanoseconds)]
+        }
 
         init(_ st: stat) {
             size = Int(st.st_size)
             accessDate = Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9
             modificationDate = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-            identity = [UInt64(st.st_ino), UInt64(st.st_size), UInt64(bitPattern: Int64(st.st_mtim.tv_sec)),
-                        UInt64(bitPattern: Int64(st.st_mtim.tv_nsec))]
+            inode = UInt64(st.st_ino)
+            modificationSeconds = Int64(st.st_mtim.tv_sec)
+            modificationNanoseconds = Int64(st.st_mtim.tv_nsec)
         }
     }
 

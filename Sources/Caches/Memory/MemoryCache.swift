@@ -20,7 +20,15 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     }
 
     /// The entries and their limits. One lock for everything: each operation is O(1) and short.
-    private let storage: Mutex<LRUStorage<Image>>
+    /// Images are held in a box, so a hit retains one reference inside the lock and the image's own
+    /// fields are copied out after it is dropped.
+    private let storage: Mutex<LRUStorage<ImageBox>>
+
+    /// One cached image; a class so that moving it in and out of the lock costs a single retain.
+    private final class ImageBox: Sendable {
+        let image: Image
+        init(_ image: Image) { self.image = image }
+    }
 
     /// A cache holding at most `costLimit` bytes of pixels and `countLimit` images.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = .max) {
@@ -49,12 +57,13 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     // MARK: MemoryStorage
 
     public func image(forKey key: String) -> Image? {
-        storage.withLock { $0.value(forKey: key) }
+        storage.withLock { $0.value(forKey: key) }?.image
     }
 
     public func setImage(_ image: Image, forKey key: String, cost: Int) {
         // Evicted images are released after the lock is dropped: freeing big buffers can take a while.
-        let evicted = storage.withLock { $0.set(image, forKey: key, cost: cost) }
+        let box = ImageBox(image)
+        let evicted = storage.withLock { $0.set(box, forKey: key, cost: cost) }
         _ = evicted
     }
 
