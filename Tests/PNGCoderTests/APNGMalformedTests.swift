@@ -15,6 +15,15 @@ struct APNGMalformedTests {
         return try APNGFixture(width: 6, height: 4, frames: [frame, frame, frame]).chunks()
     }
 
+    /// Rewrites the fcTL and fdAT sequence numbers as 0, 1, 2, ... in file order.
+    static func renumber(_ chunks: inout Chunks) {
+        var sequence: UInt32 = 0
+        for index in chunks.indices where chunks[index].type == "fcTL" || chunks[index].type == "fdAT" {
+            chunks[index].data.replaceSubrange(0..<4, with: PNGChunk.bigEndian(sequence))
+            sequence += 1
+        }
+    }
+
     /// Decodes and composes every frame; any failure must be an ``ImageError``.
     func decodeEverything(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
         var all = options
@@ -39,7 +48,14 @@ struct APNGMalformedTests {
         mutated("frame outside the canvas") { $0[index(of: "fcTL", 1, in: $0)].data[15] = 1 }  // x_offset 1, width 6
         mutated("frame taller than the canvas") { $0[index(of: "fcTL", 2, in: $0)].data[11] = 5 }
         mutated("zero-width frame") { $0[index(of: "fcTL", 1, in: $0)].data[7] = 0 }
-        mutated("missing fdAT") { $0.removeAll { $0.type == "fdAT" } }
+        mutated("a middle frame without fdAT") { chunks in
+            chunks.remove(at: index(of: "fdAT", in: chunks))
+            Self.renumber(&chunks)
+        }
+        mutated("the last frame without fdAT") { chunks in
+            chunks.remove(at: index(of: "fdAT", 1, in: chunks))
+            Self.renumber(&chunks)
+        }
         mutated("fewer frames than acTL says") { $0[index(of: "acTL", in: $0)].data[3] = 4 }
         mutated("more frames than acTL says") { $0[index(of: "acTL", in: $0)].data[3] = 2 }
         mutated("acTL with no frames") { $0[index(of: "acTL", in: $0)].data[3] = 0 }
@@ -53,6 +69,8 @@ struct APNGMalformedTests {
         mutated("default frame not covering the canvas") { $0[index(of: "fcTL", in: $0)].data[7] = 5 }
         mutated("IDAT after the frames") { chunks in chunks.insert(chunks[index(of: "IDAT", in: chunks)], at: chunks.count - 1) }
         mutated("no IDAT") { $0.removeAll { $0.type == "IDAT" } }
+        mutated("only headers") { $0 = Array($0.prefix(2)) + [("IEND", [])] }
+        mutated("unknown critical chunk") { $0.insert(("ABCD", [1, 2, 3]), at: $0.count - 1) }
         mutated("fdAT data is not deflate") { chunks in
             let at = index(of: "fdAT", in: chunks)
             chunks[at].data = Array(chunks[at].data.prefix(4)) + [UInt8](repeating: 0xAB, count: 20)
