@@ -12,7 +12,7 @@ struct APNGCoderTests {
     static func animation(layout: PixelLayout, loopCount: Int) -> Image {
         let durations: [TimeInterval] = [0.05, 0.1, 0.25, 1.5]
         let frames = durations.enumerated().map { index, duration in
-            var pixels = TestPictures.gradient(width: 23 + 0, height: 17, layout: layout)
+            var pixels = TestPictures.gradient(width: 23, height: 17, layout: layout)
             for i in stride(from: index, to: pixels.bytes.count, by: 7) { pixels.bytes[i] &+= UInt8(40 * index) }
             return ImageFrame(pixels: pixels, duration: duration)
         }
@@ -47,6 +47,14 @@ struct APNGCoderTests {
                                      options: EncodeOptions(firstFrameOnly: true))
         #expect(!coder.canDecode(first))
         #expect(throws: ImageError.unsupportedFormat(.jpeg)) { try coder.encode(still, as: .jpeg, options: EncodeOptions()) }
+    }
+
+    @Test func maxPixelSizeShrinksEveryFrame() throws {
+        let data = try coder.encode(Self.animation(layout: .rgba8, loopCount: 0), as: .png,
+                                    options: EncodeOptions(maxPixelSize: PixelSize(10)))
+        let decoded = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
+        #expect(decoded.frameCount == 4 && decoded.width <= 10 && decoded.height <= 10)
+        #expect(try decoded.frame(at: 3).pixels.width == decoded.width)
     }
 
     @Test func framesDecodeLazilyAndRandomOrderEqualsSequentialComposition() throws {

@@ -37,13 +37,16 @@ enum APNGEncoder {
             encoded.append(try split([UInt8](png)))
         }
         let first = encoded[0]
-        let headerTail = first.bytes[(first.header.lowerBound + 8)..<first.header.upperBound]
-        guard encoded.allSatisfy({ $0.bytes[($0.header.lowerBound + 8)..<$0.header.upperBound] == headerTail }) else {
-            throw .badImageData(reason: "APNG encode: libpng wrote frames with different formats")
+        // The canvas is what libpng wrote (smaller than the image when `maxPixelSize` shrank it).
+        let header = first.bytes[first.header]
+        guard encoded.allSatisfy({ $0.bytes[$0.header] == header }) else {
+            throw .badImageData(reason: "APNG encode: libpng wrote frames of different sizes or formats")
         }
+        let canvasWidth = Int(PNGChunkStream.readUInt32(first.bytes, at: first.header.lowerBound))
+        let canvasHeight = Int(PNGChunkStream.readUInt32(first.bytes, at: first.header.lowerBound + 4))
 
         var output = PNGChunkStream.signature
-        PNGChunkStream.appendChunk("IHDR", first.bytes[first.header], to: &output)
+        PNGChunkStream.appendChunk("IHDR", header, to: &output)
         var animationControl: [UInt8] = []
         PNGChunkStream.append(UInt32(frames.count), to: &animationControl)
         PNGChunkStream.append(UInt32(clamping: image.loopCount), to: &animationControl)
@@ -52,7 +55,7 @@ enum APNGEncoder {
 
         var sequence: UInt32 = 0
         for (index, frame) in encoded.enumerated() {
-            let control = APNGFrameControl(sequenceNumber: sequence, width: image.width, height: image.height, x: 0, y: 0,
+            let control = APNGFrameControl(sequenceNumber: sequence, width: canvasWidth, height: canvasHeight, x: 0, y: 0,
                                            delayNumerator: delayNumerator(for: frames[index].duration),
                                            delayDenominator: delayDenominator, dispose: .none, blend: .source)
             sequence += 1
