@@ -92,5 +92,18 @@ struct APNGClaimingTests {
             #expect(rows.dropFirst().first == [[0, 255, 0, 128], [0, 0, 255, 128], [0, 0, 0, 0]], "\(name)")
             #expect(rows.last == lastFrame, "\(name)")
         }
+        // WPT's region tests end all green when dispose worked; blend source with transparent pixels
+        // ends fully transparent.
+        let uniform: [(String, [UInt8])] = [
+            ("imagers-apng-wpt-fcTL-dispose-in-region-none.png", [0, 255, 0, 255]),
+            ("imagers-apng-wpt-fcTL-dispose-in-region-previous.png", [0, 255, 0, 255]),
+            ("imagers-apng-wpt-fcTL-blend-source-transparent.png", [0, 0, 0, 0]),
+        ]
+        for (name, color) in uniform {
+            let image = try coder.decode(try Data(contentsOf: root.appendingPathComponent("conformance/png/\(name)")),
+                                         options: DecodeOptions())
+            let last = try image.frame(at: image.frameCount - 1).pixels
+            #expect(last.bytes == Array([[UInt8]](repeating: color, count: last.width * last.height).joined()), "\(name)")
+        }
     }
 }
