@@ -66,6 +66,7 @@ struct APNGCoderTests {
         let lazy = try coder.decode(data, options: DecodeOptions())
         let animation = try #require(lazy.animation)
         #expect(!animation.isFullyLoaded)
+        #expect(lazy.memoryCost < sequential.memoryCost)
         #expect(animation.frameCount == APNGFixture.mixedOps.frames.count)
         #expect(animation.loopCount == 2)
         var generator = SeededGenerator(seed: 7)

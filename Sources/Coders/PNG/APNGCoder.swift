@@ -8,7 +8,8 @@ import WebImageCore
 /// ``AnimatedFrames``: frame count, loop count (`num_plays`, 0 = forever) and durations are known at
 /// once, and a frame is decoded and composed (blend `source`/`over`, dispose `none`/`background`/
 /// `previous`) when it is first asked for. A default image that is not part of the animation (`IDAT`
-/// before the first `fcTL`) is skipped. Delays of 10 ms or less play as 100 ms, as in browsers.
+/// before the first `fcTL`) is skipped, so `firstFrameOnly` gives the first animation frame. Delays
+/// of 10 ms or less play as 100 ms, as in browsers.
 ///
 /// ``canDecode(_:)`` is true only for PNGs with `acTL` before `IDAT`, so plain PNGs stay with
 /// ``PNGCoder``; register this coder after it (``WebImage`` does) so it is asked first.
