@@ -11,7 +11,7 @@ import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the PNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
+/// The first use registers the PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
 /// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
 /// so ``ImageManager/shared`` loads anything.
@@ -74,6 +74,8 @@ let defaultSetup: DefaultSetup = {
     coders.addCoder(GIFCoder())
     coders.addCoder(WebPCoder())
     coders.addCoder(PNGCoder())
+    // After PNGCoder, so it is asked first: it claims APNGs and leaves plain PNGs to PNGCoder.
+    coders.addCoder(APNGCoder())
     coders.addCoder(JPEGCoder())
     let http = HTTPLoader()
     ImageLoadersManager.shared.addLoader(FileLoader())
