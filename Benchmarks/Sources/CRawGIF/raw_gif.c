@@ -14,7 +14,7 @@ static int read_memory(GifFileType *gif, GifByteType *into, int length) {
     return (int)n;
 }
 
-long raw_gif_decode_compose(const uint8_t *data, size_t size, uint32_t *checksum) {
+long raw_gif_decode_compose(const uint8_t *data, size_t size, int keep_frames, uint32_t *checksum) {
     cursor c = { data, size, 0 };
     int error = 0;
     GifFileType *gif = DGifOpen(&c, read_memory, &error);
@@ -22,6 +22,7 @@ long raw_gif_decode_compose(const uint8_t *data, size_t size, uint32_t *checksum
     if (DGifSlurp(gif) != GIF_OK) { DGifCloseFile(gif, &error); return -1; }
     const int width = gif->SWidth, height = gif->SHeight;
     uint8_t *canvas = calloc((size_t)width * height, 4), *saved = malloc((size_t)width * height * 4);
+    uint8_t **kept = keep_frames ? calloc((size_t)gif->ImageCount, sizeof(uint8_t *)) : NULL;
     *checksum = 0;
     for (int n = 0; n < gif->ImageCount; n++) {
         SavedImage *image = &gif->SavedImages[n];
@@ -44,6 +45,10 @@ long raw_gif_decode_compose(const uint8_t *data, size_t size, uint32_t *checksum
             }
         }
         *checksum += canvas[((size_t)(height / 2) * width + width / 2) * 4];
+        if (kept) {
+            kept[n] = malloc((size_t)width * height * 4);
+            memcpy(kept[n], canvas, (size_t)width * height * 4);
+        }
         if (gcb.DisposalMode == DISPOSE_BACKGROUND) {
             for (int y = y0; y < y1; y++) memset(canvas + ((size_t)y * width + x0) * 4, 0, (size_t)(x1 - x0) * 4);
         } else if (gcb.DisposalMode == DISPOSE_PREVIOUS) {
@@ -51,6 +56,10 @@ long raw_gif_decode_compose(const uint8_t *data, size_t size, uint32_t *checksum
         }
     }
     long frames = gif->ImageCount;
+    if (kept) {
+        for (int n = 0; n < gif->ImageCount; n++) free(kept[n]);
+        free(kept);
+    }
     free(canvas); free(saved);
     DGifCloseFile(gif, &error);
     return frames;
