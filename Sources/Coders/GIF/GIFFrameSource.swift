@@ -47,8 +47,10 @@ final class GIFFrameSource: AnimatedFrameSource {
     func composeFrame(at number: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let frame = index.frames[number]
         let width = canvasWidth, height = canvasHeight
-        let start = background ?? PixelBuffer(width: width, height: height, layout: .rgba8)
-        var canvas = start
+        // Frame 0 starts on a blank canvas of its own (no copy); later frames copy the background on
+        // first write, since the caller keeps it.
+        let blank = { PixelBuffer(width: width, height: height, layout: .rgba8) }
+        var canvas = background ?? blank()
         // The part of the frame inside the logical screen.
         let x0 = max(0, frame.x), x1 = min(width, frame.x + frame.width)
         let y0 = max(0, frame.y), y1 = min(height, frame.y + frame.height)
@@ -80,7 +82,7 @@ final class GIFFrameSource: AnimatedFrameSource {
             }
             return ComposedFrame(frame: canvas, nextBackground: next)
         case 3:
-            return ComposedFrame(frame: canvas, nextBackground: start)
+            return ComposedFrame(frame: canvas, nextBackground: background ?? blank())
         default:
             return ComposedFrame(frame: canvas, nextBackground: nil)
         }
