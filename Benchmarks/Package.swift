@@ -17,8 +17,11 @@ products += [.executable(name: "coder-bench", targets: ["CoderBench"])]
 targets += [
     // libjpeg-turbo (TurboJPEG API), libpng and libwebp called directly: the baseline.
     .systemLibrary(name: "CRawCodecs", path: "Sources/CRawCodecs"),
+    // giflib plus a plain-C compositor: the baseline for decoding every frame of an animated GIF.
+    .target(name: "CRawGIF", path: "Sources/CRawGIF",
+            linkerSettings: [.linkedLibrary("gif")]),
     .executableTarget(name: "CoderBench",
-                      dependencies: ["CRawCodecs", .product(name: "WebImage", package: "SwiftWebImage")],
+                      dependencies: ["CRawCodecs", "CRawGIF", .product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/CoderBench", swiftSettings: swiftSettings),
 ]
 

@@ -35,6 +35,13 @@ func peakMemoryOfChild(_ arguments: [String]) throws -> Double {
     return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
 }
 
+/// Times `ours` and `raw` (best of `runs`) and prints a row with both and their ratio.
+func compare(_ name: String, runs: Int = 5, ours: () throws -> Void, raw: () -> Void) rethrows {
+    let a = try bestTime(runs: runs, ours)
+    let b = bestTime(runs: runs, raw)
+    print(row([name, String(format: "%.1f", a), String(format: "%.1f", b), String(format: "%.3f", a / b)]))
+}
+
 func row(_ cells: [String]) -> String {
     zip(cells, [34, 12, 12, 10]).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }.joined(separator: " ")
 }

@@ -1,11 +1,24 @@
 // coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
-// `swift run -c release coder-bench` from the Benchmarks folder.
+// `swift run -c release coder-bench` from the Benchmarks folder; `coder-bench gif` runs only the
+// animation section (Animations.swift).
 import Foundation
 import WebImage
 
 let coders = (png: PNGCoder(), jpeg: JPEGCoder(), webp: WebPCoder())
 let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(256))
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coder-bench")
+
+// `coder-bench gif`: only the animation section.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
+    runAnimationBenchmarks()
+    exit(0)
+}
+
+// Child mode for animations: decode the GIF written by the animation section and print the peak memory.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory", CommandLine.arguments[2].hasPrefix("gif-") {
+    print(try gifMemoryCase(CommandLine.arguments[2]))
+    exit(0)
+}
 
 // Child mode: read one JPEG file, run one case alone and print the peak memory it added.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
@@ -37,11 +50,6 @@ let (w, h) = (Int32(photo.width), Int32(photo.height))
 
 print("12 MP photo (4000x3000), best of 5 runs; ratio = ours / raw C library\n")
 print(row(["case", "ours ms", "raw ms", "ratio"]))
-func compare(_ name: String, runs: Int = 5, ours: () throws -> Void, raw: () -> Void) rethrows {
-    let a = try bestTime(runs: runs, ours)
-    let b = bestTime(runs: runs, raw)
-    print(row([name, String(format: "%.1f", a), String(format: "%.1f", b), String(format: "%.3f", a / b)]))
-}
 try compare("JPEG q90 baseline decode", ours: { _ = try coders.jpeg.decode(jpeg, options: DecodeOptions()) }, raw: { _ = Raw.jpegDecode(jpeg) })
 try compare("JPEG q90 progressive decode", ours: { _ = try coders.jpeg.decode(progressive, options: DecodeOptions()) }, raw: { _ = Raw.jpegDecode(progressive) })
 try compare("JPEG q90 encode", runs: 3, ours: { _ = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9)) },
@@ -68,37 +76,4 @@ for (label, data, prefix) in [("baseline", jpeg, ""), ("progressive", progressiv
     }
 }
 
-// Animations: a 100-frame 400x300 GIF and animated WebP made with our encoders.
-let frames = (0..<100).map { i -> ImageFrame in
-    var pixels = PixelBuffer(width: 400, height: 300, layout: .rgba8)
-    for y in 0..<300 {
-        for x in 0..<400 {
-            let o = (y * 400 + x) * 4
-            let inBall = (x - i * 3) * (x - i * 3) + (y - 150) * (y - 150) < 2500
-            pixels.bytes[o] = inBall ? 230 : UInt8(x * 255 / 400)
-            pixels.bytes[o + 1] = inBall ? 40 : UInt8(y * 255 / 300)
-            pixels.bytes[o + 2] = 120
-            pixels.bytes[o + 3] = 255
-        }
-    }
-    return ImageFrame(pixels: pixels, duration: 0.04)
-}
-let animation = Image(frames: frames, loopCount: 0)
-let gif = try GIFCoder().encode(animation, as: .gif, options: EncodeOptions())
-let animatedWebP = try WebPCoder().encode(animation, as: .webp, options: EncodeOptions(quality: 0.8))
-
-print("\n100-frame 400x300 animation\n")
-print(row(["case", "ours ms", "raw ms", "ratio"]))
-try compare("GIF: all frames (raw: DGifSlurp only, no composition)", runs: 3, ours: {
-    let image = try GIFCoder().decode(gif, options: DecodeOptions())
-    for index in 0..<image.frameCount { _ = try image.frame(at: index) }
-}, raw: { _ = Raw.gifSlurp(gif) })
-
-let canvas = 400 * 300 * 4
-print("\n" + row(["canvases held (400x300 RGBA)", "frame 0", "preload", ""]))
-for (name, data, coder) in [("GIF", gif, GIFCoder() as any ImageCoder), ("WebP", animatedWebP, WebPCoder() as any ImageCoder)] {
-    let lazy = try coder.decode(data, options: DecodeOptions())
-    let all = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
-    print(row([name, String(format: "%.1f", Double(lazy.memoryCost) / Double(canvas)),
-               String(format: "%.1f", Double(all.memoryCost) / Double(canvas)), ""]))
-}
+runAnimationBenchmarks()

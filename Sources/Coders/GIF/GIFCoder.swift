@@ -20,13 +20,23 @@ public struct GIFCoder: AnimatedImageCoder {
 
     public func canEncode(to format: ImageFormat) -> Bool { format == .gif }
 
+    /// Decodes `data`. Malformed compressed data in any frame the image can show is an error here,
+    /// not later: frame 0 is composed now, and the other frames are either composed now
+    /// (`preloadAllFrames`), not shown (`firstFrameOnly`), or decompressed once into one row of memory
+    /// to check them before they are composed lazily.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let source = try GIFFrameSource(data: data, options: options)
+        if !options.firstFrameOnly && !options.preloadAllFrames {
+            try source.validateFrames(1..<source.frameCount)
+        }
         return try Image.decodedAnimation(source: source, format: .gif, options: options)
     }
 
+    /// A source over `data` whose every frame was checked to decompress (see ``decode(_:options:)``).
     public func makeFrameSource(for data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedFrameSource {
-        try GIFFrameSource(data: data, options: options)
+        let source = try GIFFrameSource(data: data, options: options)
+        try source.validateFrames(0..<source.frameCount)
+        return source
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {

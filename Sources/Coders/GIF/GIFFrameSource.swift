@@ -1,146 +1,101 @@
-import CGIF
 import Foundation
 import WebImageCore
 
-/// A GIF parsed once into Swift values (palette indices per frame, never composed canvases), composing
-/// frames on demand.
+/// A GIF's frames, composed on demand. Holds the file's bytes and its ``GIFFileIndex`` (a few
+/// dozen bytes per frame) and nothing else: each call decompresses one frame straight onto a canvas,
+/// so the memory an animation holds does not grow with its frame count.
+///
+/// Composition follows browsers: the canvas starts transparent, pixels outside the logical screen
+/// are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
+/// from before the frame.
+///
+/// Sendable because every stored property is an immutable value; each call opens its own giflib
+/// reader, so calls need no lock.
 final class GIFFrameSource: AnimatedFrameSource {
-    struct Frame {
-        let x, y, width, height: Int
-        /// RGB triplets of the frame's palette (local, else global).
-        let palette: [UInt8]
-        let transparentIndex: Int
-        let disposal: Int
-        let duration: TimeInterval
-        /// One palette index per pixel of the frame rectangle, rows top to bottom (de-interlaced).
-        let indices: [UInt8]
-    }
+    let data: Data
+    let index: GIFFileIndex
 
-    let canvasWidth: Int
-    let canvasHeight: Int
-    let loopCount: Int
-    let frames: [Frame]
-    var frameCount: Int { frames.count }
+    var canvasWidth: Int { index.canvasWidth }
+    var canvasHeight: Int { index.canvasHeight }
+    var loopCount: Int { index.loopCount }
+    var frameCount: Int { index.frames.count }
 
+    /// Reads the structure of `data` (see ``GIFFileIndex``); decompresses no frame.
     init(data: Data, options: DecodeOptions) throws(ImageError) {
-        let parsed = data.withUnsafeBytes { raw in
-            GIFFrameSource.parse(raw.bindMemory(to: UInt8.self), options: options)
-        }
-        (canvasWidth, canvasHeight, loopCount, frames) = try parsed.get()
+        self.data = data
+        // Data's closures rethrow untyped errors; a Result carries the typed one through.
+        index = try data.withUnsafeBytes { bytes in Result { () throws(ImageError) in try GIFFileIndex(bytes, options: options) } }
+            .get()
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>,
-                              options: DecodeOptions) -> Result<(Int, Int, Int, [Frame]), ImageError> {
-        var error: Int32 = 0
-        guard let gif = cgif_open_memory(bytes.baseAddress, bytes.count, &error) else {
-            return .failure(.badImageData(reason: "GIF: \(describe(error))"))
-        }
-        defer { cgif_close(gif) }
-        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-        // The logical screen is checked before giflib allocates any frame.
-        do throws(ImageError) { try options.checkDimensions(width: width, height: height) } catch { return .failure(error) }
-        let slurped = DGifSlurp(gif) == GIF_OK
-        var count = Int(gif.pointee.ImageCount)
-        if !slurped {
-            // The last image was not read completely; the ones before it are whole.
-            guard options.allowPartialImage, count > 1 else {
-                return .failure(.badImageData(reason: "GIF: \(describe(gif.pointee.Error))"))
-            }
-            count -= 1
-        }
-        guard count > 0, let saved = gif.pointee.SavedImages else { return .failure(.badImageData(reason: "GIF: no frames")) }
-        let global = palette(gif.pointee.SColorMap)
-        var frames: [Frame] = []
-        for index in 0..<count {
-            let image = saved[index]
-            let desc = image.ImageDesc
-            let w = Int(desc.Width), h = Int(desc.Height)
-            guard w > 0, h > 0, let raster = image.RasterBits else {
-                return .failure(.badImageData(reason: "GIF: frame \(index) is empty"))
-            }
-            do throws(ImageError) { try options.checkDimensions(width: w, height: h) } catch { return .failure(error) }
-            var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-            if DGifSavedExtensionToGCB(gif, Int32(index), &control) != GIF_OK {
-                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-            }
-            let local = palette(desc.ColorMap)
-            guard let colors = local ?? global else { return .failure(.badImageData(reason: "GIF: frame \(index) has no palette")) }
-            frames.append(Frame(x: Int(desc.Left), y: Int(desc.Top), width: w, height: h, palette: colors,
-                                transparentIndex: Int(control.TransparentColor), disposal: Int(control.DisposalMode),
-                                duration: control.DelayTime <= 1 ? 0.1 : Double(control.DelayTime) / 100,
-                                indices: Array(UnsafeBufferPointer(start: raster, count: w * h))))
-        }
-        return .success((width, height, loopCount(saved, count: count), frames))
-    }
+    func duration(at index: Int) -> TimeInterval { self.index.frames[index].duration }
 
-    /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count: 0 forever; absent means play once (1).
-    private static func loopCount(_ saved: UnsafeMutablePointer<SavedImage>, count: Int) -> Int {
-        for index in 0..<count {
-            let image = saved[index]
-            guard let blocks = image.ExtensionBlocks else { continue }
-            let n = Int(image.ExtensionBlockCount)
-            for b in 0..<n where blocks[b].Function == APPLICATION_EXT_FUNC_CODE && blocks[b].ByteCount == 11 {
-                let name = String(decoding: UnsafeBufferPointer(start: blocks[b].Bytes, count: 11), as: UTF8.self)
-                guard name == "NETSCAPE2.0" || name == "ANIMEXTS1.0", b + 1 < n, blocks[b + 1].ByteCount >= 3 else { continue }
-                let sub = blocks[b + 1].Bytes!
-                if sub[0] == 1 { return Int(sub[1]) | Int(sub[2]) << 8 }
-            }
-        }
-        return 1
-    }
-
-    private static func palette(_ map: UnsafeMutablePointer<ColorMapObject>?) -> [UInt8]? {
-        guard let map, let colors = map.pointee.Colors else { return nil }
-        var out: [UInt8] = []
-        for i in 0..<Int(map.pointee.ColorCount) { out += [colors[i].Red, colors[i].Green, colors[i].Blue] }
-        return out
-    }
-
-    private static func describe(_ error: Int32) -> String {
-        GifErrorString(error).map { String(cString: $0) } ?? "error \(error)"
-    }
-
-    func duration(at index: Int) -> TimeInterval { frames[index].duration }
-
-    func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
-        let frame = frames[index]
-        let start = background ?? PixelBuffer(width: canvasWidth, height: canvasHeight, layout: .rgba8)
-        var canvas = start
-        // Clip the frame to the logical screen, as browsers do.
-        let x0 = max(0, frame.x), y0 = max(0, frame.y)
-        let x1 = min(canvasWidth, frame.x + frame.width), y1 = min(canvasHeight, frame.y + frame.height)
-        let paletteCount = frame.palette.count / 3
-        canvas.bytes.withUnsafeMutableBufferPointer { out in
-            frame.indices.withUnsafeBufferPointer { indices in
-                for y in stride(from: y0, to: y1, by: 1) {
-                    let row = (y - frame.y) * frame.width
-                    for x in stride(from: x0, to: x1, by: 1) {
-                        let index = Int(indices[row + x - frame.x])
-                        // Transparent pixels, and indices past the palette, leave the canvas as it is.
-                        if index == frame.transparentIndex || index >= paletteCount { continue }
-                        let o = (y * canvasWidth + x) * 4
-                        out[o] = frame.palette[index * 3]
-                        out[o + 1] = frame.palette[index * 3 + 1]
-                        out[o + 2] = frame.palette[index * 3 + 2]
-                        out[o + 3] = 255
-                    }
+    /// Decompresses frames `range` once, keeping nothing, so that malformed compressed data is reported
+    /// now rather than when the frame is first shown. Costs one decompression per frame and one
+    /// row of memory.
+    func validateFrames(_ range: Range<Int>) throws(ImageError) {
+        try data.withUnsafeBytes { file in
+            Result { () throws(ImageError) in
+                for number in range {
+                    try GIFFrameReader.read(index.frames[number], number: number, of: file, headerSize: index.headerSize,
+                                            colors: { _ in }, row: { _, _ in })
                 }
             }
-        }
+        }.get()
+    }
+
+    func composeFrame(at number: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
+        let frame = index.frames[number]
+        let width = canvasWidth, height = canvasHeight
+        // Frame 0 starts on a blank canvas of its own (no copy); later frames copy the background on
+        // first write, since the caller keeps it.
+        let blank = { PixelBuffer(width: width, height: height, layout: .rgba8) }
+        var canvas = background ?? blank()
+        // The part of the frame inside the logical screen.
+        let x0 = max(0, frame.x), x1 = min(width, frame.x + frame.width)
+        let y0 = max(0, frame.y), y1 = min(height, frame.y + frame.height)
+        try canvas.bytes.withUnsafeMutableBytes { out in
+            let pixels = out.baseAddress!
+            return data.withUnsafeBytes { file in
+                Result { () throws(ImageError) in
+                    var table: [UInt32] = []
+                    try GIFFrameReader.read(frame, number: number, of: file, headerSize: index.headerSize,
+                                            colors: { table = $0.entries }, row: { y, indices in
+                        let canvasY = frame.y + y
+                        guard canvasY >= y0, canvasY < y1, x0 < x1 else { return }
+                        table.withUnsafeBufferPointer { colors in
+                            GIFFrameSource.drawRow(indices + (x0 - frame.x), count: x1 - x0, colors: colors.baseAddress!,
+                                                   into: pixels + (canvasY * width + x0) * 4)
+                        }
+                    })
+                }
+            }
+        }.get()
         switch frame.disposal {
-        case 2:
+        case 2 where x0 < x1 && y0 < y1:
             var next = canvas
-            if x0 < x1 {
-                for y in stride(from: y0, to: y1, by: 1) {
-                    let a = (y * canvasWidth + x0) * 4, b = (y * canvasWidth + x1) * 4
-                    next.bytes.replaceSubrange(a..<b, with: repeatElement(0, count: b - a))
+            next.bytes.withUnsafeMutableBytes { out in
+                for y in y0..<y1 {
+                    (out.baseAddress! + (y * width + x0) * 4).initializeMemory(as: UInt8.self, repeating: 0,
+                                                                                count: (x1 - x0) * 4)
                 }
             }
             return ComposedFrame(frame: canvas, nextBackground: next)
         case 3:
-            return ComposedFrame(frame: canvas, nextBackground: start)
+            return ComposedFrame(frame: canvas, nextBackground: background ?? blank())
         default:
             return ComposedFrame(frame: canvas, nextBackground: nil)
+        }
+    }
+
+    /// Draws `count` pixels: each index's color where it is not 0 (transparent), leaving the canvas
+    /// elsewhere. The hot loop of GIF decoding, hence raw pointers.
+    @inline(__always)
+    private static func drawRow(_ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt32>,
+                                into row: UnsafeMutableRawPointer) {
+        for x in 0..<count {
+            let color = colors[Int(indices[x])]
+            if color != 0 { row.storeBytes(of: color, toByteOffset: x * 4, as: UInt32.self) }
         }
     }
 }

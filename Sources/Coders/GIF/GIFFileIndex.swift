@@ -1,0 +1,143 @@
+import CGIF
+import Foundation
+import WebImageCore
+
+/// Where one frame lives in a GIF file and how it is drawn: everything but its pixels.
+struct GIFFrameInfo: Sendable {
+    /// The frame rectangle on the logical screen (it may reach past the screen; composition clips it).
+    let x, y, width, height: Int
+    /// Offset of the frame's image separator (0x2C) in the file; its pixels are decoded from there.
+    let descriptorOffset: Int
+    /// The palette index drawn as "leave the canvas as it is", or -1.
+    let transparentIndex: Int
+    /// GIF disposal method: 2 clears the rectangle, 3 restores the canvas from before the frame,
+    /// anything else keeps the canvas.
+    let disposal: Int
+    /// Display time in seconds, clamped as browsers do.
+    let duration: TimeInterval
+}
+
+/// A GIF's structure, read in one pass over the file without decompressing any frame: the logical
+/// screen, the loop count and each frame's ``GIFFrameInfo``. About 60 bytes per frame, so an
+/// animation costs memory per frame only when its frames are composed.
+struct GIFFileIndex: Sendable {
+    /// Browsers play delays of 0 and 1 centiseconds as 10 (100 ms): such files were made for the
+    /// slow players of the 1990s and look broken played as fast as possible.
+    static let minimumDelay = 2, clampedDuration: TimeInterval = 0.1
+
+    let canvasWidth, canvasHeight: Int
+    /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count: 0 forever; without the extension 1 (play once).
+    let loopCount: Int
+    /// Bytes of the header, logical screen descriptor and global color table: what giflib reads
+    /// before any frame.
+    let headerSize: Int
+    let frames: [GIFFrameInfo]
+
+    /// Reads the structure of `bytes`. The logical screen and each frame rectangle are checked
+    /// against `options.maxPixelCount` before anything is allocated for them. A file cut short
+    /// keeps its complete frames with `options.allowPartialImage` (else `.badImageData`); a file
+    /// whose structure is broken is always an error.
+    init(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageError) {
+        var error: Int32 = 0
+        guard let gif = cgif_open_memory(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &error)
+        else { throw .badImageData(reason: "GIF: \(GIFFileIndex.describe(error))") }
+        defer { cgif_close(gif) }
+        canvasWidth = Int(gif.pointee.SWidth)
+        canvasHeight = Int(gif.pointee.SHeight)
+        try options.checkDimensions(width: canvasWidth, height: canvasHeight)
+        headerSize = cgif_offset(gif)
+        var scan = Scan()
+        do throws(ImageError) {
+            try scan.run(gif, options: options)
+        } catch {
+            // Data that ends early keeps the frames read so far, when the caller accepts that.
+            guard cgif_hit_end(gif) != 0, options.allowPartialImage, !scan.frames.isEmpty else { throw error }
+        }
+        guard !scan.frames.isEmpty else { throw .badImageData(reason: "GIF: no frames") }
+        frames = scan.frames
+        loopCount = scan.loopCount ?? 1
+    }
+
+    /// The record-by-record walk; `frames` holds every frame read completely.
+    private struct Scan {
+        var frames: [GIFFrameInfo] = []
+        var loopCount: Int?
+        /// The graphic control extension seen since the last frame; it applies to the next one.
+        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+
+        mutating func run(_ gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions) throws(ImageError) {
+            while true {
+                var type = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(gif, &type) == GIF_OK else {
+                    // The data ended where a record should start: after a complete frame that is only a
+                    // missing trailer, which browsers forgive.
+                    if cgif_hit_end(gif) != 0, !frames.isEmpty { return }
+                    throw failure(gif)
+                }
+                switch type {
+                case IMAGE_DESC_RECORD_TYPE: try readFrame(gif, options: options)
+                case EXTENSION_RECORD_TYPE: try readExtension(gif)
+                case TERMINATE_RECORD_TYPE: return
+                default: throw failure(gif)
+                }
+            }
+        }
+
+        private mutating func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions) throws(ImageError) {
+            let descriptorOffset = cgif_offset(gif) - 1
+            guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif) }
+            let image = gif.pointee.Image
+            let width = Int(image.Width), height = Int(image.Height)
+            try options.checkDimensions(width: width, height: height)
+            guard image.ColorMap != nil || gif.pointee.SColorMap != nil else {
+                throw .badImageData(reason: "GIF: frame \(frames.count) has no color table")
+            }
+            // Step over the compressed data block by block without decompressing it.
+            var codeSize: Int32 = 0
+            var block: UnsafeMutablePointer<GifByteType>? = nil
+            guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw failure(gif) }
+            while block != nil {
+                guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure(gif) }
+            }
+            let delay = Int(control.DelayTime)
+            frames.append(GIFFrameInfo(
+                x: Int(image.Left), y: Int(image.Top), width: width, height: height,
+                descriptorOffset: descriptorOffset, transparentIndex: Int(control.TransparentColor),
+                disposal: Int(control.DisposalMode),
+                duration: delay < GIFFileIndex.minimumDelay ? GIFFileIndex.clampedDuration : Double(delay) / 100))
+            control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+        }
+
+        private mutating func readExtension(_ gif: UnsafeMutablePointer<GifFileType>) throws(ImageError) {
+            var code: Int32 = 0
+            var block: UnsafeMutablePointer<GifByteType>? = nil
+            guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure(gif) }
+            // giflib hands each sub-block as its length byte followed by its bytes.
+            var isLoopExtension = false
+            if let first = block {
+                let length = Int(first[0])
+                if code == GRAPHICS_EXT_FUNC_CODE, length >= 4 {
+                    DGifExtensionToGCB(length, first + 1, &control)
+                } else if code == APPLICATION_EXT_FUNC_CODE, length == 11 {
+                    let name = String(decoding: UnsafeBufferPointer(start: first + 1, count: 11), as: UTF8.self)
+                    isLoopExtension = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+                }
+            }
+            while block != nil {
+                guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif) }
+                if isLoopExtension, let sub = block, sub[0] >= 3, sub[1] == 1, loopCount == nil {
+                    loopCount = Int(sub[2]) | Int(sub[3]) << 8
+                }
+            }
+        }
+
+        private func failure(_ gif: UnsafeMutablePointer<GifFileType>) -> ImageError {
+            let what = cgif_hit_end(gif) != 0 ? "data ends early" : GIFFileIndex.describe(gif.pointee.Error)
+            return .badImageData(reason: "GIF: \(what) (after \(frames.count) complete frames)")
+        }
+    }
+
+    static func describe(_ error: Int32) -> String {
+        GifErrorString(error).map { String(cString: $0) } ?? "error \(error)"
+    }
+}

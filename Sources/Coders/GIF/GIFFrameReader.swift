@@ -1,0 +1,69 @@
+import CGIF
+import WebImageCore
+
+/// A frame's colors as the canvas stores them: 256 RGBA8 pixels packed in `UInt32`s (memory order
+/// R, G, B, A). Indices that are transparent or past the end of the frame's color table are 0, so a
+/// pixel is drawn exactly when its entry is not 0 (every drawn entry has alpha 255).
+struct GIFColorTable {
+    private(set) var entries = [UInt32](repeating: 0, count: 256)
+
+    init(_ map: ColorMapObject, transparentIndex: Int) {
+        let count = min(256, Int(map.ColorCount))
+        for index in 0..<count where index != transparentIndex {
+            let color = map.Colors[index]
+            let rgba = UInt32(color.Red) | UInt32(color.Green) << 8 | UInt32(color.Blue) << 16 | 0xFF00_0000
+            entries[index] = rgba.littleEndian
+        }
+    }
+}
+
+/// Decompresses one frame of a GIF on demand with giflib, a row at a time, without reading the
+/// frames before it: giflib is shown the file's header and global color table, then the frame.
+enum GIFFrameReader {
+    /// The order interlaced rows are stored in: four passes, each a start row and a step.
+    private static let interlacePasses: [(start: Int, step: Int)] = [(0, 8), (4, 8), (2, 4), (1, 2)]
+
+    /// Decodes frame `number` (described by `frame`) of the GIF in `file`. Calls `colors` once with the
+    /// frame's color table, then `row` once per row with the row's number inside the frame (rows
+    /// arrive in file order, so interlaced frames arrive out of order) and its palette indices, valid
+    /// only during the call. Throws `.badImageData` when the compressed data is malformed.
+    static func read(_ frame: GIFFrameInfo, number: Int, of file: UnsafeRawBufferPointer, headerSize: Int,
+                     colors: (GIFColorTable) -> Void,
+                     row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) {
+        var error: Int32 = 0
+        // Owned here: opened and closed in this scope; `file` outlives both.
+        guard let gif = cgif_open_frame(file.baseAddress?.assumingMemoryBound(to: UInt8.self), file.count,
+                                        headerSize, frame.descriptorOffset, &error)
+        else { throw .badImageData(reason: "GIF: frame \(number): \(GIFFileIndex.describe(error))") }
+        defer { cgif_close(gif) }
+        var type = UNDEFINED_RECORD_TYPE
+        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK,
+              Int(gif.pointee.Image.Width) == frame.width, Int(gif.pointee.Image.Height) == frame.height,
+              let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
+        else { throw failure(gif, frame: number) }
+        colors(GIFColorTable(map.pointee, transparentIndex: frame.transparentIndex))
+        let interlaced = gif.pointee.Image.Interlace
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: frame.width)
+        defer { scratch.deallocate() }
+        var pass = 0, y = 0
+        for _ in 0..<frame.height {
+            guard DGifGetLine(gif, scratch, Int32(frame.width)) == GIF_OK else { throw failure(gif, frame: number) }
+            if !interlaced {
+                row(y, scratch)
+                y += 1
+                continue
+            }
+            // The passes' rows cover 0..<height exactly once, so `y` is in range here.
+            while y >= frame.height {
+                pass += 1
+                y = interlacePasses[pass].start
+            }
+            row(y, scratch)
+            y += interlacePasses[pass].step
+        }
+    }
+
+    private static func failure(_ gif: UnsafeMutablePointer<GifFileType>, frame: Int) -> ImageError {
+        .badImageData(reason: "GIF: frame \(frame): \(GIFFileIndex.describe(gif.pointee.Error))")
+    }
+}
