@@ -12,6 +12,9 @@ struct cpng_reader {
     jmp_buf jump;
     long long max_pixels;
     cpng_state state;
+    cpng_stream_decision decide;
+    cpng_row_sink sink;
+    void *sink_context;
 };
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -50,7 +53,9 @@ static void on_info(png_structp png, png_infop info) {
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     int channels = png_get_channels(png, info);
-    size_t bytes = (size_t)w * h * (size_t)channels;
+    r->state.streaming = r->sink && interlace == PNG_INTERLACE_NONE
+        && r->decide(r->sink_context, (int)w, (int)h, channels);
+    size_t bytes = (size_t)w * (r->state.streaming ? 1 : h) * (size_t)channels;
     r->state.pixels = calloc(bytes ? bytes : 1, 1);
     if (!r->state.pixels) { r->state.code = CPNG_OUT_OF_MEMORY; longjmp(r->jump, 1); }
     r->state.width = (int)w;
@@ -63,6 +68,12 @@ static void on_info(png_structp png, png_infop info) {
 static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
     if (!row || number >= (png_uint_32)r->state.height) return;
+    if (r->state.streaming) {
+        png_progressive_combine_row(png, r->state.pixels, row);
+        r->sink(r->sink_context, r->state.pixels, (int)number);
+        r->state.rows++;
+        return;
+    }
     png_progressive_combine_row(png, r->state.pixels + (size_t)number * r->state.width * r->state.channels, row);
     if (pass != r->state.pass) { r->state.pass = pass; r->state.rows = 0; }
     r->state.rows++;
@@ -94,9 +105,96 @@ int cpng_reader_feed(cpng_reader *r, const uint8_t *data, size_t size) {
 
 const cpng_state *cpng_reader_state(const cpng_reader *r) { return &r->state; }
 
+void cpng_reader_stream_rows(cpng_reader *r, cpng_stream_decision decide, cpng_row_sink sink, void *context) {
+    r->decide = decide;
+    r->sink = sink;
+    r->sink_context = context;
+}
+
 void cpng_reader_free(cpng_reader *r) {
     if (!r) return;
     if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
     free(r->state.pixels);
     free(r);
+}
+
+// MARK: - Encoding
+
+typedef struct {
+    jmp_buf jump;
+    char *message;
+    uint8_t *bytes;
+    size_t size, capacity;
+    int out_of_memory;
+} writer;
+
+static void on_write_error(png_structp png, png_const_charp message) {
+    writer *w = (writer *)png_get_error_ptr(png);
+    snprintf(w->message, 200, "%s", message);
+    longjmp(w->jump, 1);
+}
+
+static void on_write_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+
+static void on_write(png_structp png, png_bytep data, size_t length) {
+    writer *w = (writer *)png_get_io_ptr(png);
+    if (w->size + length > w->capacity) {
+        size_t capacity = w->capacity ? w->capacity : 65536;
+        while (capacity < w->size + length) capacity *= 2;
+        uint8_t *grown = realloc(w->bytes, capacity);
+        if (!grown) { w->out_of_memory = 1; png_error(png, "out of memory"); }
+        w->bytes = grown;
+        w->capacity = capacity;
+    }
+    memcpy(w->bytes + w->size, data, length);
+    w->size += length;
+}
+
+static void on_flush(png_structp png) { (void)png; }
+
+int cpng_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int level,
+                int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png_out, size_t *png_size,
+                char message[200]) {
+    static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                       PNG_COLOR_TYPE_RGB_ALPHA};
+    message[0] = 0;
+    *png_out = NULL;
+    *png_size = 0;
+    if (channels < 1 || channels > 4 || width <= 0 || height <= 0) {
+        snprintf(message, 200, "cannot encode %dx%d with %d channels", width, height, channels);
+        return CPNG_ERROR;
+    }
+    // Volatile: assigned after setjmp and read after a longjmp back to it.
+    writer *volatile w = calloc(1, sizeof(writer));
+    png_structp volatile png = NULL;
+    png_infop volatile info = NULL;
+    png_bytep *volatile rows = NULL;
+    if (!w) return CPNG_OUT_OF_MEMORY;
+    w->message = message;
+    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_write_warning);
+    if (png) info = png_create_info_struct(png);
+    rows = malloc(sizeof(png_bytep) * (size_t)height);
+    int code = CPNG_OK;
+    if (!png || !info || !rows) { code = CPNG_OUT_OF_MEMORY; goto done; }
+    if (setjmp(w->jump)) { code = w->out_of_memory ? CPNG_OUT_OF_MEMORY : CPNG_ERROR; goto done; }
+    png_set_write_fn(png, w, on_write, on_flush);
+    png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, color_types[channels],
+                 interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_size > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * stride);
+    png_set_rows(png, info, rows);
+    png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+done:
+    if (png) png_destroy_write_struct((png_structpp)&png, info ? (png_infopp)&info : NULL);
+    free(rows);
+    if (code == CPNG_OK) {
+        *png_out = w->bytes;
+        *png_size = w->size;
+    } else {
+        free(w->bytes);
+    }
+    free(w);
+    return code;
 }

@@ -6,7 +6,11 @@ import WebImageCore
 ///
 /// Decoding yields the cheapest layout that keeps the image's information: `.gray8` for gray,
 /// `.rgb8` for opaque color, `.rgba8` whenever there is alpha or transparency; 16-bit samples are
-/// reduced to 8. The pixel limit is checked from IHDR before any pixel memory is allocated.
+/// reduced to 8. The pixel limit is checked from IHDR before any pixel memory is allocated. Thumbnails
+/// of non-interlaced images are downsampled while rows are read, so they never hold the full image.
+///
+/// Encoding writes Gray8, RGB8 or RGBA8 at 8 bits with ``EncodeOptions/compressionLevel`` as the zlib
+/// level, Adam7 interlacing when ``EncodeOptions/progressive`` is set, and the ICC profile when given.
 ///
 /// ```swift
 /// PNGCoder.register()
@@ -30,10 +34,6 @@ public struct PNGCoder: ProgressiveImageCoder {
         PNGIncrementalDecoder(options: options)
     }
 
-    // Bits of png_image.format (png.h's PNG_FORMAT_FLAG_*), which Swift cannot import as macros.
-    private static let alphaFlag: UInt32 = 0x01
-    private static let colorFlag: UInt32 = 0x02
-
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let decoder = PNGIncrementalDecoder(options: options)
         try decoder.append(data)
@@ -48,37 +48,24 @@ public struct PNGCoder: ProgressiveImageCoder {
                                                     preserveAspectRatio: true)
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
         }
-        var png = png_image()
-        png.version = UInt32(PNG_IMAGE_VERSION)
-        png.width = UInt32(pixels.width)
-        png.height = UInt32(pixels.height)
-        png.format = switch pixels.layout {
-        case .rgba8: Self.alphaFlag | Self.colorFlag
-        case .rgb8: Self.colorFlag
-        case .gray8: 0
-        }
-        let stride = Int32(pixels.bytesPerRow)
-        // First call measures, second writes.
+        // Gray, RGB or RGBA at 8 bits: the layouts map one to one onto PNG color types.
+        let channels = pixels.layout.bytesPerPixel
+        var message = [CChar](repeating: 0, count: 200)
+        var output: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        let measured = pixels.bytes.withUnsafeBytes { raw in
-            png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, stride, nil)
-        }
-        guard measured != 0, size > 0 else { throw .badImageData(reason: "PNG encode: \(Self.message(png))") }
-        var output = Data(count: size)
-        let written = output.withUnsafeMutableBytes { out in
-            pixels.bytes.withUnsafeBytes { raw in
-                png_image_write_to_memory(&png, out.baseAddress, &size, 0, raw.baseAddress, stride, nil)
+        // The shim mallocs `output` on success only; Data takes it over and frees it.
+        let code = pixels.bytes.withUnsafeBufferPointer { raw in
+            let icc = options.iccProfile ?? Data()
+            return icc.withUnsafeBytes { profile in
+                cpng_encode(raw.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(channels),
+                            pixels.bytesPerRow, Int32(options.compressionLevel), options.progressive ? 1 : 0,
+                            profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
             }
         }
-        png_image_free(&png)
-        guard written != 0 else { throw .badImageData(reason: "PNG encode: \(Self.message(png))") }
-        output.count = size
-        return output
-    }
-
-    private static func message(_ image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        guard code == Int32(CPNG_OK), let output else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .badImageData(reason: "PNG encode: \(reason.isEmpty ? "out of memory" : reason)")
         }
+        return Data(bytesNoCopy: output, count: size, deallocator: .free)
     }
 }

@@ -5,15 +5,23 @@ import WebImageCore
 /// Decodes a PNG from bytes fed as they arrive, with libpng's progressive reader: partial images show
 /// the rows decoded so far (for interlaced files, the Adam7 passes so far). ``PNGCoder`` decodes whole
 /// files through it too, so both paths give the same pixels.
+///
+/// With a thumbnail size, rows of non-interlaced images go straight into a downsampler
+/// (``PNGRowStream``) and the full image is never held.
 final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private let options: DecodeOptions
     private let reader: OpaquePointer?
+    /// Set for thumbnail decodes; the reader holds an unretained pointer to it, so it must outlive `reader`.
+    private let rowStream: PNGRowStream?
 
     init(options: DecodeOptions) {
         self.options = options
         reader = cpng_reader_new(Int64(options.maxPixelCount))
+        rowStream = options.thumbnailPixelSize == nil ? nil : PNGRowStream(options: options)
+        if let reader, let rowStream { rowStream.attach(to: reader) }
     }
 
+    // The reader goes first: it points at `rowStream`, which is released after deinit.
     deinit { cpng_reader_free(reader) }
 
     private var state: cpng_state { cpng_reader_state(reader).pointee }
@@ -48,9 +56,15 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
                            bytes: Array(UnsafeBufferPointer(start: base, count: count)))
     }
 
+    /// The output so far: the downsampled rows of a streamed thumbnail, else the decoded pixels resized.
+    private func output() -> PixelBuffer? {
+        if state.streaming != 0 { return rowStream?.downsampler?.completedRows }
+        return snapshot().map(options.resizedToOutput)
+    }
+
     func partialImage() -> Image? {
-        guard state.rows > 0 || state.pass > 0, let pixels = snapshot() else { return nil }
-        var image = Image(pixels: options.resizedToOutput(pixels), format: .png, scale: options.scale)
+        guard state.rows > 0 || state.pass > 0, let pixels = output() else { return nil }
+        var image = Image(pixels: pixels, format: .png, scale: options.scale)
         image.isIncomplete = state.finished == 0
         return image
     }
@@ -61,13 +75,20 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
             let message = withUnsafeBytes(of: state.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .badImageData(reason: "PNG: \(message)")
         }
-        guard let pixels = snapshot() else { throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)") }
-        try options.checkDimensions(width: pixels.width, height: pixels.height)
+        guard state.header_done != 0 else { throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)") }
         let complete = state.finished != 0
         if !complete && !options.allowPartialImage {
             throw .badImageData(reason: "PNG: the data ended before the image (truncated file)")
         }
-        var image = Image(pixels: options.resizedToOutput(pixels), format: .png, scale: options.scale)
+        let pixels: PixelBuffer
+        if state.streaming != 0, var downsampler = rowStream?.downsampler {
+            pixels = downsampler.finish()
+        } else if let whole = snapshot() {
+            pixels = options.resizedToOutput(whole)
+        } else {
+            throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)")
+        }
+        var image = Image(pixels: pixels, format: .png, scale: options.scale)
         image.isIncomplete = !complete
         return image
     }

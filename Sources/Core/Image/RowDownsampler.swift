@@ -142,6 +142,11 @@ public struct RowDownsampler {
         }
     }
 
+    /// The output rows finished so far (later rows zero): what a partial image shows while rows arrive.
+    public var completedRows: PixelBuffer {
+        PixelBuffer(width: width, height: height, layout: layout, bytes: output)
+    }
+
     /// The resampled image. Rows never fed stay zero (transparent or black).
     public mutating func finish() -> PixelBuffer {
         for (row, acc) in accumulators { emit(row, acc) }

@@ -19,8 +19,15 @@ typedef struct {
     int rows;             ///< rows delivered in the latest pass
     int finished;         ///< IEND reached
     int data_warning;     ///< libpng warned about the image data itself (corrupt deflate stream); `message` says how
-    uint8_t *pixels;      ///< width * height * channels, owned by the reader
+    int streaming;        ///< rows go to the row sink as they are decoded; `pixels` holds one row only
+    uint8_t *pixels;      ///< width * height * channels (one row when streaming), owned by the reader
 } cpng_state;
+
+/// Asked once the header is read: return nonzero to receive the rows of a `width` x `height` image one by
+/// one instead of having the reader keep the whole image (only non-interlaced images can stream).
+typedef int (*cpng_stream_decision)(void *context, int width, int height, int channels);
+/// Receives each decoded row (`width * channels` bytes, valid only during the call) of a streamed image.
+typedef void (*cpng_row_sink)(void *context, const uint8_t *row, int number);
 
 typedef struct cpng_reader cpng_reader;
 
@@ -30,5 +37,16 @@ cpng_reader *cpng_reader_new(long long max_pixels);
 /// Swift frame) and is returned as a code with libpng's message in the state.
 int cpng_reader_feed(cpng_reader *reader, const uint8_t *data, size_t size);
 const cpng_state *cpng_reader_state(const cpng_reader *reader);
+/// Offers to stream rows to `sink` (see `cpng_stream_decision`); call before the first feed. `context` is
+/// passed back to both callbacks and must outlive the reader's feeds.
+void cpng_reader_stream_rows(cpng_reader *reader, cpng_stream_decision decide, cpng_row_sink sink, void *context);
+
+/// Encodes packed pixels (`channels` 1 gray, 3 RGB, 4 RGBA; rows `stride` bytes apart) with zlib
+/// `level` 0-9, Adam7-interlaced when `interlace` is set, with an iCCP chunk when `icc` is given.
+/// libpng's errors return here through setjmp. On success returns CPNG_OK and a malloc'd buffer in
+/// `*png` (free with `free`); otherwise an error code and libpng's message.
+int cpng_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int level,
+                int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png, size_t *png_size,
+                char message[200]);
 void cpng_reader_free(cpng_reader *reader);
 #endif
