@@ -127,7 +127,8 @@ static int setup_after_header(cjpeg_decoder *d) {
 /// coefficients, so its AC scans are always decoded.
 static void mark_dc_only_components(cjpeg_decoder *d) {
     j_decompress_ptr cinfo = &d->cinfo;
-    if (!d->skip_unused_scans || !cinfo->progressive_mode) return;
+    // Arithmetic decoding has no fast way past a scan (it would decode the skipped bytes as zeros).
+    if (!d->skip_unused_scans || !cinfo->progressive_mode || cinfo->arith_code) return;
     for (int ci = 0; ci < cinfo->num_components && ci < MAX_COMPONENTS; ci++) {
         d->dc_only[ci] = cinfo->comp_info[ci].DCT_scaled_size == 1;
     }
@@ -187,6 +188,12 @@ static int continue_output_pass(cjpeg_decoder *d) {
 
 // MARK: - The state machine
 
+/// libjpeg's arithmetic decoder cannot suspend (it fails with JERR_CANT_SUSPEND), so an arithmetic-coded
+/// file's entropy-coded data is decoded only once all of it is there: no partial images for those.
+static int entropy_data_can_suspend(const cjpeg_decoder *d) {
+    return !d->cinfo.arith_code || d->src.end_of_data;
+}
+
 /// Runs until libjpeg suspends for more bytes, the image is done, or a failure that is not libjpeg's.
 static int advance(cjpeg_decoder *d) {
     j_decompress_ptr cinfo = &d->cinfo;
@@ -219,10 +226,12 @@ static int advance(cjpeg_decoder *d) {
             d->stage = cinfo->buffered_image ? STAGE_SCANS : STAGE_ROWS;
             break;
         case STAGE_ROWS:
+            if (!entropy_data_can_suspend(d)) return CJPEG_OK;
             if (!read_rows(d)) return CJPEG_OK;
             d->stage = STAGE_FINISH;
             break;
         case STAGE_SCANS: {
+            if (!entropy_data_can_suspend(d)) return CJPEG_OK;
             if (d->rendering && !continue_output_pass(d)) return CJPEG_OK;
             if (d->skipping) {
                 if (!shim_source_skip_to_marker(&d->src)) return CJPEG_OK;

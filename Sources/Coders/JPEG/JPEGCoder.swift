@@ -6,7 +6,11 @@ import WebImageCore
 /// YCCK; EXIF orientation; ICC profiles; DCT-scaled thumbnail decoding.
 ///
 /// Thumbnails use libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale still at least the
-/// requested size, then Core's area-average resampler: the main speed lever for thumbnails.
+/// requested size, then Core's area-average resampler: the main speed lever for thumbnails. At 1/8 a
+/// progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
+/// over without Huffman decoding: their 1x1 IDCT reads only the DC coefficient, so the pixels are the
+/// same. libjpeg still holds a progressive file's whole coefficient buffer (2 bytes per coefficient,
+/// about 3 bytes per pixel for 4:2:0), so such thumbnails are fast but not small in memory.
 /// A file that ends early ("premature end of JPEG file", which libjpeg only warns about) fails with
 /// `.badImageData` unless ``DecodeOptions/allowPartialImage`` asks for the decoded part.
 public struct JPEGCoder: ImageCoder {
