@@ -17,8 +17,13 @@ extension JPEGCoder: ProgressiveImageCoder {
 ///   received so far over the whole picture (blurry first, then sharper).
 ///
 /// A partial image costs a copy of the pixels (and, for a progressive file, one output pass over the
-/// coefficients), so one is made only when something new can be shown: new rows, or a newly complete scan.
+/// coefficients), so one is made only when something new can be shown: a newly complete scan, or at least
+/// a ``partialRowFraction`` of the rows.
 final class JPEGIncrementalDecoder: IncrementalImageDecoder {
+    /// A baseline file makes a new partial image only when at least 1/16 of its rows are new: at most 16
+    /// copies of the pixels, so a large photo arriving in small chunks is not copied hundreds of times.
+    static let partialRowFraction = 16
+
     private let decompressor: Result<JPEGDecompressor, ImageError>
     private var lastPartial: Image?
     /// Rows (single scan) or scans (progressive) that `lastPartial` shows.
@@ -42,7 +47,8 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             state = decompressor.state
             progress = Int(state.scans_shown)
         } else {
-            progress = Int(state.rows)
+            let step = max(1, Int(state.height) / Self.partialRowFraction)
+            progress = Int(state.rows) >= progressShown + step || Int(state.rows) == Int(state.height) ? Int(state.rows) : progressShown
         }
         guard progress > progressShown, let pixels = decompressor.snapshot() else { return lastPartial }
         progressShown = progress
