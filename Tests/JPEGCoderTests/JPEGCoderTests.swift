@@ -115,24 +115,3 @@ struct JPEGCoderTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }
-
-@Suite("JPEG incremental decoding")
-struct JPEGIncrementalTests {
-    @Test(arguments: [1, 100, 4096])
-    func chunkedDecodingShowsPartialImagesAndEndsWithTheFullImage(chunk: Int) throws {
-        let coder = JPEGCoder()
-        for progressive in [false, true] {
-            var options = EncodeOptions(quality: 0.9)
-            options.progressive = progressive
-            let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 200, height: 150, layout: .rgb8)),
-                                        as: .jpeg, options: options)
-            let (final, partialImages) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()),
-                                                                 data, chunk: chunk)
-            #expect(partialImages.allSatisfy { $0.width == 200 && $0.height == 150 })
-            let partials = partialImages.count
-            #expect(final.pixels == (try coder.decode(data, options: DecodeOptions())).pixels)
-            #expect(!final.isIncomplete)
-            if chunk < data.count / 4 { #expect(partials > 0, "progressive: \(progressive)") }
-        }
-    }
-}

@@ -9,52 +9,57 @@ extension JPEGCoder: ProgressiveImageCoder {
     }
 }
 
-/// Shows a JPEG while it downloads by decoding the bytes received so far: libjpeg renders the rows of
-/// a baseline file that have arrived, and for a progressive file every scan that has arrived (a blurry
-/// whole picture that sharpens), filling the rest with gray.
+/// Shows a JPEG while it downloads, with one libjpeg decoder that suspends when it runs out of bytes and
+/// resumes where it stopped, so every byte is decoded once.
 ///
-/// Each partial image re-decodes the prefix, so one is made only when something new can be shown: a
-/// new progressive scan (an SOS marker) or, for baseline files, an eighth more of the data.
+/// - A single-scan (baseline) file shows the rows decoded so far; rows not received yet are gray.
+/// - A progressive file is decoded in libjpeg's buffered-image mode: a partial image shows every scan
+///   received so far over the whole picture (blurry first, then sharper).
+///
+/// A partial image costs a copy of the pixels (and, for a progressive file, one output pass over the
+/// coefficients), so one is made only when something new can be shown: a newly complete scan, or at least
+/// a ``partialRowFraction`` of the rows.
 final class JPEGIncrementalDecoder: IncrementalImageDecoder {
-    private let options: DecodeOptions
-    private var data = Data()
-    private var scansSeen = 0
-    private var decodedAtLength = 0
+    /// A baseline file makes a new partial image only when at least 1/16 of its rows are new: at most 16
+    /// copies of the pixels, so a large photo arriving in small chunks is not copied hundreds of times.
+    static let partialRowFraction = 16
+
+    private let decompressor: Result<JPEGDecompressor, ImageError>
     private var lastPartial: Image?
+    /// Rows (single scan) or scans (progressive) that `lastPartial` shows.
+    private var progressShown = 0
 
-    init(options: DecodeOptions) { self.options = options }
-
-    func append(_ bytes: Data) throws(ImageError) {
-        // Count SOS markers (FF DA) in the new bytes, including one split across the boundary.
-        let previousLast = data.last
-        data.append(bytes)
-        var previous = previousLast
-        for byte in bytes {
-            if previous == 0xFF && byte == 0xDA { scansSeen += 1 }
-            previous = byte
-        }
-        if data.count >= 2 && !(data[data.startIndex] == 0xFF && data[data.startIndex + 1] == 0xD8) {
-            throw .badImageData(reason: "JPEG: not a JPEG stream")
-        }
+    init(options: DecodeOptions) {
+        decompressor = Result { () throws(ImageError) in try JPEGDecompressor(options: options) }
     }
 
-    private var scansAtLastDecode = 0
+    func append(_ bytes: Data) throws(ImageError) {
+        try decompressor.get().append(bytes)
+    }
 
     func partialImage() -> Image? {
-        let grewEnough = data.count - decodedAtLength >= max(1024, data.count / 8)
-        guard scansSeen > 0, scansSeen > scansAtLastDecode || grewEnough else { return lastPartial }
-        var partialOptions = options
-        partialOptions.allowPartialImage = true
-        // A prefix cut inside a marker fails to parse; that costs little, and the next call tries again.
-        guard var image = try? JPEGCoder().decode(data, options: partialOptions) else { return lastPartial }
-        image.isIncomplete = true
-        lastPartial = image
-        scansAtLastDecode = scansSeen
-        decodedAtLength = data.count
+        guard case .success(let decompressor) = decompressor else { return nil }
+        var state = decompressor.state
+        guard state.code == 0, state.header_done != 0, state.finished == 0 else { return lastPartial }
+        let progress: Int
+        if state.progressive != 0 {
+            decompressor.renderCompleteScans()
+            state = decompressor.state
+            progress = Int(state.scans_shown)
+        } else {
+            let step = max(1, Int(state.height) / Self.partialRowFraction)
+            progress = Int(state.rows) >= progressShown + step || Int(state.rows) == Int(state.height) ? Int(state.rows) : progressShown
+        }
+        guard progress > progressShown, let pixels = decompressor.snapshot() else { return lastPartial }
+        progressShown = progress
+        lastPartial = decompressor.image(pixels, isIncomplete: true)
         return lastPartial
     }
 
     func finish() throws(ImageError) -> Image {
-        try JPEGCoder().decode(data, options: options)
+        let decompressor = try decompressor.get()
+        try decompressor.finish()
+        guard let pixels = decompressor.snapshot() else { throw .badImageData(reason: "JPEG: no image") }
+        return try decompressor.completeImage(pixels)
     }
 }

@@ -6,30 +6,64 @@
 /// Result codes of the JPEG shim.
 enum {
     CJPEG_OK = 0,
-    CJPEG_ERROR = 1,           ///< libjpeg reported an error; `message` says which.
+    CJPEG_ERROR = 1,           ///< libjpeg reported an error; the state's `message` says which.
     CJPEG_TOO_LARGE = 2,       ///< width * height exceeds `max_pixels` (checked from the header).
     CJPEG_OUT_OF_MEMORY = 3,
+    CJPEG_MISUSE = 4,          ///< a call out of order (e.g. append after finish)
 };
 
-/// What one decode produced. Pixel, EXIF and ICC buffers are malloc'd; free them with `cjpeg_free`.
+/// What a decoder knows so far. Owned by the decoder; valid until the next call on it.
 typedef struct {
-    int code;
+    int code;                  ///< first failure (sticky), or CJPEG_OK
     char message[200];
+    int header_done;           ///< the sizes below are known and the output buffer exists
     int width, height;         ///< output size (after DCT scaling)
     int image_width, image_height; ///< stored size in the file
-    int channels;              ///< 1 (gray) or 3 (RGB)
+    int channels;              ///< 1 (gray) or 3 (RGB; CMYK and YCCK are converted)
+    int progressive;           ///< several scans, decoded in buffered-image mode: partial images show whole scans
+    int rows;                  ///< single scan: rows of `pixels` decoded so far (the rest is not written yet)
+    int scans_complete;        ///< several scans: scans whose data has fully arrived
+    int scans_shown;           ///< several scans: the scan `pixels` shows (0: none yet)
+    int skipped_scans;         ///< AC scans passed over because the scaled output never reads them
+    int finished;              ///< the whole image is in `pixels`
     int warnings;              ///< libjpeg warnings seen
-    int premature_end;         ///< JWRN_JPEG_EOF seen: the data ended early (missing rows are gray)
-    int rows_decoded;          ///< scanlines produced before the data ended or an error
-    uint8_t *pixels;
+    int premature_end;         ///< the data ended before the image (libjpeg's JWRN_JPEG_EOF); missing parts are gray
+    uint8_t *pixels;           ///< width * height * channels, packed; owned by the decoder unless lent with `cjpeg_decoder_finish_into`
     uint8_t *exif; size_t exif_size;  ///< APP1 "Exif\0\0" payload without the prefix
-    uint8_t *icc; size_t icc_size;
-} cjpeg_decoded;
+    uint8_t *icc; size_t icc_size;    ///< the ICC profile reassembled from APP2 markers
+} cjpeg_state;
 
-/// Decodes `data`. With `min_width`/`min_height` > 0, uses the largest DCT scale (1/8, 1/4, 1/2) whose
-/// output is still at least that size. Every libjpeg error returns here through setjmp inside the shim.
-void cjpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height, long long max_pixels,
-                  cjpeg_decoded *out);
+typedef struct cjpeg_decoder cjpeg_decoder;
+
+/// A decoder for one JPEG, fed incrementally or all at once. With `min_width`/`min_height` > 0 it decodes
+/// at the largest DCT scale (1/8, 1/4, 1/2) whose output is still at least that size. It refuses images
+/// with more than `max_pixels` pixels, checked from the header before any image memory is allocated.
+/// `skip_unused_scans`: at scale 1/8, pass over the AC scans of components whose 1x1 IDCT reads only the
+/// DC coefficient (same pixels, much less Huffman decoding); 0 decodes every scan (for tests).
+/// Returns NULL when memory runs out. Every libjpeg error returns to the entry point that caused it
+/// through a setjmp inside this target.
+cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int skip_unused_scans);
+
+/// Copies the next bytes and decodes as far as they go: the header, then rows (single scan) or scans
+/// into the coefficient buffer (several scans). Returns the state's code.
+int cjpeg_decoder_append(cjpeg_decoder *decoder, const uint8_t *data, size_t size);
+
+/// Several scans: renders the scans complete so far into `pixels` when there are newer ones than the
+/// scan shown (one output pass). Returns the state's code.
+int cjpeg_decoder_render(cjpeg_decoder *decoder);
+
+/// No more bytes will come: decodes the rest (a truncated file ends with gray and `premature_end`).
+int cjpeg_decoder_finish(cjpeg_decoder *decoder);
+
+/// Whole-file decoding, step 1: reads `data` (borrowed; it must stay valid until step 2 returns) up to
+/// the point where the output size is known.
+int cjpeg_decoder_start(cjpeg_decoder *decoder, const uint8_t *data, size_t size);
+/// Whole-file decoding, step 2: decodes the rest straight into `pixels` (width * height * channels bytes,
+/// owned by the caller), so the caller's buffer is the only copy of the image.
+int cjpeg_decoder_finish_into(cjpeg_decoder *decoder, uint8_t *pixels);
+
+const cjpeg_state *cjpeg_decoder_state(const cjpeg_decoder *decoder);
+void cjpeg_decoder_free(cjpeg_decoder *decoder);
 
 /// Encodes packed pixels (1 or 3 channels). `subsampling`: 0 = 4:4:4, 1 = 4:2:2, 2 = 4:2:0.
 /// On success returns CJPEG_OK and a malloc'd buffer in `*jpeg` (free with `cjpeg_free`).
