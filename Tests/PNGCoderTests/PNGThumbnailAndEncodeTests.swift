@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImagePNGCoder
+import WebImageTestSupport
+
+@Suite("PNG thumbnails and encoding options")
+struct PNGThumbnailAndEncodeTests {
+    let coder = PNGCoder()
+
+    /// A picture with detail at every scale, so a wrong resample cannot pass by accident.
+    static func busy(width: Int, height: Int, layout: PixelLayout) -> PixelBuffer {
+        var pixels = PixelBuffer(width: width, height: height, layout: layout)
+        let channels = layout.bytesPerPixel
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels {
+                    let value = (x * 7 + y * 13 + c * 50 + (x ^ y) * 3) % 256
+                    pixels.bytes[(y * width + x) * channels + c] = UInt8(c == 3 ? (x + y) % 256 : value)
+                }
+            }
+        }
+        return pixels
+    }
+
+    @Test(arguments: PixelLayout.allCases, [false, true])
+    func streamedThumbnailEqualsFullDecodeThenResample(layout: PixelLayout, interlaced: Bool) throws {
+        let data = try coder.encode(Image(pixels: Self.busy(width: 301, height: 157, layout: layout)), as: .png,
+                                    options: EncodeOptions(progressive: interlaced))
+        for (limit, preserve) in [(PixelSize(64), true), (PixelSize(width: 100, height: 20), false), (PixelSize(300), true)] {
+            let options = DecodeOptions(thumbnailPixelSize: limit, preserveAspectRatio: preserve)
+            let thumbnail = try coder.decode(data, options: options)
+            let full = try coder.decode(data, options: DecodeOptions())
+            #expect(thumbnail.pixels == options.resizedToOutput(full.pixels), "\(limit) \(preserve)")
+        }
+    }
+
+    @Test(arguments: [1, 100, 4096])
+    func streamedThumbnailFedInChunksEndsLikeAWholeDecode(chunk: Int) throws {
+        let data = try coder.encode(Image(pixels: Self.busy(width: 240, height: 180, layout: .rgba8)), as: .png,
+                                    options: EncodeOptions(compressionLevel: 1))
+        let options = DecodeOptions(thumbnailPixelSize: PixelSize(48))
+        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
+        #expect(image.pixels == (try coder.decode(data, options: options)).pixels)
+        #expect(image.width == 48 && image.height == 36)
+        if chunk < data.count / 4 {
+            #expect(!partials.isEmpty)
+            #expect(partials.allSatisfy { $0.width == 48 && $0.height == 36 })
+        }
+    }
+
+    @Test func truncatedThumbnailIsAnErrorOrTheRowsSoFar() throws {
+        let data = try coder.encode(Image(pixels: Self.busy(width: 200, height: 200, layout: .rgb8)), as: .png,
+                                    options: EncodeOptions(compressionLevel: 0))
+        let cut = data.prefix(data.count / 2)
+        #expect(throws: ImageError.self) { try coder.decode(cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50))) }
+        let partial = try coder.decode(cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50), allowPartialImage: true))
+        #expect(partial.isIncomplete)
+        #expect(partial.width == 50 && partial.height == 50)
+        // The top rows arrived, the bottom ones did not.
+        let full = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(50)))
+        #expect(partial.pixels.bytes.prefix(50 * 3 * 10) == full.pixels.bytes.prefix(50 * 3 * 10))
+        #expect(partial.pixels.bytes.suffix(50 * 3 * 5).allSatisfy { $0 == 0 })
+    }
+
+    @Test func compressionLevelTradesSizeAndStaysLossless() throws {
+        let source = Self.busy(width: 256, height: 256, layout: .rgb8)
+        let stored = try coder.encode(Image(pixels: source), as: .png, options: EncodeOptions(compressionLevel: 0))
+        let best = try coder.encode(Image(pixels: source), as: .png, options: EncodeOptions(compressionLevel: 9))
+        #expect(stored.count > 256 * 256 * 3)  // level 0 stores the rows uncompressed
+        #expect(best.count < stored.count / 2)
+        for data in [stored, best] { #expect(try coder.decode(data, options: DecodeOptions()).pixels == source) }
+    }
+
+    @Test(arguments: PixelLayout.allCases)
+    func interlacedEncodingIsAdam7AndRoundTrips(layout: PixelLayout) throws {
+        let source = Self.busy(width: 33, height: 17, layout: layout)
+        let data = try coder.encode(Image(pixels: source), as: .png, options: EncodeOptions(progressive: true))
+        #expect(data[data.startIndex + 28] == 1)  // IHDR interlace method byte: Adam7
+        #expect(try coder.decode(data, options: DecodeOptions()).pixels == source)
+    }
+
+    @Test func iccProfileIsWrittenAsAnICCPChunk() throws {
+        // The smallest well-formed profile: a 128-byte header (RGB display, XYZ connection space, D50
+        // illuminant, which libpng checks) and an empty tag table.
+        var profile = [UInt8](repeating: 0, count: 132)
+        profile[3] = 132
+        profile[8...11] = [0x02, 0x10, 0, 0]
+        profile[12...15] = Array("mntr".utf8)[...]
+        profile[16...19] = Array("RGB ".utf8)[...]
+        profile[20...23] = Array("XYZ ".utf8)[...]
+        profile[36...39] = Array("acsp".utf8)[...]
+        profile[68...79] = [0, 0, 0xF6, 0xD6, 0, 1, 0, 0, 0, 0, 0xD3, 0x2D]
+        let data = try coder.encode(Image(pixels: Self.busy(width: 8, height: 8, layout: .rgb8)), as: .png,
+                                    options: EncodeOptions(iccProfile: Data(profile)))
+        #expect(data.range(of: Data("iCCP".utf8)) != nil)
+        #expect(try coder.decode(data, options: DecodeOptions()).pixels == Self.busy(width: 8, height: 8, layout: .rgb8))
+    }
+}
