@@ -40,6 +40,23 @@ final class CountingSource: AnimatedFrameSource {
 
 @Suite("Lazy animated frames")
 struct AnimatedFramesTests {
+    @Test func downsampledFramesKeepOneFullCanvasAndComposeForward() throws {
+        let source = CountingSource(frameCount: 30)
+        let frames = AnimatedFrames(source: source, outputSize: (width: 2, height: 1))
+        let canvas = 4 * 2, thumbnail = 2 * 1
+        for index in 0..<30 {
+            let frame = try frames.frame(at: index)
+            #expect(frame.pixels.width == 2 && frame.pixels.height == 1)
+            #expect(frame.pixels.bytes[0] == CountingSource.expected(index), "frame \(index)")
+            // One full-size canvas plus at most three thumbnails, however many frames were played.
+            #expect(frames.cachedByteCount <= canvas + 3 * thumbnail)
+        }
+        // Playing forward composed each frame once.
+        #expect(source.composed == Array(0..<30))
+        // Going back restarts from frame 0 and still gives the right pixels.
+        #expect(try frames.frame(at: 5).pixels.bytes[0] == CountingSource.expected(5))
+    }
+
     @Test func randomOrderAccessEqualsSequentialComposition() throws {
         let source = CountingSource(frameCount: 20)
         let frames = AnimatedFrames(source: source)

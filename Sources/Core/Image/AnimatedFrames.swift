@@ -5,7 +5,8 @@ import Synchronization
 /// small bounded cache, or held in memory when they were given or preloaded.
 ///
 /// Asking for frame `n` composes forward from the nearest kept frame before `n` (frame 0 only when
-/// nothing earlier is kept), so playing an animation composes each frame once.
+/// nothing earlier is kept), so playing an animation composes each frame once. A downsampled animation
+/// (a thumbnail) keeps small frames and a single full-size canvas, the one the next frame is drawn on.
 public final class AnimatedFrames: Sendable {
     /// Number of composed frames kept by default besides the poster; each costs about two canvases.
     public static let defaultCachedFrameLimit = 2
@@ -24,7 +25,8 @@ public final class AnimatedFrames: Sendable {
 
     private struct Entry {
         var frame: PixelBuffer
-        /// The full-size canvas the next frame is drawn onto (nil: the frame itself, at full size).
+        /// The full-size canvas the next frame is drawn onto (nil: the frame itself). Always nil for
+        /// downsampled animations, which keep one canvas in ``State/lastCanvas`` instead.
         var nextBackground: PixelBuffer?
         var lastUse: UInt64
     }
@@ -34,6 +36,10 @@ public final class AnimatedFrames: Sendable {
         var useCounter: UInt64 = 0
         /// Frames given in memory or preloaded; never evicted.
         var pinned: [PixelBuffer]?
+        /// Downsampled animations only: the one full-size canvas kept, left by the last frame composed
+        /// (after its disposal), which the next frame starts from. Cached thumbnails keep no canvas, so
+        /// the memory held is this canvas plus the small frames.
+        var lastCanvas: (index: Int, canvas: PixelBuffer)?
     }
 
     /// Guards the frame cache and serializes calls into `source`, which therefore never runs concurrently.
@@ -95,6 +101,7 @@ public final class AnimatedFrames: Sendable {
         state.withLock { state in
             if let pinned = state.pinned { return pinned.reduce(0) { $0 + $1.byteCount } }
             return state.entries.values.reduce(0) { $0 + $1.frame.byteCount + ($1.nextBackground?.byteCount ?? 0) }
+                + (state.lastCanvas?.canvas.byteCount ?? 0)
         }
     }
 
@@ -109,25 +116,35 @@ public final class AnimatedFrames: Sendable {
             return hit.frame
         }
         guard let source else { preconditionFailure("frames in memory are always pinned") }
-        // Start from the nearest kept frame before `index`: its next background is our starting canvas.
+        // Start from the nearest kept canvas before `index` (frame 0 when there is none).
         var start = 0
         var background: PixelBuffer? = nil
-        if let nearest = state.entries.keys.filter({ $0 < index }).max(), let entry = state.entries[nearest] {
+        if outputSize != nil {
+            if let last = state.lastCanvas, last.index < index {
+                start = last.index + 1
+                background = last.canvas
+            }
+            // Dropped while composing: a uniquely held canvas can be drawn on in place.
+            state.lastCanvas = nil
+        } else if let nearest = state.entries.keys.filter({ $0 < index }).max(), let entry = state.entries[nearest] {
             start = nearest + 1
-            background = entry.nextBackground ?? (outputSize == nil ? entry.frame : nil)
-            if background == nil { start = 0 }  // downsampled frame cannot seed composition; restart
+            background = entry.nextBackground ?? entry.frame
         }
         var result: PixelBuffer? = nil
         for current in start...index {
             let composed = try source.composeFrame(at: current, onto: background)
-            let shown = outputSize.map { ImageResampler.resample(composed.frame, width: $0.width, height: $0.height) }
-                ?? composed.frame
-            // Keep the full-size canvas only when the output differs from it or disposal changed it.
             background = composed.nextBackground ?? composed.frame
-            if current == index {
+            guard current == index else { continue }
+            if let outputSize {
+                let shown = ImageResampler.resample(composed.frame, width: outputSize.width, height: outputSize.height)
                 result = shown
-                let keepBackground: PixelBuffer? = (composed.nextBackground != nil || outputSize != nil) ? background : nil
-                state.entries[current] = Entry(frame: shown, nextBackground: keepBackground, lastUse: state.useCounter)
+                state.entries[current] = Entry(frame: shown, nextBackground: nil, lastUse: state.useCounter)
+                state.lastCanvas = background.map { (current, $0) }
+            } else {
+                result = composed.frame
+                // Keep the after-disposal canvas only when disposal made it differ from the frame.
+                state.entries[current] = Entry(frame: composed.frame, nextBackground: composed.nextBackground,
+                                               lastUse: state.useCounter)
             }
         }
         evict(in: &state)
