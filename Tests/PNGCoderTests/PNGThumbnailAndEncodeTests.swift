@@ -63,6 +63,22 @@ struct PNGThumbnailAndEncodeTests {
         #expect(partial.pixels.bytes.suffix(50 * 3 * 5).allSatisfy { $0 == 0 })
     }
 
+    @Test(arguments: [false, true])
+    func wholeDecodeOfACutFileEqualsTheIncrementalPath(interlaced: Bool) throws {
+        let data = try coder.encode(Image(pixels: Self.busy(width: 120, height: 90, layout: .rgba8)), as: .png,
+                                    options: EncodeOptions(compressionLevel: 0, progressive: interlaced))
+        let options = DecodeOptions(allowPartialImage: true)
+        for fraction in [0.3, 0.6, 0.95] {
+            let cut = data.prefix(Int(Double(data.count) * fraction))
+            let whole = try coder.decode(cut, options: options)
+            let decoder = coder.makeIncrementalDecoder(options: options)
+            try decoder.append(cut)
+            let incremental = try decoder.finish()
+            #expect(whole.isIncomplete && incremental.isIncomplete)
+            #expect(whole.pixels == incremental.pixels, "interlaced \(interlaced), \(fraction)")
+        }
+    }
+
     @Test func compressionLevelTradesSizeAndStaysLossless() throws {
         let source = Self.busy(width: 256, height: 256, layout: .rgb8)
         let stored = try coder.encode(Image(pixels: source), as: .png, options: EncodeOptions(compressionLevel: 0))

@@ -41,6 +41,21 @@ enum Raw {
         }
     }
 
+    /// libpng's simplified writer, RGB, default settings; returns the encoded size.
+    static func pngEncode(_ pixels: [UInt8], width: Int32, height: Int32) -> Int {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = 0x02  // RGB
+        var size = 0
+        png_image_write_to_memory(&image, nil, &size, 0, pixels, 0, nil)
+        var out = [UInt8](repeating: 0, count: size)
+        png_image_write_to_memory(&image, &out, &size, 0, pixels, 0, nil)
+        png_image_free(&image)
+        return size
+    }
+
     static func webpDecode(_ data: Data) -> Int {
         var w: Int32 = 0, h: Int32 = 0
         let out = data.withUnsafeBytes { WebPDecodeRGB($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &w, &h) }

@@ -10,13 +10,42 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cod
 
 // `coder-bench gif`: only the animation section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
-    runAnimationBenchmarks()
+    print("\n256 px thumbnail of the 12 MP PNG: rows streamed into the downsampler vs full decode + resize\n")
+print(row(["case", "ms", "peak MB", "vs full"]))
+let pngFull = try bestTime(runs: 3) {
+    let image = try coders.png.decode(png, options: DecodeOptions())
+    _ = ImageResampler.resample(image.pixels, width: 256, height: 192)
+}
+let pngThumbnail = try bestTime(runs: 3) { _ = try coders.png.decode(png, options: thumbnail) }
+for (name, ms, key) in [("ours thumbnail (streamed)", pngThumbnail, "png-ours-thumbnail"),
+                        ("full decode + resize", pngFull, "png-full-resize")] {
+    let memory = try peakMemoryOfChild(["memory", key])
+    print(row(["PNG: \(name)", String(format: "%.1f", ms), String(format: "%.1f", memory), String(format: "%.2fx", ms / pngFull)]))
+}
+
+print("\nResampler alone (Core's area average, 12 MP RGB to 256x192): \(String(format: "%.1f", bestTime(runs: 3) { _ = ImageResampler.resample(photo, width: 256, height: 192) })) ms")
+
+runAnimationBenchmarks()
     exit(0)
 }
 
 // Child mode for animations: decode the GIF written by the animation section and print the peak memory.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory", CommandLine.arguments[2].hasPrefix("gif-") {
     print(try gifMemoryCase(CommandLine.arguments[2]))
+    exit(0)
+}
+
+// Child mode for the PNG thumbnail: decode the PNG written below one way and print the peak memory added.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory", CommandLine.arguments[2].hasPrefix("png-") {
+    let input = try Data(contentsOf: scratch.appendingPathComponent("photo.png"))
+    let before = peakMemoryMB()
+    if CommandLine.arguments[2] == "png-ours-thumbnail" {
+        _ = try coders.png.decode(input, options: thumbnail)
+    } else {
+        let full = try coders.png.decode(input, options: DecodeOptions())
+        _ = ImageResampler.resample(full.pixels, width: 256, height: 192)
+    }
+    print(peakMemoryMB() - before)
     exit(0)
 }
 
@@ -44,6 +73,7 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 try jpeg.write(to: scratch.appendingPathComponent("baseline.jpg"))
 try progressive.write(to: scratch.appendingPathComponent("progressive.jpg"))
 let png = try coders.png.encode(Image(pixels: photo), as: .png, options: EncodeOptions())
+try png.write(to: scratch.appendingPathComponent("photo.png"))
 let lossy = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.8))
 let lossless = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(lossless: true))
 let (w, h) = (Int32(photo.width), Int32(photo.height))
@@ -55,10 +85,15 @@ try compare("JPEG q90 progressive decode", ours: { _ = try coders.jpeg.decode(pr
 try compare("JPEG q90 encode", runs: 3, ours: { _ = try coders.jpeg.encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 0.9)) },
             raw: { _ = Raw.jpegEncode(photo.bytes, width: w, height: h, quality: 90) })
 try compare("PNG decode", runs: 3, ours: { _ = try coders.png.decode(png, options: DecodeOptions()) }, raw: { _ = Raw.pngDecode(png) })
+try compare("PNG encode (zlib level 6)", runs: 2, ours: { _ = try coders.png.encode(Image(pixels: photo), as: .png, options: EncodeOptions()) },
+            raw: { _ = Raw.pngEncode(photo.bytes, width: w, height: h) })
 try compare("WebP lossy decode", ours: { _ = try coders.webp.decode(lossy, options: DecodeOptions()) }, raw: { _ = Raw.webpDecode(lossy) })
 try compare("WebP lossless decode", runs: 3, ours: { _ = try coders.webp.decode(lossless, options: DecodeOptions()) }, raw: { _ = Raw.webpDecode(lossless) })
 try compare("WebP lossy encode", runs: 2, ours: { _ = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.8)) },
             raw: { _ = Raw.webpEncode(photo.bytes, width: w, height: h, lossless: false) })
+// Quality 0.7 is the effort libwebp's one-call lossless encoder uses, so both do the same work.
+try compare("WebP lossless encode", runs: 1, ours: { _ = try coders.webp.encode(Image(pixels: photo), as: .webp, options: EncodeOptions(quality: 0.7, lossless: true)) },
+            raw: { _ = Raw.webpEncode(photo.bytes, width: w, height: h, lossless: true) })
 
 print("\n256 px thumbnail of the 12 MP JPEG: time (best of 5) and peak memory (fresh process per case)\n")
 print(row(["case", "ms", "peak MB", "vs raw 1/8"]))
@@ -75,5 +110,20 @@ for (label, data, prefix) in [("baseline", jpeg, ""), ("progressive", progressiv
         print(row(["\(label): \(name)", String(format: "%.1f", ms), String(format: "%.1f", memory), String(format: "%.2fx", ms / raw)]))
     }
 }
+
+print("\n256 px thumbnail of the 12 MP PNG: rows streamed into the downsampler vs full decode + resize\n")
+print(row(["case", "ms", "peak MB", "vs full"]))
+let pngFull = try bestTime(runs: 3) {
+    let image = try coders.png.decode(png, options: DecodeOptions())
+    _ = ImageResampler.resample(image.pixels, width: 256, height: 192)
+}
+let pngThumbnail = try bestTime(runs: 3) { _ = try coders.png.decode(png, options: thumbnail) }
+for (name, ms, key) in [("ours thumbnail (streamed)", pngThumbnail, "png-ours-thumbnail"),
+                        ("full decode + resize", pngFull, "png-full-resize")] {
+    let memory = try peakMemoryOfChild(["memory", key])
+    print(row(["PNG: \(name)", String(format: "%.1f", ms), String(format: "%.1f", memory), String(format: "%.2fx", ms / pngFull)]))
+}
+
+print("\nResampler alone (Core's area average, 12 MP RGB to 256x192): \(String(format: "%.1f", bestTime(runs: 3) { _ = ImageResampler.resample(photo, width: 256, height: 192) })) ms")
 
 runAnimationBenchmarks()

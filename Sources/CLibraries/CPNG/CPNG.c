@@ -15,6 +15,8 @@ struct cpng_reader {
     cpng_stream_decision decide;
     cpng_row_sink sink;
     void *sink_context;
+    int defer_pixels;   // on_info leaves `pixels` NULL: the caller lends a buffer with cpng_reader_use_pixels
+    int borrowed;       // `pixels` belongs to the caller: never freed here
 };
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -56,8 +58,10 @@ static void on_info(png_structp png, png_infop info) {
     r->state.streaming = r->sink && interlace == PNG_INTERLACE_NONE
         && r->decide(r->sink_context, (int)w, (int)h, channels);
     size_t bytes = (size_t)w * (r->state.streaming ? 1 : h) * (size_t)channels;
-    r->state.pixels = calloc(bytes ? bytes : 1, 1);
-    if (!r->state.pixels) { r->state.code = CPNG_OUT_OF_MEMORY; longjmp(r->jump, 1); }
+    if (!r->defer_pixels || r->state.streaming) {
+        r->state.pixels = calloc(bytes ? bytes : 1, 1);
+        if (!r->state.pixels) { r->state.code = CPNG_OUT_OF_MEMORY; longjmp(r->jump, 1); }
+    }
     r->state.width = (int)w;
     r->state.height = (int)h;
     r->state.channels = channels;
@@ -68,6 +72,11 @@ static void on_info(png_structp png, png_infop info) {
 static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
     if (!row || number >= (png_uint_32)r->state.height) return;
+    if (!r->state.pixels) {
+        r->state.code = CPNG_ERROR;
+        snprintf(r->state.message, sizeof r->state.message, "rows arrived before a pixel buffer was lent");
+        longjmp(r->jump, 1);
+    }
     if (r->state.streaming) {
         png_progressive_combine_row(png, r->state.pixels, row);
         r->sink(r->sink_context, r->state.pixels, (int)number);
@@ -105,6 +114,14 @@ int cpng_reader_feed(cpng_reader *r, const uint8_t *data, size_t size) {
 
 const cpng_state *cpng_reader_state(const cpng_reader *r) { return &r->state; }
 
+void cpng_reader_defer_pixels(cpng_reader *r) { r->defer_pixels = 1; }
+
+void cpng_reader_use_pixels(cpng_reader *r, uint8_t *pixels) {
+    if (!r->defer_pixels || r->state.streaming) return;
+    r->state.pixels = pixels;
+    r->borrowed = 1;
+}
+
 void cpng_reader_stream_rows(cpng_reader *r, cpng_stream_decision decide, cpng_row_sink sink, void *context) {
     r->decide = decide;
     r->sink = sink;
@@ -114,7 +131,7 @@ void cpng_reader_stream_rows(cpng_reader *r, cpng_stream_decision decide, cpng_r
 void cpng_reader_free(cpng_reader *r) {
     if (!r) return;
     if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
-    free(r->state.pixels);
+    if (!r->borrowed) free(r->state.pixels);
     free(r);
 }
 

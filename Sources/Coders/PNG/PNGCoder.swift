@@ -35,9 +35,7 @@ public struct PNGCoder: ProgressiveImageCoder {
     }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        let decoder = PNGIncrementalDecoder(options: options)
-        try decoder.append(data)
-        return try decoder.finish()
+        try PNGIncrementalDecoder(options: options).decodeComplete(data)
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {

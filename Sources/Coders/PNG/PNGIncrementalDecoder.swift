@@ -9,8 +9,8 @@ import WebImageCore
 /// With a thumbnail size, rows of non-interlaced images go straight into a downsampler
 /// (``PNGRowStream``) and the full image is never held.
 final class PNGIncrementalDecoder: IncrementalImageDecoder {
-    private let options: DecodeOptions
-    private let reader: OpaquePointer?
+    let options: DecodeOptions
+    let reader: OpaquePointer?
     /// Set for thumbnail decodes; the reader holds an unretained pointer to it, so it must outlive `reader`.
     private let rowStream: PNGRowStream?
 
@@ -24,7 +24,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     // The reader goes first: it points at `rowStream`, which is released after deinit.
     deinit { cpng_reader_free(reader) }
 
-    private var state: cpng_state { cpng_reader_state(reader).pointee }
+    var state: cpng_state { cpng_reader_state(reader).pointee }
 
     func append(_ bytes: Data) throws(ImageError) {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
@@ -69,7 +69,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         return image
     }
 
-    func finish() throws(ImageError) -> Image {
+    /// Whether the whole image arrived; throws when the data was bad, or ended early and partial images
+    /// are not allowed.
+    func checkEnd() throws(ImageError) -> Bool {
         try check(state.code)
         if state.data_warning != 0 && !options.allowPartialImage {
             let message = withUnsafeBytes(of: state.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -80,6 +82,11 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         if !complete && !options.allowPartialImage {
             throw .badImageData(reason: "PNG: the data ended before the image (truncated file)")
         }
+        return complete
+    }
+
+    func finish() throws(ImageError) -> Image {
+        let complete = try checkEnd()
         let pixels: PixelBuffer
         if state.streaming != 0, var downsampler = rowStream?.downsampler {
             pixels = downsampler.finish()

@@ -37,6 +37,13 @@ cpng_reader *cpng_reader_new(long long max_pixels);
 /// Swift frame) and is returned as a code with libpng's message in the state.
 int cpng_reader_feed(cpng_reader *reader, const uint8_t *data, size_t size);
 const cpng_state *cpng_reader_state(const cpng_reader *reader);
+/// Makes the reader allocate no image buffer when the header is read (unless it streams rows): the caller
+/// lends one with `cpng_reader_use_pixels` before feeding image data, so a whole decode writes straight
+/// into the memory the decoded image keeps. Call before the first feed.
+void cpng_reader_defer_pixels(cpng_reader *reader);
+/// Lends `pixels` (width * height * channels bytes) as the image buffer of a deferring reader, or takes
+/// it back with NULL. The reader never frees a lent buffer. Ignored when rows are streamed.
+void cpng_reader_use_pixels(cpng_reader *reader, uint8_t *pixels);
 /// Offers to stream rows to `sink` (see `cpng_stream_decision`); call before the first feed. `context` is
 /// passed back to both callbacks and must outlive the reader's feeds.
 void cpng_reader_stream_rows(cpng_reader *reader, cpng_stream_decision decide, cpng_row_sink sink, void *context);

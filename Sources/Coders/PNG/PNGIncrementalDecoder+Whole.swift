@@ -1,0 +1,61 @@
+import CPNG
+import Foundation
+import WebImageCore
+
+extension PNGIncrementalDecoder {
+    /// Decodes a whole file held in memory, writing rows straight into the array the image keeps: the
+    /// reader is fed up to the first `IDAT` header (which reads the header and sets up the transforms),
+    /// then lent that array for the image data. A full decode so holds one copy of the pixels, not two.
+    func decodeComplete(_ data: Data) throws(ImageError) -> Image {
+        guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
+        cpng_reader_defer_pixels(reader)
+        let split = Self.endOfFirstIDATHeader(in: data) ?? data.count
+        try append(data.prefix(split))
+        let state = self.state
+        guard state.header_done != 0, state.streaming == 0, state.pixels == nil else {
+            // No header yet (the error comes at the end), or a streamed thumbnail: the plain path.
+            try append(data.dropFirst(split))
+            return try finish()
+        }
+        let width = Int(state.width), height = Int(state.height), channels = Int(state.channels)
+        let rowBytes = width * channels
+        var failure: ImageError? = nil
+        let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+            // Adam7 passes fill each row piecemeal: start from zeros so a cut-off file shows no garbage.
+            if state.interlaced != 0 { buffer.initialize(repeating: 0) }
+            cpng_reader_use_pixels(reader, buffer.baseAddress)
+            do throws(ImageError) { try append(data.dropFirst(split)) } catch { failure = error }
+            cpng_reader_use_pixels(reader, nil)
+            let after = self.state
+            if after.interlaced == 0 && after.finished == 0 {
+                // Rows that never arrived are zero, as in a partial image.
+                let done = min(height, Int(after.rows)) * rowBytes
+                buffer.baseAddress.map { ($0 + done).initialize(repeating: 0, count: rowBytes * height - done) }
+            }
+            count = rowBytes * height
+        }
+        if let failure { throw failure }
+        let complete = try checkEnd()
+        let layout: PixelLayout = switch channels { case 1: .gray8; case 3: .rgb8; default: .rgba8 }
+        let pixels = PixelBuffer(width: width, height: height, layout: layout, bytes: bytes)
+        var image = Image(pixels: options.resizedToOutput(pixels), format: .png, scale: options.scale)
+        image.isIncomplete = !complete
+        return image
+    }
+
+    /// The offset just past the first `IDAT` chunk's length and type, walking the chunk lengths (bounds
+    /// checked); nil when there is none in `data`.
+    static func endOfFirstIDATHeader(in data: Data) -> Int? {
+        let bytes = data.startIndex
+        var offset = 8  // the signature
+        while offset + 8 <= data.count {
+            let at = bytes + offset
+            let length = Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3])
+            if data[at + 4] == 0x49, data[at + 5] == 0x44, data[at + 6] == 0x41, data[at + 7] == 0x54 {  // "IDAT"
+                return offset + 8
+            }
+            offset += 12 + length
+        }
+        return nil
+    }
+}
