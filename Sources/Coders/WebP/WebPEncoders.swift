@@ -11,20 +11,63 @@ enum WebPStillEncoder {
                                                     preserveAspectRatio: true)
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
         }
+        if options.lossless { return try encodeLossless(pixels, options: options) }
         var output: UnsafeMutablePointer<UInt8>? = nil
         let quality = Float(max(0, min(1, options.quality)) * 100)
         let size = pixels.bytes.withUnsafeBufferPointer { p -> Int in
             let w = Int32(pixels.width), h = Int32(pixels.height), stride = Int32(pixels.bytesPerRow)
-            switch (pixels.layout, options.lossless) {
-            case (.rgba8, true): return WebPEncodeLosslessRGBA(p.baseAddress, w, h, stride, &output)
-            case (.rgba8, false): return WebPEncodeRGBA(p.baseAddress, w, h, stride, quality, &output)
-            case (_, true): return WebPEncodeLosslessRGB(p.baseAddress, w, h, stride, &output)
-            case (_, false): return WebPEncodeRGB(p.baseAddress, w, h, stride, quality, &output)
-            }
+            return pixels.layout == .rgba8 ? WebPEncodeRGBA(p.baseAddress, w, h, stride, quality, &output)
+                : WebPEncodeRGB(p.baseAddress, w, h, stride, quality, &output)
         }
         defer { WebPFree(output) }
         guard size > 0, let output else { throw .badImageData(reason: "WebP encode failed") }
         return Data(bytes: output, count: size)
+    }
+
+    /// Lossless through libwebp's advanced API, so ``EncodeOptions/compressionLevel`` picks the effort
+    /// (libwebp's own lossless presets, 0 fastest to 9 smallest).
+    private static func encodeLossless(_ pixels: PixelBuffer, options: EncodeOptions) throws(ImageError) -> Data {
+        var config = try WebPEncoderSettings.config(for: options)
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
+        picture.use_argb = 1
+        picture.width = Int32(pixels.width)
+        picture.height = Int32(pixels.height)
+        defer { WebPPictureFree(&picture) }
+        let imported = pixels.bytes.withUnsafeBufferPointer { p in
+            pixels.layout == .rgba8 ? WebPPictureImportRGBA(&picture, p.baseAddress, Int32(pixels.bytesPerRow))
+                : WebPPictureImportRGB(&picture, p.baseAddress, Int32(pixels.bytesPerRow))
+        }
+        guard imported != 0 else { throw .badImageData(reason: "WebP: out of memory importing the picture") }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        // The writer is reached through `custom_ptr` only during WebPEncode, inside this scope.
+        let encoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            return WebPEncode(&config, &picture)
+        }
+        guard encoded != 0, let bytes = writer.mem else {
+            throw .badImageData(reason: "WebP lossless encode failed (error \(picture.error_code.rawValue))")
+        }
+        return Data(bytes: bytes, count: writer.size)
+    }
+}
+
+/// The libwebp encoder settings for ``EncodeOptions``: lossy quality, or lossless effort.
+enum WebPEncoderSettings {
+    static func config(for options: EncodeOptions) throws(ImageError) -> WebPConfig {
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
+        if options.lossless {
+            guard WebPConfigLosslessPreset(&config, Int32(max(0, min(9, options.compressionLevel)))) != 0 else {
+                throw .badImageData(reason: "WebP: bad lossless preset")
+            }
+        } else {
+            config.quality = Float(max(0, min(1, options.quality)) * 100)
+        }
+        return config
     }
 }
 
@@ -40,10 +83,7 @@ enum WebPAnimationEncoder {
             throw .badImageData(reason: "WebP: cannot create the animation encoder")
         }
         defer { WebPAnimEncoderDelete(encoder) }
-        var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
-        config.lossless = options.lossless ? 1 : 0
-        config.quality = Float(max(0, min(1, options.quality)) * 100)
+        var config = try WebPEncoderSettings.config(for: options)
         var timestamp: Int32 = 0
         for index in 0..<animation.frameCount {
             let frame: ImageFrame
