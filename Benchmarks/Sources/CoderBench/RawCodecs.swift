@@ -71,6 +71,29 @@ enum Raw {
         return size
     }
 
+    /// Lossless WebP at libwebp's lossless preset `level`, through its advanced API; returns the size.
+    static func webpEncodeLossless(_ pixels: [UInt8], width: Int32, height: Int32, level: Int32) -> Int {
+        var config = WebPConfig()
+        WebPConfigInit(&config)
+        WebPConfigLosslessPreset(&config, level)
+        var picture = WebPPicture()
+        WebPPictureInit(&picture)
+        picture.use_argb = 1
+        picture.width = width
+        picture.height = height
+        WebPPictureImportRGB(&picture, pixels, width * 3)
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        let size = withUnsafeMutablePointer(to: &writer) { pointer -> Int in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(pointer)
+            return WebPEncode(&config, &picture) != 0 ? pointer.pointee.size : 0
+        }
+        WebPMemoryWriterClear(&writer)
+        WebPPictureFree(&picture)
+        return size
+    }
+
     /// giflib's DGifSlurp over data in memory: every frame's palette indices, no composition.
     static func gifSlurp(_ data: Data) -> Int {
         final class Cursor { var data: Data; var offset = 0; init(_ data: Data) { self.data = data } }
