@@ -25,12 +25,6 @@ struct GIFReferenceTests {
         }
     }()
 
-    /// FNV-1a 64 of the bytes, as the script computes it.
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
-    }
 
     @Test func theReferenceFileIsReadable() {
         #expect(Self.references.count > 100)
@@ -53,7 +47,7 @@ struct GIFReferenceTests {
                 let pixels = frame.pixels.converted(to: .rgba8).packed()
                 if (pixels.width, pixels.height) != (reference.width, reference.height) {
                     mismatches.append("\(file) #\(reference.frame): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)")
-                } else if Self.fnv1a(pixels.bytes) != reference.hash {
+                } else if PixelHash.fnv1a(pixels.bytes) != reference.hash {
                     mismatches.append("\(file) #\(reference.frame): pixels differ")
                 }
                 let milliseconds = Int((image.frameDurations[reference.frame] * 1000).rounded())

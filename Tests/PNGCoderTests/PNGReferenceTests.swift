@@ -24,12 +24,6 @@ struct PNGReferenceTests {
         }
     }()
 
-    /// FNV-1a 64 of the bytes, as the script computes it.
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
-    }
 
     @Test func theReferenceCoversTheWholePNGCorpusFolder() {
         #expect(Self.references.count > 180)
@@ -47,7 +41,7 @@ struct PNGReferenceTests {
             let pixels = image.pixels.converted(to: .rgba8).packed()
             if (pixels.width, pixels.height) != (reference.width, reference.height) {
                 mismatches.append("\(reference.file): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)")
-            } else if Self.fnv1a(pixels.bytes) != hash {
+            } else if PixelHash.fnv1a(pixels.bytes) != hash {
                 mismatches.append("\(reference.file): pixels differ")
             }
             compared += 1

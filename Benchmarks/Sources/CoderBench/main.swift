@@ -10,59 +10,13 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cod
 
 // `coder-bench gif`: only the animation section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
-    print("\n256 px thumbnail of the 12 MP PNG: rows streamed into the downsampler vs full decode + resize\n")
-print(row(["case", "ms", "peak MB", "vs full"]))
-let pngFull = try bestTime(runs: 3) {
-    let image = try coders.png.decode(png, options: DecodeOptions())
-    _ = ImageResampler.resample(image.pixels, width: 256, height: 192)
-}
-let pngThumbnail = try bestTime(runs: 3) { _ = try coders.png.decode(png, options: thumbnail) }
-for (name, ms, key) in [("ours thumbnail (streamed)", pngThumbnail, "png-ours-thumbnail"),
-                        ("full decode + resize", pngFull, "png-full-resize")] {
-    let memory = try peakMemoryOfChild(["memory", key])
-    print(row(["PNG: \(name)", String(format: "%.1f", ms), String(format: "%.1f", memory), String(format: "%.2fx", ms / pngFull)]))
-}
-
-print("\nResampler alone (Core's area average, 12 MP RGB to 256x192): \(String(format: "%.1f", bestTime(runs: 3) { _ = ImageResampler.resample(photo, width: 256, height: 192) })) ms")
-
-runAnimationBenchmarks()
+    runAnimationBenchmarks()
     exit(0)
 }
 
-// Child mode for animations: decode the GIF written by the animation section and print the peak memory.
-if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory", CommandLine.arguments[2].hasPrefix("gif-") {
-    print(try gifMemoryCase(CommandLine.arguments[2]))
-    exit(0)
-}
-
-// Child mode for the PNG thumbnail: decode the PNG written below one way and print the peak memory added.
-if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory", CommandLine.arguments[2].hasPrefix("png-") {
-    let input = try Data(contentsOf: scratch.appendingPathComponent("photo.png"))
-    let before = peakMemoryMB()
-    if CommandLine.arguments[2] == "png-ours-thumbnail" {
-        _ = try coders.png.decode(input, options: thumbnail)
-    } else {
-        let full = try coders.png.decode(input, options: DecodeOptions())
-        _ = ImageResampler.resample(full.pixels, width: 256, height: 192)
-    }
-    print(peakMemoryMB() - before)
-    exit(0)
-}
-
-// Child mode: read one JPEG file, run one case alone and print the peak memory it added.
+// Child mode: run one memory case alone in this fresh process and print the peak memory it added.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "memory" {
-    let name = CommandLine.arguments[2].hasPrefix("progressive") ? "progressive.jpg" : "baseline.jpg"
-    let input = try Data(contentsOf: scratch.appendingPathComponent(name))
-    let before = peakMemoryMB()
-    switch CommandLine.arguments[2] {
-    case "ours-thumbnail", "progressive-ours-thumbnail": _ = try coders.jpeg.decode(input, options: thumbnail)
-    case "full-resize", "progressive-full-resize":
-        let full = try coders.jpeg.decode(input, options: DecodeOptions())
-        _ = ImageResampler.resample(full.pixels, width: 256, height: 192)
-    case "raw-eighth", "progressive-raw-eighth": _ = Raw.jpegDecode(input, denominator: 8)
-    default: _ = try coders.jpeg.decode(input, options: DecodeOptions())
-    }
-    print(peakMemoryMB() - before)
+    print(try peakMemoryOfCase(CommandLine.arguments[2]))
     exit(0)
 }
 
