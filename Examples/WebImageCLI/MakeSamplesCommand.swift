@@ -28,6 +28,7 @@ struct MakeSamplesCommand: AsyncParsableCommand {
             ("lossless.webp", try coders.encode(badge, as: .webp, options: EncodeOptions(lossless: true))),
             ("spinner.webp", try coders.encode(animation, as: .webp, options: EncodeOptions(quality: 0.8))),
             ("spinner.gif", try coders.encode(animation, as: .gif, options: EncodeOptions())),
+            ("spinner.png", try coders.encode(animation, as: .png, options: EncodeOptions())),  // APNG
         ]
         for (name, data) in files { try data.write(to: out.appendingPathComponent(name)) }
         // Deliberately corrupt: the first third of the baseline JPEG, then bytes that are not JPEG at all.

@@ -9,7 +9,7 @@ import WebImageTestSupport
 struct CommandTests {
     static let resources = PackagePaths.root.appendingPathComponent("Examples/Resources")
     static let sampleNames = ["badge-alpha.png", "baseline.jpg", "corrupt.jpg", "lossless.webp", "lossy.webp",
-                              "progressive.jpg", "spinner.gif", "spinner.webp"]
+                              "progressive.jpg", "spinner.gif", "spinner.png", "spinner.webp"]
 
     /// A server for the sample images plus routes that fail.
     static func makeServer() throws -> LoopbackHTTPServer {
@@ -42,6 +42,8 @@ struct CommandTests {
         #expect(run.stdout.contains("error: bad image data"))
         let spinnerLine = try #require(run.stdout.split(separator: "\n").first { $0.contains("spinner.gif") })
         #expect(spinnerLine.contains("gif") && spinnerLine.contains(" 12 "))
+        let apngLine = try #require(run.stdout.split(separator: "\n").first { $0.contains("spinner.png") })
+        #expect(apngLine.contains("png") && apngLine.contains(" 12 "))
         // Thumbnails: every decodable sample, each fitting in 256 px.
         let written = try FileManager.default.contentsOfDirectory(atPath: out.url.path).sorted()
         #expect(written.count == Self.sampleNames.count - 1)
