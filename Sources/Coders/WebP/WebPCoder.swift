@@ -36,6 +36,11 @@ public struct WebPCoder: AnimatedImageCoder {
         let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
         let pixels = try WebPStillDecoder.decode(data, layout: layout, width: size.width, height: size.height,
                                                  scaled: size.width != Int(features.width) || size.height != Int(features.height))
+        return Self.still(pixels, metadata: metadata, options: options)
+    }
+
+    /// A still image with its metadata, oriented by its EXIF orientation when the options say so.
+    static func still(_ pixels: PixelBuffer, metadata: ImageMetadata, options: DecodeOptions) -> Image {
         var image = Image(pixels: pixels, format: .webp, scale: options.scale, metadata: metadata)
         if let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) {
             image.orientation = orientation
@@ -51,7 +56,10 @@ public struct WebPCoder: AnimatedImageCoder {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .webp else { throw .unsupportedFormat(format) }
-        if image.isAnimated && !options.firstFrameOnly { return try WebPAnimationEncoder.encode(image, options: options) }
-        return try WebPStillEncoder.encode(image.pixels, options: options)
+        let encoded = image.isAnimated && !options.firstFrameOnly
+            ? try WebPAnimationEncoder.encode(image, options: options)
+            : try WebPStillEncoder.encode(image.pixels, options: options)
+        guard let profile = options.iccProfile, !profile.isEmpty else { return encoded }
+        return try WebPChunkWriter.adding(iccProfile: profile, to: encoded)
     }
 }

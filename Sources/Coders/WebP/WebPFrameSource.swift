@@ -19,6 +19,8 @@ final class WebPFrameSource: AnimatedFrameSource {
     let canvasHeight: Int
     let loopCount: Int
     let frames: [Frame]
+    /// Per frame: whether it is composed without looking at earlier frames (see ``keyFrames(_:canvasWidth:canvasHeight:)``).
+    let keyFrames: [Bool]
     var frameCount: Int { frames.count }
 
     init(data: Data, options: DecodeOptions) throws(ImageError) {
@@ -55,59 +57,52 @@ final class WebPFrameSource: AnimatedFrameSource {
         canvasHeight = height
         loopCount = loops
         self.frames = frames
+        keyFrames = Self.keyFrames(frames, canvasWidth: width, canvasHeight: height)
     }
 
     func duration(at index: Int) -> TimeInterval { frames[index].duration }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let frame = frames[index]
-        var canvas = background ?? PixelBuffer(width: canvasWidth, height: canvasHeight, layout: .rgba8)
         let pixels = try WebPStillDecoder.decode(frame.bitstream, layout: .rgba8, width: frame.width,
                                                  height: frame.height, scaled: false)
-        let before = frame.disposeToBackground ? canvas : nil
-        Compositing.draw(pixels, onto: &canvas, x: frame.x, y: frame.y, blend: frame.blend)
-        guard frame.disposeToBackground, var next = before else { return ComposedFrame(frame: canvas, nextBackground: nil) }
+        var canvas: PixelBuffer
+        if keyFrames[index] || background == nil {
+            // A key frame does not depend on earlier frames: it is drawn, unblended, on a clear canvas.
+            canvas = PixelBuffer(width: canvasWidth, height: canvasHeight, layout: .rgba8)
+            WebPCompositing.draw(pixels, onto: &canvas, x: frame.x, y: frame.y, blend: false)
+        } else {
+            canvas = background!
+            // Where the previous frame was disposed the canvas is known to be clear, so, as libwebp
+            // does, the new pixels are copied there rather than blended.
+            let previous = frames[index - 1]
+            let cleared = previous.disposeToBackground
+                ? (x: previous.x, y: previous.y, width: previous.width, height: previous.height) : nil
+            WebPCompositing.draw(pixels, onto: &canvas, x: frame.x, y: frame.y, blend: frame.blend, except: cleared)
+        }
+        guard frame.disposeToBackground else { return ComposedFrame(frame: canvas, nextBackground: nil) }
         // Dispose to background: the frame's rectangle becomes transparent for the next frame.
-        next = canvas
-        Compositing.clear(&next, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+        var next = canvas
+        WebPCompositing.clear(&next, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         return ComposedFrame(frame: canvas, nextBackground: next)
     }
-}
 
-/// Drawing RGBA rectangles onto RGBA canvases.
-enum Compositing {
-    /// Draws `source` at (`x`, `y`); with `blend`, alpha-composites over the canvas ("source over"),
-    /// else replaces the pixels.
-    static func draw(_ source: PixelBuffer, onto canvas: inout PixelBuffer, x: Int, y: Int, blend: Bool) {
-        let width = min(source.width, canvas.width - x), height = min(source.height, canvas.height - y)
-        guard width > 0, height > 0 else { return }
-        for row in 0..<height {
-            for column in 0..<width {
-                let s = row * source.bytesPerRow + column * 4
-                let d = (y + row) * canvas.bytesPerRow + (x + column) * 4
-                let sa = Int(source.bytes[s + 3])
-                if !blend || sa == 255 {
-                    canvas.bytes[d] = source.bytes[s]; canvas.bytes[d + 1] = source.bytes[s + 1]
-                    canvas.bytes[d + 2] = source.bytes[s + 2]; canvas.bytes[d + 3] = source.bytes[s + 3]
-                } else if sa > 0 {
-                    let da = Int(canvas.bytes[d + 3])
-                    let outA = sa + da * (255 - sa) / 255
-                    for c in 0..<3 {
-                        let value = (Int(source.bytes[s + c]) * sa + Int(canvas.bytes[d + c]) * da * (255 - sa) / 255) / max(1, outA)
-                        canvas.bytes[d + c] = UInt8(min(255, value))
-                    }
-                    canvas.bytes[d + 3] = UInt8(outA)
-                }
+    /// Which frames are key frames, by libwebp's rule (`IsKeyFrame` in `anim_decode.c`): the first
+    /// frame; a frame that covers the canvas and replaces it (no alpha, or no blending); a frame after
+    /// one disposed to background that covered the canvas or was itself a key frame.
+    static func keyFrames(_ frames: [Frame], canvasWidth: Int, canvasHeight: Int) -> [Bool] {
+        func coversCanvas(_ frame: Frame) -> Bool { frame.width == canvasWidth && frame.height == canvasHeight }
+        var result: [Bool] = []
+        for (index, frame) in frames.enumerated() {
+            if index == 0 {
+                result.append(true)
+            } else if (!frame.hasAlpha || !frame.blend) && coversCanvas(frame) {
+                result.append(true)
+            } else {
+                let previous = frames[index - 1]
+                result.append(previous.disposeToBackground && (coversCanvas(previous) || result[index - 1]))
             }
         }
-    }
-
-    /// Makes a rectangle transparent.
-    static func clear(_ canvas: inout PixelBuffer, x: Int, y: Int, width: Int, height: Int) {
-        for row in max(0, y)..<min(canvas.height, y + height) {
-            let start = row * canvas.bytesPerRow + max(0, x) * 4
-            let end = row * canvas.bytesPerRow + min(canvas.width, x + width) * 4
-            if start < end { canvas.bytes.replaceSubrange(start..<end, with: repeatElement(0, count: end - start)) }
-        }
+        return result
     }
 }

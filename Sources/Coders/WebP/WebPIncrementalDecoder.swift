@@ -16,6 +16,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private let options: DecodeOptions
     /// Bytes held until the header can be read (and all bytes of an animation).
     private var pending = Data()
+    /// Every byte received, kept for the metadata chunks (ICC, EXIF, XMP), which may follow the pixels.
+    private var received = Data()
     private var decoder: OpaquePointer?
     private var layout: PixelLayout = .rgb8
     private var isAnimated = false
@@ -26,6 +28,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     deinit { if let decoder { WebPIDelete(decoder) } }
 
     func append(_ bytes: Data) throws(ImageError) {
+        received.append(bytes)
         if let decoder {
             try feed(decoder, bytes)
             return
@@ -71,9 +74,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         if status != VP8_STATUS_OK && !options.allowPartialImage {
             throw .badImageData(reason: "WebP: the data ended before the image (truncated file)")
         }
-        var pixels = rows.pixels
-        pixels = options.resizedToOutput(pixels)
-        var image = Image(pixels: pixels, format: .webp, scale: options.scale)
+        let metadata = status == VP8_STATUS_OK ? WebPChunks.metadata(of: received) : ImageMetadata()
+        var image = WebPCoder.still(options.resizedToOutput(rows.pixels), metadata: metadata, options: options)
         image.isIncomplete = status != VP8_STATUS_OK
         return image
     }
