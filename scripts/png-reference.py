@@ -33,18 +33,8 @@ import struct
 import sys
 
 import numpy as np
+from pixelhash import fnv1a64, fnv1a64_many  # noqa: F401 (shared with the other reference scripts)
 from PIL import Image
-
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
-
-
-def fnv1a64(data: np.ndarray) -> int:
-    """FNV-1a 64 of a flat uint8 array."""
-    h = FNV_OFFSET
-    for b in data.tobytes():
-        h = ((h ^ b) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def chunks(data: bytes):

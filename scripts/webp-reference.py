@@ -41,31 +41,12 @@ import os
 import sys
 
 import numpy as np
+from pixelhash import fnv1a64, fnv1a64_many  # noqa: F401 (shared with the other reference scripts)
 from PIL import Image, _webp, features
 
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
-MASK = (1 << 64) - 1
 #: Durations at or below this many milliseconds play as `TINY_DURATION_PLAYS_AS` (browsers' clamp).
 TINY_DURATION_LIMIT = 10
 TINY_DURATION_PLAYS_AS = 100
-
-
-def fnv1a64(data: bytes) -> int:
-    h = FNV_OFFSET
-    for b in data:
-        h = ((h ^ b) * FNV_PRIME) & MASK
-    return h
-
-
-def fnv1a64_many(frames: np.ndarray) -> list:
-    """FNV-1a 64 of each row of a (frames, bytes) uint8 array, one column at a time (numpy wraps uint64)."""
-    h = np.full(frames.shape[0], FNV_OFFSET, dtype=np.uint64)
-    prime = np.uint64(FNV_PRIME)
-    with np.errstate(over="ignore"):
-        for column in range(frames.shape[1]):
-            h = (h ^ frames[:, column].astype(np.uint64)) * prime
-    return [int(v) for v in h]
 
 
 def frames_of(path):

@@ -12,18 +12,6 @@ struct HostileInputTests {
     static let samples = ["badge-alpha.png", "baseline.jpg", "progressive.jpg", "lossy.webp", "lossless.webp",
                           "spinner.gif", "spinner.png", "spinner.webp"]
 
-    /// A small deterministic generator, so a failure names a case that can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Decodes `data` with the shared coders and, if it decodes, every frame; returns whether it failed.
     static func decodeFully(_ data: Data, options: DecodeOptions) -> Bool {
         do {
@@ -42,7 +30,7 @@ struct HostileInputTests {
     func flippedAndCutBytesGiveTypedErrorsOrImages(sample: String) throws {
         _ = WebImage.shared  // registers every built-in coder
         let original = try Data(contentsOf: Self.resources.appendingPathComponent(sample))
-        var random = SplitMix(state: UInt64(original.count))
+        var random = SeededGenerator(seed: UInt64(original.count))
         let limits = DecodeOptions(maxPixelCount: 4_000_000)
         var failures = 0
         for round in 0..<400 {
