@@ -107,6 +107,18 @@ struct WebPIncrementalTests {
         if chunk < data.count / 2 { #expect(sawPartial) }
     }
 
+    @Test(arguments: [100, 4096], [true, false])
+    func chunkedThumbnailsAreScaledWhileDecodingAndEqualAWholeDecode(chunk: Int, lossless: Bool) throws {
+        let coder = WebPCoder()
+        let source = TestPictures.gradient(width: 300, height: 200, layout: .rgb8)
+        let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(quality: 0.8, lossless: lossless))
+        let options = DecodeOptions(thumbnailPixelSize: PixelSize(60))
+        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
+        #expect(image.pixels == (try coder.decode(data, options: options)).pixels)
+        #expect(image.width == 60 && image.height == 40)
+        #expect(partials.allSatisfy { $0.width == 60 && $0.height == 40 })
+    }
+
     @Test func truncatedStreamsFailUnlessPartialImagesAreAllowed() throws {
         let coder = WebPCoder()
         let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 96, height: 80, layout: .rgb8)),

@@ -11,7 +11,9 @@ extension WebPCoder: ProgressiveImageCoder {
 }
 
 /// Decodes a still WebP while it downloads with libwebp's incremental decoder, showing the rows decoded
-/// so far. Animated WebPs are buffered and decoded when complete.
+/// so far. With a thumbnail size, libwebp scales while it decodes (as a whole-file decode does), so the
+/// full image is never held and the result equals ``WebPCoder/decode(_:options:)``. Animated WebPs are
+/// buffered and decoded when complete.
 final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private let options: DecodeOptions
     /// Bytes held until the header can be read (and all bytes of an animation).
@@ -22,10 +24,23 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private var layout: PixelLayout = .rgb8
     private var isAnimated = false
     private var status = VP8_STATUS_NOT_ENOUGH_DATA
+    /// The settings `decoder` was made with. libwebp keeps a pointer to them (and writes its output buffer
+    /// into them) for the decoder's whole life, so they live on the heap, allocated and freed here only.
+    private let config: UnsafeMutablePointer<WebPDecoderConfig>
 
-    init(options: DecodeOptions) { self.options = options }
+    init(options: DecodeOptions) {
+        self.options = options
+        config = .allocate(capacity: 1)
+        config.initialize(to: WebPDecoderConfig())
+        _ = WebPInitDecoderConfig(config)
+    }
 
-    deinit { if let decoder { WebPIDelete(decoder) } }
+    deinit {
+        if let decoder { WebPIDelete(decoder) }
+        WebPFreeDecBuffer(&config.pointee.output)
+        config.deinitialize(count: 1)
+        config.deallocate()
+    }
 
     func append(_ bytes: Data) throws(ImageError) {
         received.append(bytes)
@@ -44,7 +59,14 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
             return
         }
         layout = features.has_alpha != 0 ? .rgba8 : .rgb8
-        guard let created = WebPINewRGB(layout == .rgba8 ? MODE_RGBA : MODE_RGB, nil, 0, 0) else {
+        config.pointee.output.colorspace = layout == .rgba8 ? MODE_RGBA : MODE_RGB
+        let size = options.outputSize(width: Int(features.width), height: Int(features.height))
+        if size.width != Int(features.width) || size.height != Int(features.height) {
+            config.pointee.options.use_scaling = 1
+            config.pointee.options.scaled_width = Int32(size.width)
+            config.pointee.options.scaled_height = Int32(size.height)
+        }
+        guard let created = WebPIDecode(nil, 0, config) else {
             throw .badImageData(reason: "WebP: cannot create the incremental decoder")
         }
         decoder = created
