@@ -3,4 +3,5 @@
 #include <png.h>
 #include <webp/decode.h>
 #include <webp/encode.h>
+#include <webp/demux.h>
 #include <gif_lib.h>

@@ -10,6 +10,8 @@ func runAnimationBenchmarks() {
 
 /// Where the animation section leaves its GIF for the memory child processes.
 private let gifFile = FileManager.default.temporaryDirectory.appendingPathComponent("coder-bench/animation.gif")
+/// Where it leaves the same animation as WebP.
+private let webpFile = FileManager.default.temporaryDirectory.appendingPathComponent("coder-bench/animation.webp")
 private let thumbnailOptions = DecodeOptions(thumbnailPixelSize: PixelSize(100))
 
 private func makeAnimation() -> Image {
@@ -51,6 +53,8 @@ private func animationBenchmarks() throws {
     let animatedWebP = try WebPCoder().encode(animation, as: .webp, options: EncodeOptions(quality: 0.8))
     try FileManager.default.createDirectory(at: gifFile.deletingLastPathComponent(), withIntermediateDirectories: true)
     try gif.write(to: gifFile)
+    try animatedWebP.write(to: webpFile)
+    let apng = try APNGCoder().encode(animation, as: .png, options: EncodeOptions())
     let ourFrames = try walk(GIFCoder().decode(gif, options: DecodeOptions()))
     precondition(rawDecodeAndCompose(gif) == 100 && ourFrames == 100, "both decoders must see 100 frames")
 
@@ -75,18 +79,24 @@ private func animationBenchmarks() throws {
         try walk(GIFCoder().decode(gif, options: thumbnailOptions))
     }, raw: { _ = rawDecodeAndCompose(gif) })
 
+    try compare("WebP animation all frames, lazy (raw: WebPAnimDecoder)", ours: {
+        try walk(WebPCoder().decode(animatedWebP, options: DecodeOptions()))
+    }, raw: { _ = Raw.webpAnimationDecode(animatedWebP) })
+
     print("\nPeak memory added by one decode, fresh process per case (one 400x300 RGBA canvas = 0.46 MB)\n")
     print(row(["case", "peak MB", "canvases", ""]))
     let canvasMB = Double(400 * 300 * 4) / 1_048_576
     for (name, key) in [("GIF frame 0 only (lazy)", "gif-frame0"), ("GIF every frame, lazy", "gif-walk"),
-                        ("GIF preloadAllFrames", "gif-preload"), ("GIF 100 px thumbnail, every frame", "gif-thumbnail")] {
+                        ("GIF preloadAllFrames", "gif-preload"), ("GIF 100 px thumbnail, every frame", "gif-thumbnail"),
+                        ("WebP frame 0 only (lazy)", "gif-webp-frame0"), ("WebP preloadAllFrames", "gif-webp-preload")] {
         let memory = try peakMemoryOfChild(["memory", key])
         print(row([name, String(format: "%.1f", memory), String(format: "%.1f", memory / canvasMB), ""]))
     }
 
     let canvas = 400 * 300 * 4
     print("\n" + row(["canvases held (memoryCost / canvas)", "frame 0", "preload", ""]))
-    for (name, data, coder) in [("GIF", gif, GIFCoder() as any ImageCoder), ("WebP", animatedWebP, WebPCoder() as any ImageCoder)] {
+    for (name, data, coder) in [("GIF", gif, GIFCoder() as any ImageCoder), ("WebP", animatedWebP, WebPCoder() as any ImageCoder),
+                                ("APNG", apng, APNGCoder() as any ImageCoder)] {
         let lazy = try coder.decode(data, options: DecodeOptions())
         let all = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
         print(row([name, String(format: "%.1f", Double(lazy.memoryCost) / Double(canvas)),
@@ -94,11 +104,14 @@ private func animationBenchmarks() throws {
     }
 }
 
-/// Child process: runs one GIF case on the file the parent wrote and returns the peak memory it added (MB).
+/// Child process: runs one animation case on the file the parent wrote and returns the peak memory it
+/// added (MB).
 func gifMemoryCase(_ name: String) throws -> Double {
-    let data = try Data(contentsOf: gifFile)
+    let data = try Data(contentsOf: name.hasPrefix("gif-webp-") ? webpFile : gifFile)
     let before = peakMemoryMB()
     switch name {
+    case "gif-webp-frame0": _ = try WebPCoder().decode(data, options: DecodeOptions())
+    case "gif-webp-preload": _ = try WebPCoder().decode(data, options: DecodeOptions(preloadAllFrames: true))
     case "gif-frame0": _ = try GIFCoder().decode(data, options: DecodeOptions())
     case "gif-walk": try walk(GIFCoder().decode(data, options: DecodeOptions()))
     case "gif-preload": _ = try GIFCoder().decode(data, options: DecodeOptions(preloadAllFrames: true))

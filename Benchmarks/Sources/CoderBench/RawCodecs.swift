@@ -94,6 +94,26 @@ enum Raw {
         return size
     }
 
+    /// libwebp's own animation decoder (demux + its compositor, one canvas): every frame of `data` in
+    /// turn; returns the frame count.
+    static func webpAnimationDecode(_ data: Data) -> Int {
+        data.withUnsafeBytes { raw -> Int in
+            var webp = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            var options = WebPAnimDecoderOptions()
+            WebPAnimDecoderOptionsInit(&options)
+            options.color_mode = WEBP_CSP_MODE(rawValue: 1)  // MODE_RGBA (the constant is not visible from this module)
+            guard let decoder = WebPAnimDecoderNew(&webp, &options) else { return -1 }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var frames = 0
+            var pixels: UnsafeMutablePointer<UInt8>? = nil
+            var timestamp: Int32 = 0
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0, WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0 {
+                frames += 1
+            }
+            return frames
+        }
+    }
+
     /// giflib's DGifSlurp over data in memory: every frame's palette indices, no composition.
     static func gifSlurp(_ data: Data) -> Int {
         final class Cursor { var data: Data; var offset = 0; init(_ data: Data) { self.data = data } }
