@@ -29,6 +29,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /// A compacted block: a count byte and at most 64 (position, value) triples.
 #define MAX_COMPACT_BLOCK (1 + DCTSIZE2 * 3)
@@ -87,12 +90,33 @@ void sparse_coefficients_release(sparse_coefficients *s) {
     free(s->scratch);
     s->scratch = NULL;
     s->scratch_size = 0;
+    free(s->discard);
+    s->discard = NULL;
+    free(s->discard_rows);
+    s->discard_rows = NULL;
     s->bytes = 0;
     s->next_component = 0;
     s->enabled = 0;
 }
 
 // MARK: - Rows
+
+/// Bit k set when coefficient k of the block is nonzero.
+static inline uint64_t nonzero_mask(const JCOEF *coef) {
+    uint64_t mask = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (int k = 0; k < DCTSIZE2; k += 16) {
+        __m128i low = _mm_loadu_si128((const __m128i *)(const void *)(coef + k));
+        __m128i high = _mm_loadu_si128((const __m128i *)(const void *)(coef + k + 8));
+        __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(low, zero), _mm_cmpeq_epi16(high, zero));
+        mask |= (uint64_t)((unsigned)_mm_movemask_epi8(zeros) ^ 0xFFFFu) << k;
+    }
+#else
+    for (int k = 0; k < DCTSIZE2; k++) mask |= (uint64_t)(coef[k] != 0) << k;
+#endif
+    return mask;
+}
 
 /// Stores window row `blocks` as row `r` of `a`.
 static void compact_row(j_common_ptr cinfo, sparse_coefficients *s, sparse_array *a, JDIMENSION r, JBLOCKROW blocks) {
@@ -106,19 +130,13 @@ static void compact_row(j_common_ptr cinfo, sparse_coefficients *s, sparse_array
     int any = 0;
     for (JDIMENSION b = 0; b < count; b++) {
         const JCOEF *coef = blocks[b];
+        uint64_t mask = nonzero_mask(coef);
         unsigned char *n = out++;
         int nonzero = 0;
-        for (int k = 0; k < DCTSIZE2; k += 4) {
-            uint64_t four;  // skip four zero coefficients at once: most are zero
-            memcpy(&four, coef + k, sizeof(four));
-            if (!four) continue;
-            for (int j = k; j < k + 4; j++) {
-                if (!coef[j]) continue;
-                out[0] = (unsigned char)j;
-                memcpy(out + 1, &coef[j], sizeof(JCOEF));
-                out += 3;
-                nonzero++;
-            }
+        for (; mask; mask &= mask - 1, nonzero++, out += 3) {
+            int j = __builtin_ctzll(mask);
+            out[0] = (unsigned char)j;
+            memcpy(out + 1, &coef[j], sizeof(JCOEF));
         }
         *n = (unsigned char)nonzero;
         any |= nonzero;
@@ -239,9 +257,12 @@ static jvirt_barray_ptr request_virt_barray(j_common_ptr cinfo, int pool_id, boo
 static void realize_virt_arrays(j_common_ptr cinfo) {
     sparse_coefficients *s = sparse_of(cinfo);
     s->realize_virt_arrays(cinfo);
-    size_t scratch = 0;
+    size_t scratch = 0, discard = 0;
+    JDIMENSION discard_rows = 0;
     for (sparse_array *a = s->arrays; a; a = a->next) {
         if (!a->dc_only && (size_t)a->blocks_per_row * MAX_COMPACT_BLOCK > scratch) scratch = (size_t)a->blocks_per_row * MAX_COMPACT_BLOCK;
+        if (a->dc_only && (size_t)a->max_access * a->blocks_per_row > discard) discard = (size_t)a->max_access * a->blocks_per_row;
+        if (a->dc_only && a->max_access > discard_rows) discard_rows = a->max_access;
         if (a->window) continue;
         size_t window = (size_t)a->max_access * a->blocks_per_row * sizeof(JBLOCK);
         a->window = calloc((size_t)a->max_access * a->blocks_per_row, sizeof(JBLOCK));
@@ -263,6 +284,12 @@ static void realize_virt_arrays(j_common_ptr cinfo) {
         s->scratch = grown;
         s->scratch_size = scratch;
     }
+    if (discard && !s->discard) {
+        s->discard = calloc(discard, sizeof(JBLOCK));
+        s->discard_rows = malloc(discard_rows * sizeof(JBLOCKROW));
+        if (!s->discard || !s->discard_rows) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 23);
+        account(s, discard * sizeof(JBLOCK), 0);
+    }
 }
 
 static JBLOCKARRAY access_virt_barray(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows,
@@ -273,6 +300,13 @@ static JBLOCKARRAY access_virt_barray(j_common_ptr cinfo, jvirt_barray_ptr ptr, 
     JDIMENSION end = start_row + num_rows;
     if (end < start_row || end > a->num_rows || num_rows > a->max_access) ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
     if (!a->window) ERREXIT(cinfo, JERR_VIRTUAL_BUG);
+    if (a->dc_only && writable && ((j_decompress_ptr)cinfo)->Ss > 0) {
+        // An AC scan of a DC-only component: decoder.c skips its entropy-coded data, so libjpeg writes
+        // nothing that is ever read (at most garbage AC values into the first MCU). It gets rows of a
+        // scratch buffer instead of the window, which saves expanding and compacting every row.
+        for (JDIMENSION i = 0; i < num_rows; i++) s->discard_rows[i] = s->discard + (size_t)i * a->blocks_per_row;
+        return s->discard_rows;
+    }
     if (start_row < a->window_start || end > a->window_start + a->window_rows) move_window(cinfo, s, a, start_row, end);
     if (writable) memset(a->dirty + (start_row - a->window_start), 1, num_rows);
     return a->slots + (start_row - a->window_start);

@@ -25,6 +25,8 @@ typedef struct {
     sparse_array *arrays;              ///< ours, in a list (malloc'd)
     unsigned char *scratch;            ///< one compacted row being built (malloc'd)
     size_t scratch_size;
+    JBLOCK *discard;                   ///< rows handed out for AC scans of DC-only components (malloc'd)
+    JBLOCKROW *discard_rows;           ///< (malloc'd)
     size_t bytes, peak_bytes;          ///< memory the arrays hold now / at most
     int sparse_components;             ///< coefficient arrays taken over for the current image
 } sparse_coefficients;
