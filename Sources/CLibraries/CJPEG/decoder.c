@@ -4,6 +4,7 @@
 #include "CJPEG.h"
 #include "shim_error.h"
 #include "shim_source.h"
+#include "sparse_coefficients.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +26,11 @@ struct cjpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     shim_error err;
     shim_source src;
+    sparse_coefficients sparse;  // hooks in cinfo's memory manager; what it holds is freed by libjpeg's free_pool/self_destruct
     enum stage stage;
     int min_width, min_height;
     long long max_pixels;
-    int skip_unused_scans;
+    int options;           // CJPEG_SKIP_UNUSED_SCANS, CJPEG_SPARSE_COEFFICIENTS
     unsigned char dc_only[MAX_COMPONENTS];  // components whose output reads only the DC coefficient
     int skipping;          // passing over the entropy-coded bytes of an unused scan
     int rendering;         // an output pass (jpeg_start_output) is in progress
@@ -39,13 +41,13 @@ struct cjpeg_decoder {
     cjpeg_state state;
 };
 
-cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int skip_unused_scans) {
+cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int options) {
     cjpeg_decoder *d = calloc(1, sizeof(*d));
     if (!d) return NULL;
     d->min_width = min_width;
     d->min_height = min_height;
     d->max_pixels = max_pixels;
-    d->skip_unused_scans = skip_unused_scans;
+    d->options = options;
     shim_error_install((j_common_ptr)&d->cinfo, &d->err);
     if (setjmp(d->err.jump)) {  // jpeg_create_decompress ran out of memory
         jpeg_destroy_decompress(&d->cinfo);
@@ -54,6 +56,7 @@ cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pi
     }
     jpeg_create_decompress(&d->cinfo);
     shim_source_install(&d->cinfo, &d->src);
+    sparse_coefficients_install(&d->cinfo, &d->sparse);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);  // EXIF
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC
     return d;
@@ -87,6 +90,20 @@ static void read_exif(j_decompress_ptr cinfo, cjpeg_state *state) {
     }
 }
 
+/// At scale 1/8 libjpeg-turbo gives a component the 1x1 IDCT when it is not subsampled relative to the
+/// largest sampling factor (luma, or every component of a 4:4:4 or gray file); the 1x1 IDCT reads only
+/// the DC coefficient, so that component's AC scans cannot change the output. Subsampled chroma gets a
+/// larger IDCT (2x2 for 4:2:0: libjpeg scales it up in the IDCT instead of upsampling), which reads AC
+/// coefficients, so its AC scans are always decoded.
+static void mark_dc_only_components(cjpeg_decoder *d) {
+    j_decompress_ptr cinfo = &d->cinfo;
+    // Arithmetic decoding has no fast way past a scan (it would decode the skipped bytes as zeros).
+    if (!(d->options & CJPEG_SKIP_UNUSED_SCANS) || !cinfo->progressive_mode || cinfo->arith_code) return;
+    for (int ci = 0; ci < cinfo->num_components && ci < MAX_COMPONENTS; ci++) {
+        d->dc_only[ci] = cinfo->comp_info[ci].DCT_scaled_size == 1;
+    }
+}
+
 /// After jpeg_read_header: the pixel limit (before anything image-sized is allocated), metadata, the
 /// output color space, the DCT scale, and buffered-image mode for files with several scans.
 static int setup_after_header(cjpeg_decoder *d) {
@@ -116,22 +133,14 @@ static int setup_after_header(cjpeg_decoder *d) {
     if (jpeg_has_multiple_scans(cinfo)) {
         cinfo->buffered_image = TRUE;
         d->state.progressive = 1;
+        // The components' IDCT sizes (jpeg_start_decompress computes them again, the same way).
+        jpeg_calc_output_dimensions(cinfo);
+        mark_dc_only_components(d);
+        if ((d->options & CJPEG_SPARSE_COEFFICIENTS) && cinfo->progressive_mode && cinfo->scale_denom == 8) {
+            sparse_coefficients_enable(&d->sparse, d->dc_only);
+        }
     }
     return CJPEG_OK;
-}
-
-/// At scale 1/8 libjpeg-turbo gives a component the 1x1 IDCT when it is not subsampled relative to the
-/// largest sampling factor (luma, or every component of a 4:4:4 or gray file); the 1x1 IDCT reads only
-/// the DC coefficient, so that component's AC scans cannot change the output. Subsampled chroma gets a
-/// larger IDCT (2x2 for 4:2:0: libjpeg scales it up in the IDCT instead of upsampling), which reads AC
-/// coefficients, so its AC scans are always decoded.
-static void mark_dc_only_components(cjpeg_decoder *d) {
-    j_decompress_ptr cinfo = &d->cinfo;
-    // Arithmetic decoding has no fast way past a scan (it would decode the skipped bytes as zeros).
-    if (!d->skip_unused_scans || !cinfo->progressive_mode || cinfo->arith_code) return;
-    for (int ci = 0; ci < cinfo->num_components && ci < MAX_COMPONENTS; ci++) {
-        d->dc_only[ci] = cinfo->comp_info[ci].DCT_scaled_size == 1;
-    }
 }
 
 /// Whether the scan whose header libjpeg just read (JPEG_REACHED_SOS) only holds coefficients the output
@@ -212,7 +221,6 @@ static int advance(cjpeg_decoder *d) {
             d->state.height = (int)cinfo->output_height;
             d->state.channels = d->cmyk ? 3 : cinfo->output_components;
             if (d->cmyk && !(d->row = malloc((size_t)cinfo->output_width * 4))) return CJPEG_OUT_OF_MEMORY;
-            if (cinfo->buffered_image) mark_dc_only_components(d);
             d->state.header_done = 1;
             d->stage = STAGE_ALLOCATE;
             break;
@@ -275,6 +283,8 @@ static int run(cjpeg_decoder *d) {
     int code = advance(d);
     d->state.warnings = d->err.warnings;
     d->state.premature_end = d->err.premature_end;
+    d->state.sparse_components = d->sparse.sparse_components;
+    d->state.coefficient_bytes = d->sparse.peak_bytes;
     if (code != CJPEG_OK) d->state.code = code;
     return d->state.code;
 }

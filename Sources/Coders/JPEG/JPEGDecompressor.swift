@@ -16,14 +16,18 @@ final class JPEGDecompressor {
     let options: DecodeOptions
     private let decoder: OpaquePointer
 
-    /// - Parameter skipsUnusedScans: at DCT scale 1/8, pass over AC scans the output never reads
-    ///   (see `cjpeg_decoder_new`). Tests turn it off to compare against decoding every scan.
-    init(options: DecodeOptions, skipsUnusedScans: Bool = true) throws(ImageError) {
+    /// - Parameters:
+    ///   - skipsUnusedScans: at DCT scale 1/8, pass over AC scans the output never reads
+    ///     (`CJPEG_SKIP_UNUSED_SCANS`). Tests turn it off to compare against decoding every scan.
+    ///   - sparseCoefficients: at DCT scale 1/8, keep a progressive file's coefficient buffer sparse
+    ///     (`CJPEG_SPARSE_COEFFICIENTS`). Tests turn it off to compare against libjpeg's own buffer.
+    init(options: DecodeOptions, skipsUnusedScans: Bool = true, sparseCoefficients: Bool = true) throws(ImageError) {
         self.options = options
         // The DCT scale must leave at least the thumbnail size.
         let minimum = options.thumbnailPixelSize ?? PixelSize(width: 0, height: 0)
+        let flags = (skipsUnusedScans ? Int32(CJPEG_SKIP_UNUSED_SCANS) : 0) | (sparseCoefficients ? Int32(CJPEG_SPARSE_COEFFICIENTS) : 0)
         guard let decoder = cjpeg_decoder_new(Int32(clamping: max(0, minimum.width)), Int32(clamping: max(0, minimum.height)),
-                                              Int64(options.maxPixelCount), skipsUnusedScans ? 1 : 0)
+                                              Int64(options.maxPixelCount), flags)
         else { throw .badImageData(reason: "JPEG: out of memory") }
         self.decoder = decoder
     }

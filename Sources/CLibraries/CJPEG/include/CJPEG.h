@@ -25,6 +25,8 @@ typedef struct {
     int scans_complete;        ///< several scans: scans whose data has fully arrived
     int scans_shown;           ///< several scans: the scan `pixels` shows (0: none yet)
     int skipped_scans;         ///< AC scans passed over because the scaled output never reads them
+    int sparse_components;     ///< components whose coefficient buffer was kept sparse (CJPEG_SPARSE_COEFFICIENTS)
+    size_t coefficient_bytes;  ///< the most memory the sparse coefficient buffers held at once
     int finished;              ///< the whole image is in `pixels`
     int warnings;              ///< libjpeg warnings seen
     int premature_end;         ///< the data ended before the image (libjpeg's JWRN_JPEG_EOF); missing parts are gray
@@ -35,14 +37,25 @@ typedef struct {
 
 typedef struct cjpeg_decoder cjpeg_decoder;
 
+/// Options of `cjpeg_decoder_new` (or-ed together).
+enum {
+    /// At scale 1/8, pass over the AC scans of components whose 1x1 IDCT reads only the DC coefficient
+    /// (same pixels, much less Huffman decoding).
+    CJPEG_SKIP_UNUSED_SCANS = 1,
+    /// At scale 1/8, keep a progressive file's whole-image coefficient buffer sparse: per block only its
+    /// nonzero coefficients (only the DC value for components the first option skips), with a few rows
+    /// expanded at a time (same pixels, a fraction of the memory).
+    CJPEG_SPARSE_COEFFICIENTS = 2,
+};
+
 /// A decoder for one JPEG, fed incrementally or all at once. With `min_width`/`min_height` > 0 it decodes
 /// at the largest DCT scale (1/8, 1/4, 1/2) whose output is still at least that size. It refuses images
 /// with more than `max_pixels` pixels, checked from the header before any image memory is allocated.
-/// `skip_unused_scans`: at scale 1/8, pass over the AC scans of components whose 1x1 IDCT reads only the
-/// DC coefficient (same pixels, much less Huffman decoding); 0 decodes every scan (for tests).
+/// `options`: CJPEG_SKIP_UNUSED_SCANS | CJPEG_SPARSE_COEFFICIENTS; 0 decodes every scan into libjpeg's own
+/// coefficient buffer (for tests).
 /// Returns NULL when memory runs out. Every libjpeg error returns to the entry point that caused it
 /// through a setjmp inside this target.
-cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int skip_unused_scans);
+cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int options);
 
 /// Copies the next bytes and decodes as far as they go: the header, then rows (single scan) or scans
 /// into the coefficient buffer (several scans). Returns the state's code.
