@@ -36,7 +36,8 @@ struct PNGReferenceTests {
         var compared = 0
         for reference in Self.references {
             let data = try Data(contentsOf: root.appendingPathComponent("conformance/png/\(reference.file)"))
-            let image = try PNGCoder().decode(data, options: DecodeOptions())
+            // Stored orientation: Pillow does not apply EXIF orientation (the metadata tests check that).
+            let image = try PNGCoder().decode(data, options: DecodeOptions(applyOrientation: false))
             guard let hash = reference.hash else { continue }
             let pixels = image.pixels.converted(to: .rgba8).packed()
             if (pixels.width, pixels.height) != (reference.width, reference.height) {

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageTestSupport
 import WebImageWebPCoder
 
 /// A WebP file as its list of RIFF chunks, to build and hand-edit fixtures (metadata chunks, broken
@@ -56,10 +57,7 @@ struct WebPChunkList {
 /// Images made in code for the WebP tests.
 enum WebPTestImages {
     /// A big-endian TIFF block with one IFD entry: Orientation = `orientation`.
-    static func exif(orientation: UInt16) -> [UInt8] {
-        Array("MM".utf8) + [0, 42, 0, 0, 0, 8] + [0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1]
-            + [UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0] + [0, 0, 0, 0]
-    }
+    static func exif(orientation: UInt16) -> [UInt8] { TestEXIF.tiff(orientation: orientation) }
 
     /// Deterministic noise, which compresses badly: big files for the incremental tests.
     static func noise(width: Int, height: Int, layout: PixelLayout, seed: UInt64 = 1) -> PixelBuffer {

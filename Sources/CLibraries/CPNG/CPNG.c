@@ -38,11 +38,49 @@ static void on_warning(png_structp png, png_const_charp message) {
     }
 }
 
+/// A malloc'd copy of `size` bytes into `*out` (left NULL when out of memory: metadata is optional).
+static void keep_copy(const void *bytes, size_t size, uint8_t **out, size_t *out_size) {
+    if (*out || !bytes || size == 0) return;
+    *out = malloc(size);
+    if (!*out) return;
+    memcpy(*out, bytes, size);
+    *out_size = size;
+}
+
+/// Copies the ICC profile, EXIF and XMP chunks read so far (before IDAT at the header, the rest at the end).
+static void capture_metadata(png_structp png, png_infop info, cpng_reader *r) {
+    png_charp name; int compression; png_bytep profile; png_uint_32 profile_size;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_size) != 0) {
+        keep_copy(profile, profile_size, &r->state.icc, &r->state.icc_size);
+    }
+    png_uint_32 exif_size = 0; png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_size, &exif) != 0) keep_copy(exif, exif_size, &r->state.exif, &r->state.exif_size);
+    png_textp texts = NULL;
+    int count = 0;
+    png_get_text(png, info, &texts, &count);
+    for (int i = 0; i < count; i++) {
+        if (texts[i].key && strcmp(texts[i].key, "XML:com.adobe.xmp") == 0 && texts[i].text) {
+            size_t length = texts[i].compression >= PNG_ITXT_COMPRESSION_NONE ? texts[i].itxt_length : texts[i].text_length;
+            keep_copy(texts[i].text, length, &r->state.xmp, &r->state.xmp_size);
+        }
+    }
+}
+
+// libpng's progressive reader does not parse eXIf itself (its sequential reader does): it reaches us
+// as an unknown chunk. Returning 1 tells libpng the chunk was handled; 0 keeps its default for the rest.
+static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
+    cpng_reader *r = (cpng_reader *)png_get_user_chunk_ptr(png);
+    if (memcmp(chunk->name, "eXIf", 4) != 0) return 0;
+    keep_copy(chunk->data, chunk->size, &r->state.exif, &r->state.exif_size);
+    return 1;
+}
+
 static void on_info(png_structp png, png_infop info) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
     png_uint_32 w, h;
     int depth, color, interlace;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    capture_metadata(png, info, r);
     if ((long long)w * (long long)h > r->max_pixels) {
         r->state.width = (int)w; r->state.height = (int)h;
         r->state.code = CPNG_TOO_LARGE;
@@ -89,8 +127,8 @@ static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass)
 }
 
 static void on_end(png_structp png, png_infop info) {
-    (void)info;
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
+    capture_metadata(png, info, r);
     r->state.finished = 1;
 }
 
@@ -102,6 +140,7 @@ cpng_reader *cpng_reader_new(long long max_pixels) {
     if (r->png) r->info = png_create_info_struct(r->png);
     if (!r->png || !r->info) { cpng_reader_free(r); return NULL; }
     png_set_progressive_read_fn(r->png, r, on_info, on_row, on_end);
+    png_set_read_user_chunk_fn(r->png, r, on_unknown_chunk);
     return r;
 }
 
@@ -132,6 +171,9 @@ void cpng_reader_free(cpng_reader *r) {
     if (!r) return;
     if (r->png) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
     if (!r->borrowed) free(r->state.pixels);
+    free(r->state.icc);
+    free(r->state.exif);
+    free(r->state.xmp);
     free(r);
 }
 

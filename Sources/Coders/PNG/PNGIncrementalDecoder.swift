@@ -56,17 +56,39 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
                            bytes: Array(UnsafeBufferPointer(start: base, count: count)))
     }
 
-    /// The output so far: the downsampled rows of a streamed thumbnail, else the decoded pixels resized.
+    /// The pixels so far in stored orientation: the downsampled rows of a streamed thumbnail, else the
+    /// decoded image.
     private func output() -> PixelBuffer? {
         if state.streaming != 0 { return rowStream?.downsampler?.completedRows }
-        return snapshot().map(options.resizedToOutput)
+        return snapshot()
     }
 
     func partialImage() -> Image? {
         guard state.rows > 0 || state.pass > 0, let pixels = output() else { return nil }
-        var image = Image(pixels: pixels, format: .png, scale: options.scale)
-        image.isIncomplete = state.finished == 0
-        return image
+        return makeImage(pixels, isIncomplete: state.finished == 0)
+    }
+
+    /// The ICC profile (iCCP), EXIF (eXIf) and XMP (iTXt) chunks read so far.
+    var metadata: ImageMetadata {
+        let state = self.state
+        var metadata = ImageMetadata()
+        if let icc = state.icc { metadata.iccProfile = Data(bytes: icc, count: state.icc_size) }
+        if let exif = state.exif { metadata.exif = Data(bytes: exif, count: state.exif_size) }
+        if let xmp = state.xmp { metadata.xmp = Data(bytes: xmp, count: state.xmp_size) }
+        return metadata
+    }
+
+    /// `pixels` (stored orientation: the whole image, or a thumbnail streamed at the size that fits once
+    /// oriented) as the image the options ask for: EXIF orientation applied as browsers do for PNG unless
+    /// the options say not to, then resized to the output size, exactly as for a complete file.
+    func makeImage(_ pixels: PixelBuffer, isIncomplete: Bool) -> Image {
+        let metadata = self.metadata
+        let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
+        var pixels = pixels
+        if options.applyOrientation { pixels = pixels.applyingOrientation(orientation) }
+        pixels = options.resizedToOutput(pixels)
+        return Image(pixels: pixels, format: .png, orientation: orientation, isOrientationApplied: options.applyOrientation,
+                     scale: options.scale, metadata: metadata, isIncomplete: isIncomplete)
     }
 
     /// Whether the whole image arrived; throws when the data was bad, or ended early and partial images
@@ -91,12 +113,10 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         if state.streaming != 0, var downsampler = rowStream?.downsampler {
             pixels = downsampler.finish()
         } else if let whole = snapshot() {
-            pixels = options.resizedToOutput(whole)
+            pixels = whole
         } else {
             throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)")
         }
-        var image = Image(pixels: pixels, format: .png, scale: options.scale)
-        image.isIncomplete = !complete
-        return image
+        return makeImage(pixels, isIncomplete: !complete)
     }
 }

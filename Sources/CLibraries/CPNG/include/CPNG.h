@@ -20,6 +20,9 @@ typedef struct {
     int finished;         ///< IEND reached
     int data_warning;     ///< libpng warned about the image data itself (corrupt deflate stream); `message` says how
     int streaming;        ///< rows go to the row sink as they are decoded; `pixels` holds one row only
+    uint8_t *icc; size_t icc_size;    ///< iCCP profile, decompressed (owned by the reader)
+    uint8_t *exif; size_t exif_size;  ///< eXIf payload: a TIFF structure (owned by the reader)
+    uint8_t *xmp; size_t xmp_size;    ///< XMP packet from the "XML:com.adobe.xmp" iTXt chunk (owned by the reader)
     uint8_t *pixels;      ///< width * height * channels (one row when streaming), owned by the reader
 } cpng_state;
 
