@@ -96,20 +96,13 @@ struct PNGThumbnailAndEncodeTests {
         #expect(try coder.decode(data, options: DecodeOptions()).pixels == source)
     }
 
-    @Test func iccProfileIsWrittenAsAnICCPChunk() throws {
-        // The smallest well-formed profile: a 128-byte header (RGB display, XYZ connection space, D50
-        // illuminant, which libpng checks) and an empty tag table.
-        var profile = [UInt8](repeating: 0, count: 132)
-        profile[3] = 132
-        profile[8...11] = [0x02, 0x10, 0, 0]
-        profile[12...15] = Array("mntr".utf8)[...]
-        profile[16...19] = Array("RGB ".utf8)[...]
-        profile[20...23] = Array("XYZ ".utf8)[...]
-        profile[36...39] = Array("acsp".utf8)[...]
-        profile[68...79] = [0, 0, 0xF6, 0xD6, 0, 1, 0, 0, 0, 0, 0xD3, 0x2D]
+    @Test func iccProfileIsWrittenAsAnICCPChunkAndReadBack() throws {
+        let profile = Data(PNGMetadataTests.profile)
         let data = try coder.encode(Image(pixels: Self.busy(width: 8, height: 8, layout: .rgb8)), as: .png,
-                                    options: EncodeOptions(iccProfile: Data(profile)))
+                                    options: EncodeOptions(iccProfile: profile))
         #expect(data.range(of: Data("iCCP".utf8)) != nil)
-        #expect(try coder.decode(data, options: DecodeOptions()).pixels == Self.busy(width: 8, height: 8, layout: .rgb8))
+        let decoded = try coder.decode(data, options: DecodeOptions())
+        #expect(decoded.pixels == Self.busy(width: 8, height: 8, layout: .rgb8))
+        #expect(decoded.metadata.iccProfile == profile)
     }
 }

@@ -122,15 +122,7 @@ final class JPEGDecompressor {
     /// `pixels` (output-sized, from this decoder) as an image: metadata, EXIF orientation and the final
     /// thumbnail resample, exactly as for a complete file.
     func image(_ pixels: PixelBuffer, isIncomplete: Bool) -> Image {
-        let metadata = self.metadata
-        let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
-        var pixels = pixels
-        if options.applyOrientation { pixels = pixels.applyingOrientation(orientation) }
-        pixels = options.resizedToOutput(pixels)
-        var image = Image(pixels: pixels, format: .jpeg, orientation: orientation,
-                          isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
-        image.isIncomplete = isIncomplete
-        return image
+        options.image(from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete)
     }
 
     private var metadata: ImageMetadata {

@@ -82,13 +82,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     /// oriented) as the image the options ask for: EXIF orientation applied as browsers do for PNG unless
     /// the options say not to, then resized to the output size, exactly as for a complete file.
     func makeImage(_ pixels: PixelBuffer, isIncomplete: Bool) -> Image {
-        let metadata = self.metadata
-        let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
-        var pixels = pixels
-        if options.applyOrientation { pixels = pixels.applyingOrientation(orientation) }
-        pixels = options.resizedToOutput(pixels)
-        return Image(pixels: pixels, format: .png, orientation: orientation, isOrientationApplied: options.applyOrientation,
-                     scale: options.scale, metadata: metadata, isIncomplete: isIncomplete)
+        options.image(from: pixels, format: .png, metadata: metadata, isIncomplete: isIncomplete)
     }
 
     /// Whether the whole image arrived; throws when the data was bad, or ended early and partial images

@@ -39,15 +39,10 @@ public struct WebPCoder: AnimatedImageCoder {
         return Self.still(pixels, metadata: metadata, options: options)
     }
 
-    /// A still image with its metadata, oriented by its EXIF orientation when the options say so.
+    /// A still image with its metadata, oriented by its EXIF orientation when the options say so and
+    /// resized to fit the output size once upright.
     static func still(_ pixels: PixelBuffer, metadata: ImageMetadata, options: DecodeOptions) -> Image {
-        var image = Image(pixels: pixels, format: .webp, scale: options.scale, metadata: metadata)
-        if let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) {
-            image.orientation = orientation
-            if options.applyOrientation { image.pixels = image.pixels.applyingOrientation(orientation) }
-            image.isOrientationApplied = options.applyOrientation
-        }
-        return image
+        options.image(from: pixels, format: .webp, metadata: metadata)
     }
 
     public func makeFrameSource(for data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedFrameSource {
