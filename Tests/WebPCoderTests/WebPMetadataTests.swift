@@ -38,6 +38,18 @@ struct WebPMetadataTests {
         #expect(image.isOrientationApplied && image.width == 10 && image.height == 20)
     }
 
+    @Test func theFirstFrameOfAnAnimationIsTurnedUprightLikeAStill() throws {
+        let animation = WebPTestImages.animation(frames: 3)
+        var file = WebPChunkList(try coder.encode(animation, as: .webp, options: EncodeOptions(lossless: true)))
+        #expect(file.chunks.first?.fourcc == "VP8X")
+        file.chunks[0].payload[0] |= WebPChunkList.exifFlag
+        file.chunks.append(.init(fourcc: "EXIF", payload: WebPTestImages.exif(orientation: 6)))
+        let still = try coder.decode(file.data, options: DecodeOptions(firstFrameOnly: true))
+        let frame0 = try coder.decode(file.data, options: DecodeOptions()).frame(at: 0).pixels
+        #expect(still.orientation == .right && still.isOrientationApplied)
+        #expect(still.pixels == frame0.applyingOrientation(.right))
+    }
+
     @Test func incrementalDecodingKeepsTheMetadataThatFollowsThePixels() throws {
         let (data, _) = try fileWithMetadata()
         let (image, _) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions(applyOrientation: false)),

@@ -63,8 +63,9 @@ public protocol AnimatedImageCoder: ImageCoder {
 
 extension Image {
     /// The image an animated coder returns for `source` under `options`: a still when there is one frame
-    /// or `firstFrameOnly` is set, otherwise lazily decoded frames (all preloaded with `preloadAllFrames`),
-    /// downsampled when a thumbnail size is asked for.
+    /// or `firstFrameOnly` is set (turned upright by its EXIF orientation, as other stills are), otherwise
+    /// lazily decoded frames (all preloaded with `preloadAllFrames`), downsampled when a thumbnail size is
+    /// asked for. Animations keep their stored orientation (frames are not turned).
     public static func decodedAnimation(source: any AnimatedFrameSource, format: ImageFormat,
                                         options: DecodeOptions,
                                         metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> Image {
@@ -73,9 +74,8 @@ extension Image {
             ? nil : (width: size.width, height: size.height)
         do {
             if options.firstFrameOnly || source.frameCount == 1 {
-                var pixels = try source.composeFrame(at: 0, onto: nil).frame
-                if let outputSize { pixels = ImageResampler.resample(pixels, width: outputSize.width, height: outputSize.height) }
-                return Image(pixels: pixels, format: format, scale: options.scale, metadata: metadata)
+                // A still: oriented by its EXIF like any other still, then fitted to the output size.
+                return options.image(from: try source.composeFrame(at: 0, onto: nil).frame, format: format, metadata: metadata)
             }
             let frames = AnimatedFrames(source: source, outputSize: outputSize)
             if options.preloadAllFrames { try frames.preloadAllFrames() }
