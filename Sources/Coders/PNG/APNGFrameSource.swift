@@ -51,8 +51,8 @@ struct APNGFrameSource: AnimatedFrameSource {
         PNGChunkStream.appendChunk("IEND", [], to: &stream)
 
         let decoder = PNGIncrementalDecoder(options: DecodeOptions(applyOrientation: false, maxPixelCount: maxPixelCount))
-        try decoder.append(Data(stream))
-        let pixels = try decoder.finish().pixels
+        // The whole frame is here: decode it straight into the array it is returned in (one copy).
+        let pixels = try decoder.decodeComplete(Data(stream)).pixels
         guard pixels.width == frame.control.width, pixels.height == frame.control.height else {
             throw .badImageData(reason: "APNG: frame \(index) decoded to the wrong size")
         }

@@ -97,7 +97,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
             throw .badImageData(reason: "WebP: the data ended before the image (truncated file)")
         }
         let metadata = status == VP8_STATUS_OK ? WebPChunks.metadata(of: received) : ImageMetadata()
-        var image = WebPCoder.still(options.resizedToOutput(rows.pixels), metadata: metadata, options: options)
+        var image = WebPCoder.still(rows.pixels, metadata: metadata, options: options)
         image.isIncomplete = status != VP8_STATUS_OK
         return image
     }
