@@ -93,7 +93,7 @@ targets += [
     .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"],
             path: "Sources/Loaders/HTTP", swiftSettings: swiftSettings),
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
-    .target(name: "LoopbackHTTPServer", path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
+    .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHTTPLoaderTests",
                 dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer"],
                 path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),

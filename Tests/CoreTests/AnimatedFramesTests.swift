@@ -11,7 +11,7 @@ final class CountingSource: AnimatedFrameSource {
     let frameCount: Int
     let loopCount = 0
     /// Guards the log of frames composed.
-    private let log = Mutex<[Int]>([])
+    private let log = Locked<[Int]>([])
 
     init(frameCount: Int) { self.frameCount = frameCount }
 

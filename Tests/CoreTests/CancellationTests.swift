@@ -44,7 +44,7 @@ struct CancellationTests {
         let h = Harness()
         let count = 1000
         for i in 0..<50 { h.loader.serve(RawImageCoder.solid(gray: UInt8(i)), at: Harness.url("\(i).raw")) }
-        let completions = Mutex([Int](repeating: 0, count: count))
+        let completions = Locked([Int](repeating: 0, count: count))
         let (ended, endedContinuation) = AsyncStream<Void>.makeStream()
         var operations: [ImageLoadOperation] = []
         for i in 0..<count {

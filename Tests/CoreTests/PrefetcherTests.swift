@@ -14,7 +14,7 @@ struct PrefetcherTests {
             urls.append(url)
         }
         let prefetcher = ImagePrefetcher(manager: h.manager, maxConcurrentPrefetchCount: 3)
-        let progress = Mutex<[Int]>([])
+        let progress = Locked<[Int]>([])
         let (finished, skipped): (Int, Int) = await withCheckedContinuation { continuation in
             prefetcher.prefetch(urls, progress: { done, total in
                 progress.withLock { $0.append(done) }
@@ -36,7 +36,7 @@ struct PrefetcherTests {
         let urls = (0..<10).map { Harness.url("c\($0).raw") }
         for url in urls { h.loader.serve(RawImageCoder.solid(), at: url) }
         let prefetcher = ImagePrefetcher(manager: h.manager, maxConcurrentPrefetchCount: 2)
-        let completed = Mutex(false)
+        let completed = Locked(false)
         let token = prefetcher.prefetch(urls, completion: { _, _ in completed.withLock { $0 = true } })
         while h.loader.heldCount < 2 { await Task.yield() }
         token.cancel()

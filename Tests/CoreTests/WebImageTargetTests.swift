@@ -6,7 +6,7 @@ import Testing
 /// A target that records every image set on it.
 final class RecordingTarget: WebImageTarget {
     /// Guards the images set so far (nil entries are clears).
-    private let log = Mutex<[Image?]>([])
+    private let log = Locked<[Image?]>([])
     func setImage(_ image: Image?) { log.withLock { $0.append(image) } }
     var images: [Image?] { log.withLock { $0 } }
 }
@@ -104,7 +104,7 @@ struct WebImageTargetTests {
         let data = RawImageCoder.solid()
         h.loader.serve(data, at: url)
         let target = RecordingTarget()
-        let received = Mutex<[Int64]>([])
+        let received = Locked<[Int64]>([])
         let answers = Answers()
         target.setImage(with: url, context: context(h), progress: { p in received.withLock { $0.append(p.receivedBytes) } },
                         completed: answers.handler)

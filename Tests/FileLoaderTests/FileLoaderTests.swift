@@ -36,7 +36,7 @@ struct FileLoaderTests {
         configuration.chunkSize = 64 * 1024
         let size = 1_000_000
         let file = try dir.write(Data(repeating: 7, count: size), to: "big.bin")
-        let reports = Mutex<[Int64]>([])
+        let reports = Locked<[Int64]>([])
         let result = await load(FileLoader(configuration: configuration), file, progress: { p in
             #expect(p.expectedBytes == Int64(size))
             reports.withLock { $0.append(p.receivedBytes) }
@@ -101,8 +101,8 @@ struct FileLoaderTests {
         var configuration = FileLoader.Configuration()
         configuration.chunkSize = 4096
         let loader = FileLoader(configuration: configuration)
-        let completed = Mutex(false)
-        let reports = Mutex(0)
+        let completed = Locked(false)
+        let reports = Locked(0)
         let (progressed, progressedContinuation) = AsyncStream<Void>.makeStream()
         // The reader waits inside its first progress report until the test has cancelled.
         let cancelledByTest = DispatchSemaphore(value: 0)

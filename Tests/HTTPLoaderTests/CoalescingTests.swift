@@ -24,7 +24,7 @@ struct CoalescingTests {
     @Test func aHundredCallersOfOneURLMakeOneRequest() async throws {
         let loader = makeLoader()
         let done = CompletionCounter()
-        let results = Mutex<[Result<LoadedImage, ImageError>]>([])
+        let results = Locked<[Result<LoadedImage, ImageError>]>([])
         for index in 0..<100 {
             _ = loader.download(server.url("/gated.pgm")) { result in
                 results.withLock { $0.append(result) }

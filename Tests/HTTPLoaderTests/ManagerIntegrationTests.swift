@@ -14,7 +14,7 @@ struct ManagerIntegrationTests {
 
     /// Collects a load's answers until the final one.
     private func answers(_ manager: ImageManager, _ url: URL, options: ImageOptions) async -> [Result<ImageLoadResult, ImageError>] {
-        let collected = Mutex<[Result<ImageLoadResult, ImageError>]>([])
+        let collected = Locked<[Result<ImageLoadResult, ImageError>]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             manager.loadImage(with: url, options: options) { result in
                 collected.withLock { $0.append(result) }

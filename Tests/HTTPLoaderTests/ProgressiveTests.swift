@@ -29,7 +29,7 @@ struct ProgressiveTests {
 
     @Test func partialImagesArriveBeforeTheLastByte() async throws {
         let loader = makeLoader()
-        let partials = Mutex<[Image]>([])
+        let partials = Locked<[Image]>([])
         let result = try await load(loader, server.url("/progressive.pgm"), options: [.progressiveLoad], progress: { [gate] progress in
             guard let image = progress.partialImage else { return }
             let first = partials.withLock { list in
@@ -51,7 +51,7 @@ struct ProgressiveTests {
     @Test func withoutProgressiveLoadNoPartialImageIsMade() async throws {
         gate.open()
         let loader = makeLoader()
-        let sawPartial = Mutex(false)
+        let sawPartial = Locked(false)
         _ = try await load(loader, server.url("/progressive.pgm"), progress: { progress in
             if progress.partialImage != nil { sawPartial.withLock { $0 = true } }
         }).get()

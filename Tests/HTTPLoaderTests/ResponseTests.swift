@@ -75,7 +75,7 @@ struct ResponseTests {
 
     @Test func theRetryPolicyRetriesServerErrorsUntilSuccess() async throws {
         let loader = makeLoader { $0.retryPolicy = RetryUpTo(attempts: 3) }
-        let token = Mutex<HTTPDownloadToken?>(nil)
+        let token = Locked<HTTPDownloadToken?>(nil)
         let result: Result<LoadedImage, ImageError> = await withCheckedContinuation { continuation in
             let started = loader.download(server.url("/flaky.pgm")) { continuation.resume(returning: $0) }
             token.withLock { $0 = try? started.get() }
@@ -99,14 +99,14 @@ struct ResponseTests {
 
     @Test func progressIsReportedAsBytesArriveAndThrottledByTheMinimumInterval() async throws {
         let loader = makeLoader()
-        let reports = Mutex<[LoadProgress]>([])
+        let reports = Locked<[LoadProgress]>([])
         _ = try await load(loader, server.url("/pieces.pgm"), progress: { p in reports.withLock { $0.append(p) } }).get()
         let all = reports.withLock { $0 }
         #expect(all.count >= 4)
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.receivedBytes < $1.receivedBytes })
         #expect(all.last?.receivedBytes == all.last?.expectedBytes)
 
-        let throttled = Mutex(0)
+        let throttled = Locked(0)
         var context = ImageContext()
         context.minimumProgressInterval = 60
         _ = try await load(loader, server.url("/pieces.pgm"), context: context, progress: { _ in throttled.withLock { $0 += 1 } }).get()

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Synchronization
+import WebImageCore
 import Testing
 import WebImage
 import WebImageTestSupport
@@ -42,7 +43,7 @@ struct WholeFlowTests {
         #expect(fromDisk.cacheType == .disk && fromDisk.image.pixels == cold.image.pixels)
 
         // refreshCached: the cached answer, then a conditional request that the server answers with 304.
-        let answers = Mutex<[ImageLoadResult]>([])
+        let answers = Locked<[ImageLoadResult]>([])
         let final: ImageLoadResult = try await withCheckedThrowingContinuation { continuation in
             manager.loadImage(with: url, options: [.refreshCached]) { result in
                 switch result {

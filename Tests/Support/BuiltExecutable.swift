@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageCore
 
 /// Runs an executable product of this package that was built next to the test bundle.
 public enum BuiltExecutable {
@@ -38,7 +39,7 @@ public enum BuiltExecutable {
         try inPipe.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
-        let errData = Mutex(Data())  // written by the reader thread, read after group.wait()
+        let errData = Locked(Data())  // written by the reader thread, read after group.wait()
         group.enter()
         DispatchQueue.global().async {
             let data = err.fileHandleForReading.readDataToEndOfFile()

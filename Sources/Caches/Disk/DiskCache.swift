@@ -55,9 +55,9 @@ public final class DiskCache: DiskStorage {
     /// The read-only directories, searched after ``path``.
     let readOnlyPaths: [String]
     /// Sizes, dates and totals of the entries (see ``DiskIndex``). Held only for O(1) updates, never for I/O.
-    let index = Mutex(DiskIndex())
+    let index = Locked(DiskIndex())
     /// Serialises directory scans (index loads, trims, clears), which run outside ``index``'s lock.
-    let scanLock = Mutex(())
+    let scanLock = Locked(())
     /// Runs automatic trims and index loads off the callers' threads, one at a time.
     let maintenanceQueue = DispatchQueue(label: "WebImageDiskCache.maintenance", qos: .utility)
 

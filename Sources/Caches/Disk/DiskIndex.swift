@@ -1,7 +1,7 @@
 /// What this process knows of the cache directory: each data file's size and expiry date, and the
 /// totals, so ``DiskCache/totalSize`` and ``DiskCache/totalCount`` need no directory scan.
 ///
-/// Not thread-safe by itself: ``DiskCache`` keeps it in a `Mutex`. Built by a scan the first time it is
+/// Not thread-safe by itself: ``DiskCache`` keeps it in a `Locked` (a Mutex). Built by a scan the first time it is
 /// needed and rebuilt by every trim, which is when writes by other processes sharing the directory are
 /// counted. While a scan runs outside the lock, this process's own changes are recorded in a journal and
 /// replayed over the scan's result, so a store made during a trim is not forgotten.

@@ -1,5 +1,6 @@
 import CCrypto
 import Synchronization
+import WebImageCore
 
 /// libcrypto's SHA-256, fetched once per process, with a small pool of reusable digest contexts.
 ///
@@ -29,7 +30,7 @@ final class SHA256Algorithm: Sendable {
 
     private let algorithm: Algorithm
     /// Idle digest contexts.
-    private let pool = Mutex<[Context]>([])
+    private let pool = Locked<[Context]>([])
 
     private init() {
         guard let md = EVP_MD_fetch(nil, "SHA256", nil) else {

@@ -22,7 +22,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     /// The entries and their limits. One lock for everything: each operation is O(1) and short.
     /// Images are held in a box, so a hit retains one reference inside the lock and the image's own
     /// fields are copied out after it is dropped.
-    private let storage: Mutex<LRUStorage<ImageBox>>
+    private let storage: Locked<LRUStorage<ImageBox>>
 
     /// One cached image; a class so that moving it in and out of the lock costs a single retain.
     private final class ImageBox: Sendable {
@@ -32,7 +32,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
 
     /// A cache holding at most `costLimit` bytes of pixels and `countLimit` images.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = .max) {
-        storage = Mutex(LRUStorage(costLimit: costLimit, countLimit: countLimit))
+        storage = Locked(LRUStorage(costLimit: costLimit, countLimit: countLimit))
     }
 
     /// Most bytes of pixels held; lowering it evicts at once.

@@ -30,10 +30,10 @@ public final class ImageCachesManager: ImageCache {
     public static let shared = ImageCachesManager()
 
     /// Registered caches (newest last) and policies. Copied out before use: caches run outside the lock.
-    private let state: Mutex<(caches: [any ImageCache], policies: Policies)>
+    private let state: Locked<(caches: [any ImageCache], policies: Policies)>
 
     public init(caches: [any ImageCache] = [], policies: Policies = Policies()) {
-        state = Mutex((caches, policies))
+        state = Locked((caches, policies))
     }
 
     /// The registered caches, lowest priority first.

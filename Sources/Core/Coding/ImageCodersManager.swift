@@ -12,10 +12,10 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     public static let shared = ImageCodersManager()
 
     /// Registered coders, newest last. Reads copy the array out, so coders run outside the lock.
-    private let registered: Mutex<[any ImageCoder]>
+    private let registered: Locked<[any ImageCoder]>
 
     public init(coders: [any ImageCoder] = []) {
-        registered = Mutex(coders)
+        registered = Locked(coders)
     }
 
     /// The registered coders, oldest first.

@@ -43,7 +43,7 @@ public final class AnimatedFrames: Sendable {
     }
 
     /// Guards the frame cache and serializes calls into `source`, which therefore never runs concurrently.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Frames composed lazily by `source`; with `outputSize`, each frame is downsampled to that size
     /// (thumbnails of animations). Keeps at most `cachedFrameLimit` frames besides frame 0.
@@ -55,7 +55,7 @@ public final class AnimatedFrames: Sendable {
         self.durations = (0..<source.frameCount).map { source.duration(at: $0) }
         self.outputSize = outputSize
         self.cachedFrameLimit = max(1, cachedFrameLimit)
-        self.state = Mutex(State())
+        self.state = Locked(State())
     }
 
     /// Frames already in memory.
@@ -66,7 +66,7 @@ public final class AnimatedFrames: Sendable {
         self.durations = frames.map(\.duration)
         self.outputSize = nil
         self.cachedFrameLimit = frames.count
-        self.state = Mutex(State(pinned: frames.map(\.pixels)))
+        self.state = Locked(State(pinned: frames.map(\.pixels)))
     }
 
     /// Frame `index`, composed now if it is not cached.

@@ -8,10 +8,10 @@ public final class ImageLoadersManager: ImageLoader {
     public static let shared = ImageLoadersManager()
 
     /// Registered loaders, newest last. Copied out before use so loaders run outside the lock.
-    private let registered: Mutex<[any ImageLoader]>
+    private let registered: Locked<[any ImageLoader]>
 
     public init(loaders: [any ImageLoader] = []) {
-        registered = Mutex(loaders)
+        registered = Locked(loaders)
     }
 
     /// The registered loaders, oldest first.

@@ -16,7 +16,7 @@ public final class ImageLoadOperation: ImageOperation {
     }
 
     /// Guards cancellation, the exactly-once completion, and the task running the flow.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onEnd: @Sendable (ImageLoadOperation) -> Void
 
     init(url: URL, onEnd: @escaping @Sendable (ImageLoadOperation) -> Void) {

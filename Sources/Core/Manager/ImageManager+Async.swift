@@ -80,7 +80,7 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     }
 
     /// Guards the continuation, a value that arrived before it, and the cancel action.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func set(_ continuation: CheckedContinuation<Value, Never>) {
         let pending = state.withLock { state -> Value? in

@@ -200,7 +200,7 @@ private final class LoaderCall: Sendable {
     }
 
     /// Guards the continuation (resumed once), the loader's operation and the cancel flag.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func begin(_ continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>) {
         let cancelled = state.withLock { state in

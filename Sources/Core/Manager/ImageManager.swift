@@ -46,7 +46,7 @@ public final class ImageManager: Sendable {
     }
 
     /// Guards the settings, the failed-URL list and the set of running operations.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(cache: any ImageCache, loader: any ImageLoader, coders: ImageCodersManager = .shared) {
         self.cache = cache

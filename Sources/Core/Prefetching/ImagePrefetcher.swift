@@ -16,14 +16,14 @@ public final class ImagePrefetcher: Sendable {
     public let context: ImageContext
 
     /// Guards the number of loads allowed at once (3 by default) and the live tokens.
-    private let state: Mutex<(maxConcurrent: Int, tokens: [ObjectIdentifier: PrefetchToken])>
+    private let state: Locked<(maxConcurrent: Int, tokens: [ObjectIdentifier: PrefetchToken])>
 
     public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3,
                 options: ImageOptions = [.lowPriority], context: ImageContext = ImageContext()) {
         self.manager = manager
         self.options = options
         self.context = context
-        state = Mutex((max(1, maxConcurrentPrefetchCount), [:]))
+        state = Locked((max(1, maxConcurrentPrefetchCount), [:]))
     }
 
     /// How many URLs load at once. 3 by default.
@@ -85,7 +85,7 @@ public final class PrefetchToken: ImageOperation {
     }
 
     /// Guards the cursor into `urls`, the counts and the operations in flight.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(urls: [URL], progress: (@Sendable (Int, Int) -> Void)?, completion: (@Sendable (Int, Int) -> Void)?,
          onEnd: @escaping @Sendable (PrefetchToken) -> Void) {

@@ -97,7 +97,7 @@ final class TargetRegistry: Sendable {
     }
 
     /// Guards the per-target entries. Entries whose target is gone are dropped as new ones arrive.
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
 
     func cancel(_ key: Key) {
         let operation = entries.withLock { entries -> ImageLoadOperation? in

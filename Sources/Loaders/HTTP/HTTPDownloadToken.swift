@@ -18,7 +18,7 @@ public final class HTTPDownloadToken: ImageOperation {
     }
 
     /// Guards the race between cancel and completion (exactly one of them wins), and the metrics.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(transferID: UInt64, subscriberID: UInt64, scheduler: TransferScheduler) {
         self.transferID = transferID

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Guards the routes, the request log and counts, and the set of open connection sockets.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Every thread (acceptor and connections) enters on start and leaves on exit; shutdown waits on it.
     private let threads = DispatchGroup()
     private let listener: Int32

@@ -22,7 +22,7 @@ final class Answers: Sendable {
     private let stream: AsyncStream<Result<ImageLoadResult, ImageError>>
     private let continuation: AsyncStream<Result<ImageLoadResult, ImageError>>.Continuation
     /// Guards every answer received so far.
-    private let received = Mutex<[Result<ImageLoadResult, ImageError>]>([])
+    private let received = Locked<[Result<ImageLoadResult, ImageError>]>([])
 
     init() {
         (stream, continuation) = AsyncStream.makeStream()

@@ -20,7 +20,7 @@ final class TestCache: ImageCache {
     }
 
     /// Guards both levels and the logs.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let coder: any ImageCoder
 
     init(coder: any ImageCoder = RawImageCoder()) { self.coder = coder }

@@ -23,7 +23,7 @@ final class TestLoader: ImageLoader {
     }
 
     /// Guards the served bodies, the request log and the held completions.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ bodies: [URL: Data] = [:]) {
         state.withLock { $0.bodies = bodies }

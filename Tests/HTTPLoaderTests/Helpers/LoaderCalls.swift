@@ -50,7 +50,7 @@ final class CompletionCounter: Sendable {
     }
 
     /// Guards the counts and the one waiter.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func record(_ index: Int) {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in

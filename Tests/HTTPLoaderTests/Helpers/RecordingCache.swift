@@ -6,7 +6,7 @@ import WebImageCore
 /// cache does, so a test can follow a `refreshCached` revalidation end to end.
 final class RecordingCache: ImageCache {
     /// Entries by key.
-    private let entries = Mutex<[String: CacheQueryResult]>([:])
+    private let entries = Locked<[String: CacheQueryResult]>([:])
 
     func validators(forKey key: String) -> CacheValidators? { entries.withLock { $0[key]?.validators } }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageCore
 
 /// Recycles the memory blocks of response bodies once their `Data` is released.
 ///
@@ -29,7 +30,7 @@ final class BodyBufferPool: Sendable {
     }
 
     /// Guards the free blocks.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A block of at least `capacity` bytes (and its real capacity), from the pool when one fits.
     func take(atLeast capacity: Int) -> (UnsafeMutableRawPointer, Int)? {

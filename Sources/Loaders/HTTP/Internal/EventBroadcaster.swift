@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageCore
 
 /// Fans download events out to every open ``HTTPLoader/events()`` stream.
 final class EventBroadcaster: Sendable {
@@ -8,7 +9,7 @@ final class EventBroadcaster: Sendable {
     }
 
     /// Guards the open streams.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Open streams, read without the lock so an unobserved loader builds no events at all.
     private let observerCount = Atomic<Int>(0)
 

@@ -41,7 +41,7 @@ final class TransferScheduler: Sendable {
     }
 
     /// Guards all the bookkeeping above.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let multi: MultiHandle
     private let maxQueued: Int
     private let maxPerHost: Int
@@ -58,7 +58,7 @@ final class TransferScheduler: Sendable {
         maxQueued = configuration.maxQueuedRequests
         maxPerHost = max(1, configuration.maxConnectionsPerHost)
         maxPerMultiplexedHost = max(1, configuration.maxStreamsPerMultiplexedHost)
-        state = Mutex(State(maxConcurrent: max(1, configuration.maxConcurrentDownloads), order: configuration.executionOrder))
+        state = Locked(State(maxConcurrent: max(1, configuration.maxConcurrentDownloads), order: configuration.executionOrder))
     }
 
     // MARK: Callers
