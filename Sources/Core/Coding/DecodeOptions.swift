@@ -7,6 +7,31 @@ public struct DecodeOptions: Sendable, Hashable {
     /// small enough that a hostile header cannot make us allocate gigabytes.
     public static let defaultMaxPixelCount = 100_000_000
 
+    /// Default frame limit: 5,000 frames. A ten-minute GIF at 8 frames per second stays under it; the work
+    /// an animation costs is bounded by ``defaultMaxTotalPixelCount``, so this only caps the per-frame
+    /// bookkeeping (durations, indexes) a file of tiny frames can make us keep. imgproxy processes only the
+    /// first frame unless told otherwise (`IMGPROXY_MAX_ANIMATION_FRAMES` = 1); libvips and Pillow set no
+    /// frame limit; browsers set none either, but play frames one at a time.
+    public static let defaultMaxFrameCount = 5_000
+
+    /// Default work limit across all frames: 1,000 megapixels, counting every frame's canvas (composed) and
+    /// its own rectangle (decompressed), and every progressive JPEG scan at the output size. About 3 to 10 s
+    /// of CPU at the coders' speeds, ten full-size frames of the largest still we accept. imgproxy sums the
+    /// frames of an animation against `IMGPROXY_MAX_SRC_RESOLUTION` (50 MP by default) because it keeps
+    /// every frame in memory; we compose lazily and hold a few canvases, so we can allow more work.
+    /// libvips and Pillow have no such limit, which is how a 200 KB GIF costs them minutes.
+    public static let defaultMaxTotalPixelCount = 1_000_000_000
+
+    /// Default progressive JPEG scan limit: 500. libjpeg-turbo's documentation advises capping scans for
+    /// untrusted input (its tools' `-maxscans`); real encoders write about 10 (libjpeg's default script) to
+    /// a few dozen (mozjpeg's search), so 500 refuses only files made to waste time.
+    public static let defaultMaxProgressiveScanCount = 500
+
+    /// Default time limit of one decode call (a whole decode, one incremental step, or composing the
+    /// frames one ``AnimatedFrames/frame(at:)`` call needs): 30 seconds, far above any decode the
+    /// budgets above allow on one core, so it only stops work a budget did not foresee.
+    public static let defaultTimeLimit: Duration = .seconds(30)
+
     /// Longest side `scaleDownLargeImages` decodes to: 4096 px, about 64 MB as RGBA at most, what a
     /// display can use and a server can hold for many requests at once.
     public static let scaleDownLimit = 4096
@@ -28,10 +53,30 @@ public struct DecodeOptions: Sendable, Hashable {
     public var maxPixelCount: Int
     /// For truncated data: return what was decoded (true) or fail with `.badImageData` (false, the default).
     public var allowPartialImage: Bool
+    /// Refuse animations with more frames than this, from the header, before decoding any frame.
+    /// ``defaultMaxFrameCount`` by default. Not checked with ``firstFrameOnly``.
+    public var maxFrameCount: Int
+    /// Refuse images whose decode would touch more pixels than this in all (see
+    /// ``defaultMaxTotalPixelCount`` for what counts), checked from the headers before decoding where the
+    /// format allows, and while decoding otherwise (progressive scans).
+    public var maxTotalPixelCount: Int
+    /// Stop progressive JPEG decodes that reach more scans than this. ``defaultMaxProgressiveScanCount``
+    /// by default.
+    public var maxProgressiveScanCount: Int
+    /// Longest one decode call may run before it stops with `.decodeBudgetExceeded(.time, ...)`; nil for no
+    /// limit. ``defaultTimeLimit`` by default. Checked inside the C libraries (per row, scan, chunk or frame).
+    public var timeLimit: Duration?
+    /// Stops a decode from another thread; a decode running inside a cancelled `Task` stops as well.
+    /// Nil by default.
+    public var cancellation: DecodeCancellation?
 
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
                 firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
-                maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false) {
+                maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false,
+                maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount,
+                maxTotalPixelCount: Int = DecodeOptions.defaultMaxTotalPixelCount,
+                maxProgressiveScanCount: Int = DecodeOptions.defaultMaxProgressiveScanCount,
+                timeLimit: Duration? = DecodeOptions.defaultTimeLimit, cancellation: DecodeCancellation? = nil) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
         self.scale = scale
@@ -40,6 +85,11 @@ public struct DecodeOptions: Sendable, Hashable {
         self.applyOrientation = applyOrientation
         self.maxPixelCount = maxPixelCount
         self.allowPartialImage = allowPartialImage
+        self.maxFrameCount = maxFrameCount
+        self.maxTotalPixelCount = maxTotalPixelCount
+        self.maxProgressiveScanCount = maxProgressiveScanCount
+        self.timeLimit = timeLimit
+        self.cancellation = cancellation
     }
 
     /// Throws `.imageTooLarge` when `width` x `height` exceeds ``maxPixelCount`` or is not positive;

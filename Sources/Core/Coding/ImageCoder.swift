@@ -65,10 +65,19 @@ extension Image {
     /// The image an animated coder returns for `source` under `options`: a still when there is one frame
     /// or `firstFrameOnly` is set (turned upright by its EXIF orientation, as other stills are), otherwise
     /// lazily decoded frames (all preloaded with `preloadAllFrames`), downsampled when a thumbnail size is
-    /// asked for. Animations keep their stored orientation (frames are not turned).
+    /// asked for. Animations keep their stored orientation (frames are not turned). Checks the frame count
+    /// and the canvas work of all frames against the budgets first.
     public static func decodedAnimation(source: any AnimatedFrameSource, format: ImageFormat,
                                         options: DecodeOptions,
                                         metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> Image {
+        // A floor under the coders' own checks, which also count each frame's rectangle: every frame
+        // composed onto the canvas.
+        try options.checkFrameCount(source.frameCount)
+        if !options.firstFrameOnly {
+            let (canvas, overflow1) = source.canvasWidth.multipliedReportingOverflow(by: source.canvasHeight)
+            let (work, overflow2) = canvas.multipliedReportingOverflow(by: source.frameCount)
+            try options.checkTotalPixels(overflow1 || overflow2 ? .max : work)
+        }
         let size = options.outputSize(width: source.canvasWidth, height: source.canvasHeight)
         let outputSize = (size.width == source.canvasWidth && size.height == source.canvasHeight)
             ? nil : (width: size.width, height: size.height)

@@ -7,16 +7,26 @@ import Synchronization
 /// Asking for frame `n` composes forward from the nearest kept frame before `n` (frame 0 only when
 /// nothing earlier is kept), so playing an animation composes each frame once. A downsampled animation
 /// (a thumbnail) keeps small frames and a single full-size canvas, the one the next frame is drawn on.
+///
+/// **Damaged frames.** A frame after the first that fails to decode (`.badImageData`) ends the animation
+/// where it is, as Chromium does: the frames before it keep playing, ``frameCount`` and ``durations``
+/// shrink to them, and asking for the damaged frame or a later one returns the last good frame. A
+/// preloaded (eager) decode keeps the same frames, and ``forEachFrame(_:)``, which encoders use, stops at
+/// the same place, so the lazy and the eager paths agree. A damaged frame 0 fails the decode. Budget,
+/// time and cancellation errors are not damage: they are thrown to the caller.
 public final class AnimatedFrames: Sendable {
     /// Number of composed frames kept by default besides the poster; each costs about two canvases.
     public static let defaultCachedFrameLimit = 2
 
-    /// Number of frames.
-    public let frameCount: Int
+    /// Number of frames: as declared by the file, or fewer once a damaged frame was found.
+    public var frameCount: Int { state.withLock { $0.damagedFrame } ?? declaredFrameCount }
     /// Times the animation plays; 0 means forever.
     public let loopCount: Int
-    /// Display duration of each frame in seconds.
-    public let durations: [TimeInterval]
+    /// Display duration of each of the ``frameCount`` frames in seconds.
+    public var durations: [TimeInterval] { Array(declaredDurations.prefix(frameCount)) }
+    /// Number of frames the file declares.
+    public let declaredFrameCount: Int
+    private let declaredDurations: [TimeInterval]
 
     private let source: (any AnimatedFrameSource)?
     /// When set, every composed frame is resampled to this size before it is returned or cached.
@@ -40,6 +50,8 @@ public final class AnimatedFrames: Sendable {
         /// (after its disposal), which the next frame starts from. Cached thumbnails keep no canvas, so
         /// the memory held is this canvas plus the small frames.
         var lastCanvas: (index: Int, canvas: PixelBuffer)?
+        /// The first frame found damaged, which ends the animation; nil while none is known.
+        var damagedFrame: Int?
     }
 
     /// Guards the frame cache and serializes calls into `source`, which therefore never runs concurrently.
@@ -50,9 +62,9 @@ public final class AnimatedFrames: Sendable {
     public init(source: any AnimatedFrameSource, outputSize: (width: Int, height: Int)? = nil,
                 cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit) {
         self.source = source
-        self.frameCount = source.frameCount
+        self.declaredFrameCount = source.frameCount
         self.loopCount = source.loopCount
-        self.durations = (0..<source.frameCount).map { source.duration(at: $0) }
+        self.declaredDurations = (0..<source.frameCount).map { source.duration(at: $0) }
         self.outputSize = outputSize
         self.cachedFrameLimit = max(1, cachedFrameLimit)
         self.state = Locked(State())
@@ -61,35 +73,57 @@ public final class AnimatedFrames: Sendable {
     /// Frames already in memory.
     public init(frames: [ImageFrame], loopCount: Int) {
         self.source = nil
-        self.frameCount = frames.count
+        self.declaredFrameCount = frames.count
         self.loopCount = loopCount
-        self.durations = frames.map(\.duration)
+        self.declaredDurations = frames.map(\.duration)
         self.outputSize = nil
         self.cachedFrameLimit = frames.count
         self.state = Locked(State(pinned: frames.map(\.pixels)))
     }
 
-    /// Frame `index`, composed now if it is not cached.
+    /// Frame `index` (below ``declaredFrameCount``), composed now if it is not cached; the last good frame
+    /// when `index` is at or after a damaged frame.
     public func frame(at index: Int) throws -> ImageFrame {
-        precondition(index >= 0 && index < frameCount, "frame \(index) is outside 0..<\(frameCount)")
-        let pixels = try state.withLock { state -> PixelBuffer in
-            if let pinned = state.pinned { return pinned[index] }
-            return try compose(index, in: &state)
+        precondition(index >= 0 && index < declaredFrameCount, "frame \(index) is outside 0..<\(declaredFrameCount)")
+        let (pixels, shown) = try state.withLock { state -> (PixelBuffer, Int) in
+            if let pinned = state.pinned {
+                let shown = min(index, pinned.count - 1)
+                return (pinned[shown], shown)
+            }
+            return try composeGood(index, in: &state)
         }
-        return ImageFrame(pixels: pixels, duration: durations[index])
+        return ImageFrame(pixels: pixels, duration: declaredDurations[shown])
     }
 
-    /// Decodes every frame now and keeps them all (SDWebImage's `preloadAllFrames`).
+    /// Calls `body` with each frame in order, composing one at a time, so a streaming encoder holds only
+    /// the frame it writes and the canvas under it. Stops at a damaged frame, exactly where a preloaded
+    /// decode stops.
+    public func forEachFrame(_ body: (ImageFrame) throws -> Void) throws {
+        var index = 0
+        while index < frameCount {
+            let frame = try self.frame(at: index)
+            // The frame may have just been found damaged: then `frame` repeats the last good one.
+            guard index < frameCount else { break }
+            try body(frame)
+            index += 1
+        }
+    }
+
+    /// Decodes every frame now and keeps them all (SDWebImage's `preloadAllFrames`); stops at a damaged
+    /// frame, keeping the frames before it.
     public func preloadAllFrames() throws {
         try state.withLock { state in
             guard state.pinned == nil else { return }
             var all: [PixelBuffer] = []
-            all.reserveCapacity(frameCount)
-            for index in 0..<frameCount {
-                all.append(try compose(index, in: &state))
+            all.reserveCapacity(declaredFrameCount)
+            for index in 0..<declaredFrameCount {
+                let (pixels, shown) = try composeGood(index, in: &state)
+                guard shown == index else { break }
+                all.append(pixels)
             }
             state.pinned = all
             state.entries.removeAll()
+            state.lastCanvas = nil
         }
     }
 
@@ -107,6 +141,29 @@ public final class AnimatedFrames: Sendable {
 
     /// Number of composed frames currently cached (not counting frames held in memory).
     public var cachedFrameCount: Int { state.withLock { $0.entries.count } }
+
+    /// Frame `index`, or the last good frame when `index` is at or after a damaged frame; returns the
+    /// pixels and the index of the frame they show.
+    private func composeGood(_ index: Int, in state: inout State) throws -> (PixelBuffer, Int) {
+        if let damaged = state.damagedFrame, index >= damaged {
+            return (try compose(damaged - 1, in: &state), damaged - 1)
+        }
+        do {
+            return (try compose(index, in: &state), index)
+        } catch let error as DamagedFrame {
+            state.damagedFrame = min(state.damagedFrame ?? error.index, error.index)
+            // Drop what was kept at or after the damage; the canvas left there is unusable.
+            state.entries = state.entries.filter { $0.key < error.index }
+            if let last = state.lastCanvas, last.index >= error.index { state.lastCanvas = nil }
+            let good = error.index - 1
+            return (try compose(good, in: &state), good)
+        }
+    }
+
+    /// Thrown inside ``compose(_:in:)`` when frame `index` (never 0) is damaged.
+    private struct DamagedFrame: Error {
+        let index: Int
+    }
 
     private func compose(_ index: Int, in state: inout State) throws -> PixelBuffer {
         state.useCounter &+= 1
@@ -132,7 +189,12 @@ public final class AnimatedFrames: Sendable {
         }
         var result: PixelBuffer? = nil
         for current in start...index {
-            let composed = try source.composeFrame(at: current, onto: background)
+            let composed: ComposedFrame
+            do {
+                composed = try source.composeFrame(at: current, onto: background)
+            } catch ImageError.badImageData where current > 0 {
+                throw DamagedFrame(index: current)
+            }
             background = composed.nextBackground ?? composed.frame
             guard current == index else { continue }
             if let outputSize {

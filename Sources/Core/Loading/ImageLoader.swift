@@ -75,6 +75,9 @@ extension ImageError {
             return true
         case .invalidStatusCode(let code):
             return (400..<600).contains(code) && code != 408 && code != 429
+        case .decodeBudgetExceeded(let budget, _, _):
+            // The same file over the same budget fails again; running out of time may not.
+            return budget != .time
         case .cancelled, .timeout, .network, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
              .requestRefused, .blockedURL, .cacheIO:
             return false

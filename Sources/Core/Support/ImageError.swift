@@ -35,6 +35,10 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileIO(path: String, reason: String)
     /// A cache failed to read or write.
     case cacheIO(reason: String)
+    /// A decode would cost more than one of the budgets in ``DecodeOptions`` allows (frames, total
+    /// pixels, progressive scans, time, decoder memory); `value` is what the image needed or reached and
+    /// `limit` the budget, in the budget's unit (``DecodeBudget/unit``).
+    case decodeBudgetExceeded(DecodeBudget, value: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +58,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .requestRefused(let reason): "request refused: \(reason)"
         case .fileIO(let path, let reason): "\(path): \(reason)"
         case .cacheIO(let reason): "cache I/O error: \(reason)"
+        case .decodeBudgetExceeded(let budget, let value, let limit):
+            "decode over its \(budget) budget: \(value) \(budget.unit), limit \(limit)"
         }
     }
 }
