@@ -62,7 +62,15 @@ struct FetchCommand: AsyncParsableCommand {
                 failures += 1
                 Console.error("\(url.absoluteString): \(error)")
             case .success(let loaded):
-                if let output { try write(loaded, to: URL(fileURLWithPath: output)) }
+                guard let output else { break }
+                // One image that cannot be written (a frame over budget, a full disk) is reported on its own
+                // line; the other URLs are still processed.
+                do {
+                    try write(loaded, to: URL(fileURLWithPath: output))
+                } catch {
+                    failures += 1
+                    Console.error("\(url.absoluteString): cannot write: \(Console.describe(error))")
+                }
             }
         }
         print(ResultTable.render(rows), terminator: "")

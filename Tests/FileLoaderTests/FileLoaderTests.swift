@@ -92,7 +92,27 @@ struct FileLoaderTests {
         var configuration = FileLoader.Configuration()
         configuration.maxFileSize = 1000
         let file = try dir.write(Data(count: 1001), to: "big.png")
-        #expect(await load(FileLoader(configuration: configuration), file).failure == .responseTooLarge(limit: 1000))
+        let reports = Locked(0)
+        let failure = await load(FileLoader(configuration: configuration), file, progress: { _ in
+            reports.withLock { $0 += 1 }
+        }).failure
+        guard case .fileIO(_, let reason)? = failure else {
+            Issue.record("expected a file error, got \(String(describing: failure))")
+            return
+        }
+        #expect(reason.contains("1001 bytes") && reason.contains("maxFileSize of 1000 bytes"), "\(reason)")
+        #expect(reports.withLock { $0 } == 0, "no byte is read")
+    }
+
+    @Test func aFileOfExactlyTheSizeLimitLoads() async throws {
+        let dir = try TemporaryDirectory()
+        var configuration = FileLoader.Configuration()
+        configuration.maxFileSize = 10_000
+        configuration.chunkSize = 4096
+        let bytes = Data((0..<10_000).map { UInt8($0 % 251) })
+        let file = try dir.write(bytes, to: "exact.bin")
+        let loaded = try await load(FileLoader(configuration: configuration), file).get()
+        #expect(loaded.data == bytes)
     }
 
     @Test func cancelledReadsNeverComplete() async throws {

@@ -98,10 +98,18 @@ public final class AnimatedFrames: Sendable {
     /// Calls `body` with each frame in order, composing one at a time, so a streaming encoder holds only
     /// the frame it writes and the canvas under it. Stops at a damaged frame, exactly where a preloaded
     /// decode stops.
-    public func forEachFrame(_ body: (ImageFrame) throws -> Void) throws {
+    /// Errors are ``ImageError``s as they were thrown; anything else a source throws becomes `.badImageData`.
+    public func forEachFrame(_ body: (ImageFrame) throws(ImageError) -> Void) throws(ImageError) {
         var index = 0
         while index < frameCount {
-            let frame = try self.frame(at: index)
+            let frame: ImageFrame
+            do {
+                frame = try self.frame(at: index)
+            } catch let error as ImageError {
+                throw error
+            } catch {
+                throw .badImageData(reason: "\(error)")
+            }
             // The frame may have just been found damaged: then `frame` repeats the last good one.
             guard index < frameCount else { break }
             try body(frame)

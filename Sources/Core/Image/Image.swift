@@ -94,6 +94,13 @@ public struct Image: Sendable {
         return ImageFrame(pixels: pixels, duration: 0)
     }
 
+    /// Calls `body` with each frame in order (the still's one frame), composing lazily decoded frames one at
+    /// a time and stopping at a damaged frame (see ``AnimatedFrames``): what streaming encoders write.
+    public func forEachFrame(_ body: (ImageFrame) throws(ImageError) -> Void) throws(ImageError) {
+        guard let animation else { return try body(ImageFrame(pixels: pixels, duration: 0)) }
+        try animation.forEachFrame(body)
+    }
+
     /// The same image without its animation: a still made of the poster frame.
     public var firstFrameOnly: Image { Image(copying: self, animation: nil) }
 

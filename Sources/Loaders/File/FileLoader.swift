@@ -20,7 +20,8 @@ public final class FileLoader: ImageLoader {
         /// Bytes read per chunk, and so between progress reports: 256 KB by default, a few disk
         /// read-aheads, small enough that cancellation is prompt.
         public var chunkSize = 256 * 1024
-        /// Files bigger than this fail with `.responseTooLarge` before any byte is read. 256 MB by default.
+        /// Files bigger than this fail with `.fileIO` naming this limit, before any byte is read (a file that
+        /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
         public var maxFileSize = 256 * 1024 * 1024
         public init() {}
     }

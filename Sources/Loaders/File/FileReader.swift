@@ -30,17 +30,26 @@ struct FileReader: Sendable {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .fileIO(path: path, reason: "is a directory") }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .fileIO(path: path, reason: "is not a regular file") }
         let size = Int(info.st_size)
-        if size > configuration.maxFileSize { throw .responseTooLarge(limit: configuration.maxFileSize) }
+        let limit = configuration.maxFileSize
+        if size > limit { throw overLimit("is \(size) bytes") }
 
         var data = Data(count: size)
         var received = 0
         let chunk = max(4096, configuration.chunkSize)
         while true {
             if operation.isCancelled { throw .cancelled }
-            // Grow when the file grew after fstat, up to the limit.
+            // Grow when the file grew after fstat, up to the limit. A full buffer at the limit reads one
+            // byte more: none means the file is exactly at the limit, which is allowed.
             if received == data.count {
-                if data.count >= configuration.maxFileSize { throw .responseTooLarge(limit: configuration.maxFileSize) }
-                data.count = min(configuration.maxFileSize, data.count + chunk)
+                if data.count >= limit {
+                    var probe: UInt8 = 0
+                    let extra = Glibc.read(fd, &probe, 1)
+                    if extra < 0 && errno == EINTR { continue }
+                    if extra < 0 { throw failure(errno) }
+                    if extra == 0 { break }
+                    throw overLimit("grew past \(limit) bytes while being read")
+                }
+                data.count = min(limit, data.count + chunk)
             }
             let want = min(chunk, data.count - received)
             let got = data.withUnsafeMutableBytes { raw in
@@ -80,6 +89,11 @@ struct FileReader: Sendable {
             if !allowed { throw .fileIO(path: path, reason: "outside the loader's allowed directories") }
         }
         return resolved
+    }
+
+    /// The file is larger than ``FileLoader/Configuration/maxFileSize``; `what` says by how much.
+    private func overLimit(_ what: String) -> ImageError {
+        .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
     }
 
     private func failure(_ code: Int32) -> ImageError {
