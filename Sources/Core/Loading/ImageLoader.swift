@@ -60,21 +60,33 @@ public protocol ImageLoader: Sendable {
 }
 
 extension ImageLoader {
-    /// Blocks URLs whose failure will repeat: bad data, unsupported formats, 4xx/5xx, invalid URLs.
-    /// Never cancellation, timeouts, network failures or "not modified".
+    /// Blocks URLs whose failure will repeat: bad data, unsupported formats, invalid URLs, and the
+    /// statuses in ``ImageError/permanentStatusCodes``. Never 5xx, 408, 429, cancellation, timeouts,
+    /// network failures or "not modified".
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
         ImageError.isPermanentFailure(error)
     }
 }
 
 extension ImageError {
+    /// The HTTP statuses that say the resource itself is bad, so asking again for the same URL gets the
+    /// same answer: 400 (the request for this URL is malformed), 404 (not found), 405 (GET not allowed
+    /// on it), 410 (gone for good) and 414 (the URL is too long for the server).
+    ///
+    /// Not here, on purpose: 5xx (the server's trouble, usually passing), 408 and 429 (the moment, not
+    /// the resource), 401 and 403 (access that changes: expired signed URLs, tokens a request modifier
+    /// refreshes), 451 (legal blocks are regional and get lifted). SDWebImage 5 blocks no status at
+    /// all; a server fetching many strangers' URLs still wants dead links remembered, so this keeps the
+    /// few that are about the resource.
+    public static let permanentStatusCodes: Set<Int> = [400, 404, 405, 410, 414]
+
     /// Whether trying again is pointless: the data or URL is bad, not the moment.
     public static func isPermanentFailure(_ error: ImageError) -> Bool {
         switch error {
         case .badImageData, .unsupportedFormat, .imageTooLarge, .invalidURL, .invalidContentType, .fileIO:
             return true
         case .invalidStatusCode(let code):
-            return (400..<600).contains(code) && code != 408 && code != 429
+            return permanentStatusCodes.contains(code)
         case .decodeBudgetExceeded(let budget, _, _):
             // The same file over the same budget fails again; running out of time may not.
             return budget != .time

@@ -19,7 +19,7 @@ import WebImageCore
 public final class HTTPLoader: ImageLoader {
     /// The settings the loader was made with.
     public let configuration: HTTPLoaderConfiguration
-    private let scheduler: TransferScheduler
+    let scheduler: TransferScheduler
     private let builder: RequestBuilder
     private let broadcaster: EventBroadcaster
 
@@ -115,10 +115,12 @@ public final class HTTPLoader: ImageLoader {
         }
     }
 
-    /// Blocks URLs whose failure will repeat: 4xx and 5xx answers (except 408 and 429), bad data,
-    /// unsupported formats. Never cancellation, timeouts, DNS or connection failures, size limits,
-    /// refusals or "not modified".
+    /// Blocks URLs whose failure will repeat: the statuses in
+    /// ``HTTPLoaderConfiguration/failedURLStatusCodes`` (404, 410 and a few more that say the resource
+    /// is bad), bad data, unsupported formats. Never 5xx, 408, 429, cancellation, timeouts, DNS or
+    /// connection failures, size limits, refusals or "not modified".
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
-        ImageError.isPermanentFailure(error)
+        if case .invalidStatusCode(let code) = error { return configuration.failedURLStatusCodes.contains(code) }
+        return ImageError.isPermanentFailure(error)
     }
 }

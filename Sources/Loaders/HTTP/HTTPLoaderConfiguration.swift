@@ -79,8 +79,22 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// checked on the address actually connected to (after DNS), so a hostname that resolves to
     /// 127.0.0.1 is refused too. Turn it on in servers that fetch user-supplied URLs. False by default.
     public var refusesPrivateAddresses = false
-    /// What to do after a failure. Never retries by default.
+    /// What to do after a failure. Never retries by default; ``HTTPBackoffRetryPolicy`` retries
+    /// transient failures with backoff and honours `Retry-After`.
     public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()
+    /// Statuses after which ``HTTPLoader/shouldBlockFailedURL(_:error:)`` tells the manager to put
+    /// the URL on its failed list: the ones that say the resource is bad.
+    /// ``ImageError/permanentStatusCodes`` (400, 404, 405, 410, 414) by default; 5xx, 408 and 429
+    /// never belong here.
+    public var failedURLStatusCodes: Set<Int> = ImageError.permanentStatusCodes
+
+    /// Bytes of interrupted bodies kept in memory so the next attempt at the same request (a retry,
+    /// or a later load) asks only for the rest, with `Range` and `If-Range`. Least recently kept
+    /// bodies go first. 32 MB by default; 0 turns resuming off.
+    public var resumableDataCapacity = 32 * 1024 * 1024
+    /// Smallest interrupted body worth keeping: below it, starting over costs about what a resumed
+    /// request does. 64 KB by default.
+    public var minimumResumableBytes = 64 * 1024
 
     /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
     /// images. ``ImageCodersManager/shared`` by default.

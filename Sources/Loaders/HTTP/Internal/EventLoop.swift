@@ -84,6 +84,8 @@ final class EventLoop {
     private func stop(_ id: UInt64) {
         guard let io = transfers[id] else { return }
         detach(io)
+        // The bytes so far still save a later load of the same request from fetching them again.
+        keepResumableData(of: io)
         _ = scheduler.finish(id)
         scheduler.events.emit(.finished(transferID: id, url: io.request.url, error: .cancelled, metrics: nil))
     }
@@ -118,13 +120,24 @@ final class EventLoop {
         }
         detach(io)
         if metrics.httpVersion == "2" || metrics.httpVersion == "3" { scheduler.markMultiplexed(io.request.hostKey) }
-        if case .failure(let error) = outcome, shouldConsiderRetry(error) {
-            let decision = configuration.retryPolicy.decision(for: HTTPRetryContext(
-                url: io.request.url, error: error, attempt: io.attempt, statusCode: io.response?.statusCode))
-            if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
-                let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, delay) * 1_000_000_000)
-                retries.append((io.id, due))
+        if case .failure(let error) = outcome {
+            if case .timeout = error { keepResumableData(of: io) }
+            if case .network = error { keepResumableData(of: io) }
+            if io.rangeRefused, scheduler.parkForRetry(io.id) {
+                // The kept bytes could not be resumed (and are gone): start over at once, whatever the
+                // policy says, since the server did answer.
+                retries.append((io.id, DispatchTime.now().uptimeNanoseconds))
                 return
+            }
+            if shouldConsiderRetry(error) {
+                let decision = configuration.retryPolicy.decision(for: HTTPRetryContext(
+                    url: io.request.url, method: io.request.method, error: error, attempt: io.attempt,
+                    statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
+                if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
+                    let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, delay) * 1_000_000_000)
+                    retries.append((io.id, due))
+                    return
+                }
             }
         }
         let body = io.body.take()
@@ -132,14 +145,20 @@ final class EventLoop {
                sentValidators: io.request.sentValidators)
     }
 
-    /// Cancellation and client errors are final whatever the retry policy says, and so are refusals
-    /// and "not modified".
+    /// Cancellation and client errors other than 408 and 429 are final whatever the retry policy says
+    /// (the same request would get the same answer), and so are refusals and "not modified".
     private func shouldConsiderRetry(_ error: ImageError) -> Bool {
         switch error {
         case .cancelled, .cacheNotModified, .requestRefused, .invalidURL: return false
-        case .invalidStatusCode(let code): return !(400..<500).contains(code)
+        case .invalidStatusCode(let code): return !(400..<500).contains(code) || code == 408 || code == 429
         default: return true
         }
+    }
+
+    /// Keeps the body of a transfer that ended early, when it can be resumed.
+    private func keepResumableData(of io: TransferIO) {
+        guard scheduler.resumableData.capacity > 0, let resumable = io.takeResumableData() else { return }
+        scheduler.resumableData.store(resumable, for: io.request.key)
     }
 
     private func answer(_ id: UInt64, url: URL, outcome: Result<(ImageResponse, Data), ImageError>,

@@ -19,6 +19,15 @@ struct PreparedRequest: Sendable {
     /// Computed once: the scheduler looks it up on every enqueue, cancel and finish.
     let key: TransferKey
 
+    /// Whether an interrupted body of this request may be kept and resumed: a GET whose headers ask
+    /// for no range of their own.
+    var isResumable: Bool {
+        method == "GET" && !headerLines.contains { line in
+            let lowered = line.lowercased()
+            return lowered.hasPrefix("range:") || lowered.hasPrefix("if-range:")
+        }
+    }
+
     init(url: URL, method: String, headerLines: [String], timeout: TimeInterval, handlesCookies: Bool,
          allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String) {
         self.url = url

@@ -27,6 +27,12 @@ final class TransferIO {
     var refusedAddress: String?
     private var decoder: (any IncrementalImageDecoder)?
     private var decoderFailed = false
+    /// The bytes of an earlier attempt this one asks the rest for (`Range` and `If-Range`); nil once
+    /// the server answered with the whole body instead.
+    private var resumingFrom: ResumableData?
+    /// The server answered our range request with a range we did not ask for (or 416): this attempt
+    /// failed, and the next one starts over without `Range`.
+    private(set) var rangeRefused = false
 
     private let handles: EasyHandlePool
 
@@ -41,6 +47,7 @@ final class TransferIO {
         self.scheduler = scheduler
         self.validator = validator
         errorBuffer[0] = 0
+        if request.isResumable { resumingFrom = scheduler.resumableData.take(for: request.key) }
         configure(share: share)
     }
 
@@ -86,6 +93,12 @@ final class TransferIO {
         default: setString(CURLOPT_CUSTOMREQUEST, request.method)
         }
         for line in request.headerLines { headerList = curl_slist_append(headerList, line) }
+        if let resumingFrom {
+            // Our own header lines rather than CURLOPT_RANGE: libcurl would fail a 200 answer to its
+            // range, and a 200 (the resource changed, or ranges are not supported) is a fine answer.
+            headerList = curl_slist_append(headerList, "Range: bytes=\(resumingFrom.data.count)-")
+            headerList = curl_slist_append(headerList, "If-Range: \(resumingFrom.validator)")
+        }
         // An empty "Expect:" stops libcurl adding "Expect: 100-continue" to requests with bodies.
         headerList = curl_slist_append(headerList, "Expect:")
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
@@ -161,11 +174,27 @@ final class TransferIO {
     /// length over the limit, or (when no caller's response modifier could change our mind) an
     /// unacceptable status or content type.
     private func acceptHead() -> Bool {
-        let head = makeResponse()
-        response = head
+        var head = makeResponse()
         scheduler.events.emit(.responseReceived(transferID: id, response: head))
         var length: curl_off_t = -1
         _ = ccurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        var prefix: Data? = nil
+        if let resumed = resumingFrom {
+            resumingFrom = nil
+            switch resumption(of: head, from: resumed, length: length) {
+            case .startOver: break
+            case .refused(let reason):
+                rangeRefused = true
+                failure = .network(code: RangeResume.rangeErrorCode, message: reason)
+                response = head
+                return false
+            case .append(let whole, let complete):
+                head = whole
+                prefix = resumed.data
+                length = curl_off_t(complete)
+            }
+        }
+        response = head
         if length >= 0 {
             expectedBytes = Int64(length)
             guard length <= configuration.maxResponseSize else {
@@ -174,12 +203,67 @@ final class TransferIO {
             }
             body.reserve(Int(length))
         }
+        if let prefix {
+            let appended = prefix.withUnsafeBytes { body.append($0) }
+            guard appended else {
+                failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
+                return false
+            }
+        }
         if let error = validator.rejection(of: head, sentValidators: request.sentValidators),
            !scheduler.hasResponseModifier(id) {
             failure = error
             return false
         }
         return true
+    }
+
+    /// What a resumed attempt does with the head the server answered its range request with.
+    private enum Resumption {
+        /// Not a range answer (200: the resource changed, or ranges are ignored): the body starts empty.
+        case startOver
+        /// A range other than the rest of the body, or 416: this attempt fails, the next starts over.
+        case refused(String)
+        /// The rest of the body follows: prepend the kept bytes. `whole` is the head of the complete
+        /// body (200, its full length, no Content-Range); `complete` its length, -1 when unknown.
+        case append(whole: ImageResponse, complete: curl_off_t)
+    }
+
+    private func resumption(of head: ImageResponse, from resumed: ResumableData, length: curl_off_t) -> Resumption {
+        let offset = resumed.data.count
+        switch head.statusCode {
+        case 206:
+            let declared = head.headers["content-range"] ?? "no Content-Range"
+            guard let range = RangeResume.contentRange(declared), range.first == offset,
+                  range.complete.map({ range.last == $0 - 1 }) ?? true,
+                  length < 0 || Int(length) == range.last - range.first + 1,
+                  // Encoded bytes would not line up with the decoded ones we kept.
+                  head.headers["content-encoding"].map({ $0.lowercased() == "identity" }) ?? true else {
+                return .refused("asked for bytes \(offset)- and got \(declared)")
+            }
+            let complete = curl_off_t(range.complete ?? (range.last + 1))
+            var whole = head
+            whole.statusCode = 200
+            whole.headers.removeValue(forKey: "content-range")
+            whole.headers["content-length"] = String(complete)
+            return .append(whole: whole, complete: complete)
+        case 416:
+            return .refused("the server cannot serve bytes \(offset)- (416)")
+        default:
+            return .startOver
+        }
+    }
+
+    /// The body so far and the validator to ask for the rest with, when this attempt ended early
+    /// with something worth keeping: an accepted complete-body response (200, or a resumed one) with a
+    /// strong validator, at least ``HTTPLoaderConfiguration/minimumResumableBytes`` of it, and not
+    /// all of it. Takes the bytes out of the body.
+    func takeResumableData() -> ResumableData? {
+        guard request.isResumable, !rangeRefused, let response, response.statusCode == 200,
+              body.count >= max(1, configuration.minimumResumableBytes),
+              let validator = RangeResume.validator(for: response.headers) else { return nil }
+        if let expectedBytes, Int64(body.count) >= expectedBytes { return nil }
+        return ResumableData(data: body.take(), validator: validator)
     }
 
     private func makeResponse() -> ImageResponse {
@@ -226,6 +310,8 @@ final class TransferIO {
     /// The outcome once libcurl reports the transfer done with `code`.
     func outcome(_ code: CURLcode) -> Result<ImageResponse, ImageError> {
         if code == CURLE_OK {
+            // A response without a body never reached receiveBody: judge its head now.
+            if response == nil, !acceptHead(), let failure { return .failure(failure) }
             let head = response ?? makeResponse()
             response = head
             return .success(head)

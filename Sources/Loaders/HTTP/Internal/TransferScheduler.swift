@@ -49,9 +49,12 @@ final class TransferScheduler: Sendable {
     /// Where events go, including those of transfers that end without the event thread (cancelled
     /// while queued).
     let events: EventBroadcaster
+    /// Bodies of interrupted transfers, for the next attempt at the same request to resume.
+    let resumableData: ResumableDataStore
 
     init(configuration: HTTPLoaderConfiguration, events: EventBroadcaster) {
         self.events = events
+        resumableData = ResumableDataStore(capacity: configuration.resumableDataCapacity)
         precondition(CurlGlobal.isInitialized, "curl_global_init failed")
         guard let raw = curl_multi_init() else { fatalError("curl_multi_init failed (out of memory)") }
         multi = MultiHandle(raw: raw)

@@ -1,0 +1,91 @@
+import Foundation
+import WebImageCore
+
+/// The built-in retry policy: retries idempotent requests after transient failures, with exponential
+/// backoff and full jitter, and honours the server's `Retry-After` up to a cap.
+///
+/// What it retries (every default stated below):
+///   - only the methods in ``retriedMethods`` (GET and HEAD: sending them twice changes nothing);
+///   - statuses in ``retriedStatusCodes`` (408, 429, 500, 502, 503, 504). 4xx other than 408 and 429
+///     are never retried even when listed: the same request gets the same answer;
+///   - `.timeout`, and `.network` failures of the connection or the transfer (refused connection,
+///     reset, empty reply, body cut short, HTTP/2 stream errors: see ``retriedNetworkCodes``). Not DNS
+///     failures, TLS verification failures, redirect loops, size limits or bad data.
+///
+/// How long it waits before attempt *n + 1*:
+///   - the server's `Retry-After` when the answer had one (delta-seconds or an HTTP-date). When it
+///     asks for more than ``maxRetryAfter`` the policy stops instead: retrying sooner than the server
+///     asked is impolite and likely futile, and waiting longer is more than a caller should hold;
+///   - otherwise "full jitter": a uniformly random delay between 0 and
+///     `min(maxDelay, baseDelay * 2^(n - 1))`, so many clients that failed together do not come back
+///     together.
+///
+/// ```swift
+/// var configuration = HTTPLoaderConfiguration()
+/// configuration.retryPolicy = HTTPBackoffRetryPolicy(maxAttempts: 4)
+/// ```
+public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
+    /// Attempts in all, the first one included. 3 by default: two retries.
+    public var maxAttempts: Int
+    /// The backoff ceiling after the first failure, doubling with each attempt. 0.5 s by default.
+    public var baseDelay: TimeInterval
+    /// The largest backoff ceiling. 30 s by default.
+    public var maxDelay: TimeInterval
+    /// The longest `Retry-After` honoured; a server asking for more ends the retries. 60 s by default.
+    public var maxRetryAfter: TimeInterval
+    /// Statuses worth another attempt. 408, 429, 500, 502, 503 and 504 by default; other 4xx are
+    /// ignored here.
+    public var retriedStatusCodes: Set<Int>
+    /// Methods safe to send twice. GET and HEAD by default.
+    public var retriedMethods: Set<String>
+
+    /// libcurl codes (`ImageError.network(code:)`) of failures that another attempt may not meet:
+    /// 7 could not connect, 16 HTTP/2 framing, 18 body cut short, 33 range not honoured (a resumed
+    /// transfer starts over), 52 empty reply, 55 send failed, 56 receive failed, 92 HTTP/2 stream reset.
+    public static let retriedNetworkCodes: Set<Int> = [7, 16, 18, 33, 52, 55, 56, 92]
+
+    /// A policy with the stated defaults, or the values given.
+    public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
+                maxRetryAfter: TimeInterval = 60, retriedStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+                retriedMethods: Set<String> = ["GET", "HEAD"]) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+        self.retriedStatusCodes = retriedStatusCodes
+        self.retriedMethods = retriedMethods
+    }
+
+    /// `.retry` after the server's `Retry-After` or a jittered backoff when the failure is transient,
+    /// the method idempotent and attempts are left; `.stop` otherwise.
+    public func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
+        guard failure.attempt < maxAttempts, retriedMethods.contains(failure.method.uppercased()),
+              isTransient(failure.error) else { return .stop }
+        if let asked = failure.retryAfter {
+            return asked <= maxRetryAfter ? .retry(after: asked) : .stop
+        }
+        return .retry(after: Double.random(in: 0...backoffCeiling(afterAttempt: failure.attempt)))
+    }
+
+    /// The longest backoff after attempt `attempt` failed: `baseDelay` doubled per earlier attempt,
+    /// capped at `maxDelay`.
+    public func backoffCeiling(afterAttempt attempt: Int) -> TimeInterval {
+        // 2^62 already overflows any sane delay; the cap keeps the shift defined.
+        let doublings = min(max(0, attempt - 1), 62)
+        return max(0, min(maxDelay, baseDelay * Double(UInt64(1) << UInt64(doublings))))
+    }
+
+    private func isTransient(_ error: ImageError) -> Bool {
+        switch error {
+        case .invalidStatusCode(let code):
+            if (400..<500).contains(code) && code != 408 && code != 429 { return false }
+            return retriedStatusCodes.contains(code)
+        case .timeout:
+            return true
+        case .network(let code, _):
+            return Self.retriedNetworkCodes.contains(code)
+        default:
+            return false
+        }
+    }
+}
