@@ -196,6 +196,24 @@ struct ResumeTests {
         #expect(b.exchanges.last?.range == "bytes=\(60 * 1024)-")
     }
 
+    @Test func keptBytesSurviveAnAttemptThatNeverConnects() async throws {
+        let vanishing = try LoopbackHTTPServer()
+        let origin = ResumableOrigin(.init(body: ResumableOrigin.bytes(count: Self.size, seed: 3), etag: Self.etag))
+        origin.cutNextResponses(after: [Self.half])
+        origin.install(on: vanishing, at: "/big")
+        let loader = makeLoader()
+        let url = vanishing.url("/big")
+        let events = loader.events()
+        _ = await load(loader, url)
+        await waitUntilIdle(loader, events: events)
+        vanishing.shutdown()
+        let refused = await load(loader, url)
+        guard case .network(let code, _) = failure(refused) else { Issue.record("expected .network, got \(refused)"); return }
+        #expect(code == 7) // CURLE_COULDNT_CONNECT
+        await waitUntilIdle(loader, events: events)
+        #expect(loader.resumableDataByteCount == Self.half)
+    }
+
     @Test func aSmallCutBodyIsNotKept() async {
         let origin = origin("/small")
         origin.cutNextResponses(after: [1024])

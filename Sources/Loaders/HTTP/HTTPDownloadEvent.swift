@@ -8,7 +8,7 @@ import WebImageCore
 public enum HTTPDownloadEvent: Sendable {
     /// The transfer left the queue and its request is being sent (again, after a retry).
     case started(transferID: UInt64, url: URL)
-    /// The final response head arrived (after redirects).
+    /// The final response head arrived (after redirects), as sent: a resumed body's is the 206.
     case responseReceived(transferID: UInt64, response: ImageResponse)
     /// The transfer ended: with its outcome for the waiting callers (`.cancelled` when the last caller
     /// left), and its metrics when a request was sent.

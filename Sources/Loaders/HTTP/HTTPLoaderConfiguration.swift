@@ -49,7 +49,7 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var lowSpeedTime = 30
 
     /// Largest response body accepted; bigger ones (chunked ones included) stop as soon as they pass
-    /// it, with `.responseTooLarge`. 64 MB by default: far above any sane image, far below memory.
+    /// it, with `.responseTooLarge`. A resumed body counts whole, the kept bytes included. 64 MB by default: far above any sane image, far below memory.
     public var maxResponseSize = 64 * 1024 * 1024
     /// Largest response head (all header lines of one response) accepted. 64 KB by default.
     public var maxHeaderSize = 64 * 1024

@@ -13,7 +13,7 @@ public struct HTTPTransferMetrics: Sendable, Hashable {
     public var firstByte: TimeInterval
     /// The whole transfer, redirects included.
     public var total: TimeInterval
-    /// Body bytes received.
+    /// Body bytes delivered; for a body resumed from an interrupted transfer, the kept bytes count too.
     public var bytesReceived: Int64
     /// The HTTP version used: "1.0", "1.1", "2", "3", or "" when no response came.
     public var httpVersion: String

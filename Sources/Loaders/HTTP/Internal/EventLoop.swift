@@ -157,7 +157,7 @@ final class EventLoop {
 
     /// Keeps the body of a transfer that ended early, when it can be resumed.
     private func keepResumableData(of io: TransferIO) {
-        guard scheduler.resumableData.capacity > 0, let resumable = io.takeResumableData() else { return }
+        guard scheduler.resumableData.capacity > 0, let resumable = io.resumableData() else { return }
         scheduler.resumableData.store(resumable, for: io.request.key)
     }
 

@@ -257,13 +257,16 @@ final class TransferIO {
     /// The body so far and the validator to ask for the rest with, when this attempt ended early
     /// with something worth keeping: an accepted complete-body response (200, or a resumed one) with a
     /// strong validator, at least ``HTTPLoaderConfiguration/minimumResumableBytes`` of it, and not
-    /// all of it. Takes the bytes out of the body.
-    func takeResumableData() -> ResumableData? {
+    /// all of it. A copy of exactly the bytes received: the body's block may be reserved for the whole
+    /// declared length, and the store's byte cap must count what is really held. An attempt that ended
+    /// before any answer (no connection, say) hands back the bytes it was to resume from.
+    func resumableData() -> ResumableData? {
+        if let resumingFrom { return resumingFrom }
         guard request.isResumable, !rangeRefused, let response, response.statusCode == 200,
               body.count >= max(1, configuration.minimumResumableBytes),
               let validator = RangeResume.validator(for: response.headers) else { return nil }
         if let expectedBytes, Int64(body.count) >= expectedBytes { return nil }
-        return ResumableData(data: body.take(), validator: validator)
+        return ResumableData(data: body.copy(), validator: validator)
     }
 
     private func makeResponse() -> ImageResponse {
