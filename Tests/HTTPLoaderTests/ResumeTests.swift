@@ -121,6 +121,17 @@ struct ResumeTests {
         #expect(origin.exchanges.last?.range == nil)
     }
 
+    @Test func aRangeOtherThanTheRestStartsOverAtOnce() async throws {
+        let origin = origin("/big")
+        let loader = makeLoader()
+        _ = await loadAndSettle(loader, "/big")
+        origin.rangeSupport = .sendsTheWrongRange
+        let second = try await loadAndSettle(loader, "/big").get()
+        #expect(second.data == Data(origin.resource.body))
+        #expect(origin.exchanges.map(\.status) == [200, 206, 200])
+        #expect(origin.exchanges.last?.range == nil)
+    }
+
     @Test func aWeakETagIsNotEnoughToResume() async {
         let origin = origin("/weak") { $0.etag = "W/\"v1\"" }
         let loader = makeLoader()

@@ -34,7 +34,8 @@ public struct HTTPRetryContext: Sendable {
     public var method: String
     /// The failure of this attempt.
     public var error: ImageError
-    /// The attempt that failed: 1 for the first try.
+    /// The attempt that failed: 1 for the first try. An immediate restart after a server refused to
+    /// resume a body counts as an attempt too.
     public var attempt: Int
     /// The status code, when the server answered (also for failures after the head, such as a body
     /// cut short).

@@ -16,6 +16,8 @@ final class ResumableOrigin: Sendable {
         case ignores
         /// Answers 416, as if the range were past the end.
         case refuses
+        /// Answers 206 with the whole body (`bytes 0-...`), a range nobody asked for.
+        case sendsTheWrongRange
     }
 
     struct Resource: Sendable {
@@ -98,6 +100,8 @@ final class ResumableOrigin: Sendable {
                 status = 206
             case .refuses:
                 status = 416
+            case .sendsTheWrongRange:
+                status = 206
             default:
                 break
             }
