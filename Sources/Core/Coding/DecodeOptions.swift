@@ -22,9 +22,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// libvips and Pillow have no such limit, which is how a 200 KB GIF costs them minutes.
     public static let defaultMaxTotalPixelCount = 1_000_000_000
 
-    /// Default progressive JPEG scan limit: 500. libjpeg-turbo's documentation advises capping scans for
-    /// untrusted input (its tools' `-maxscans`); real encoders write about 10 (libjpeg's default script) to
-    /// a few dozen (mozjpeg's search), so 500 refuses only files made to waste time.
+    /// Default progressive JPEG scan limit: 500. libjpeg-turbo has no default cap (`TJPARAM_SCANLIMIT` is 0,
+    /// djpeg's `-maxscans` is off) but documents both as the guard against files of many scans that are
+    /// each cheap to store and expensive to decode; its security note on the issue finds "hard to imagine
+    /// any real-world application needing more than 100" scans and proposes 1,000 as a cap that refuses no
+    /// legal, non-hostile file, and its own fuzz targets cap at 100. Real encoders write about 10 (libjpeg's
+    /// default script) to a few dozen (mozjpeg's search), so 500 sits between those numbers: it refuses only
+    /// files made to waste time, and the work budget (``defaultMaxTotalPixelCount``) bounds what 500 scans
+    /// of a large image may cost.
     public static let defaultMaxProgressiveScanCount = 500
 
     /// Default time limit of one decode call (a whole decode, one incremental step, or composing the
