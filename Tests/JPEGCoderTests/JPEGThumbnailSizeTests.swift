@@ -9,7 +9,7 @@ import WebImageTestSupport
 /// image, as for every other format, never one computed from the rounded scaled size.
 @Suite("JPEG thumbnail sizes")
 struct JPEGThumbnailSizeTests {
-    static let imageSizes = [(1, 1), (3, 2), (9, 17), (15, 4), (33, 65), (63, 31), (101, 37), (203, 101), (333, 17), (17, 259)]
+    static let imageSizes = [(1, 1), (3, 2), (9, 17), (15, 4), (33, 65), (63, 31), (101, 37), (203, 101), (333, 17), (17, 259), (1001, 999)]
     static let thumbnailSizes = [PixelSize(1), PixelSize(2), PixelSize(5), PixelSize(16), PixelSize(37), PixelSize(50),
                                  PixelSize(100), PixelSize(width: 40, height: 9), PixelSize(width: 7, height: 90)]
     static let orientations: [ImageOrientation] = [.up, .right, .leftMirrored, .down]

@@ -245,9 +245,10 @@ static int advance(cjpeg_decoder *d) {
                 // Buffered-image mode stops right after the first scan's header: that scan is accounted
                 // (and passed over when unused) like every later one.
                 if (scan_is_unused(d)) { d->skipping = 1; d->state.skipped_scans++; }
-                shim_budget_begin_scan(cinfo, d->output_pixels, d->skipping);
+                shim_budget_begin_scan(cinfo);
             } else {
-                shim_budget_add_work(cinfo, d->output_pixels);
+                // One scan of every component, decoded straight to the output: its blocks, once.
+                shim_budget_add_work(cinfo, (long long)cinfo->image_width * (long long)cinfo->image_height);
             }
             d->state.channels = d->cmyk ? 3 : cinfo->output_components;
             if (d->cmyk && !(d->row = malloc((size_t)cinfo->output_width * 4))) return CJPEG_OUT_OF_MEMORY;
@@ -283,7 +284,7 @@ static int advance(cjpeg_decoder *d) {
                 // warns once and leaves the scan's coefficients alone (only the first MCU may get
                 // garbage AC values, which a DC-only output never reads).
                 if (scan_is_unused(d)) { d->skipping = 1; d->state.skipped_scans++; }
-                shim_budget_begin_scan(cinfo, d->output_pixels, d->skipping);
+                shim_budget_begin_scan(cinfo);
             } else if (result == JPEG_ROW_COMPLETED) {
                 shim_budget_check(cinfo);  // once per iMCU row of the scan
             } else if (result == JPEG_REACHED_EOI) {
@@ -312,7 +313,6 @@ static int advance(cjpeg_decoder *d) {
     }
 }
 
-/// Advances and records the outcome in the state. Call only below a setjmp on d->err.jump.
 /// Copies the counters the state reports from the objects that keep them.
 static void update_counters(cjpeg_decoder *d) {
     d->state.warnings = d->err.warnings;
@@ -321,6 +321,7 @@ static void update_counters(cjpeg_decoder *d) {
     d->state.work_pixels = d->budget.work;
 }
 
+/// Advances and records the outcome in the state. Call only below a setjmp on d->err.jump.
 static int run(cjpeg_decoder *d) {
     int code = advance(d);
     update_counters(d);

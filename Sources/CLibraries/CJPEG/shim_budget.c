@@ -37,11 +37,11 @@ void shim_budget_add_work(j_decompress_ptr cinfo, long long pixels) {
     budget->work += pixels;
 }
 
-void shim_budget_begin_scan(j_decompress_ptr cinfo, long long output_pixels, int skipped) {
+void shim_budget_begin_scan(j_decompress_ptr cinfo) {
     shim_budget *budget = (shim_budget *)cinfo->progress;
     if (cinfo->input_scan_number > budget->max_scans) stop(cinfo, CJPEG_TOO_MANY_SCANS);
     shim_budget_check(cinfo);
-    if (skipped) return;
+    long long image_pixels = (long long)cinfo->image_width * (long long)cinfo->image_height;
     // Samples per MCU of the scan's components against those of the whole image.
     long long scan_samples = 0, image_samples = 0;
     for (int i = 0; i < cinfo->comps_in_scan; i++) {
@@ -51,6 +51,6 @@ void shim_budget_begin_scan(j_decompress_ptr cinfo, long long output_pixels, int
         image_samples += (long long)cinfo->comp_info[ci].h_samp_factor * cinfo->comp_info[ci].v_samp_factor;
     }
     if (image_samples <= 0) return;
-    // Rounded up, so a scan never costs nothing; output_pixels <= 2^32 and the share <= 1 cannot overflow.
-    shim_budget_add_work(cinfo, (output_pixels * scan_samples + image_samples - 1) / image_samples);
+    // Rounded up, so a scan never costs nothing; image_pixels < 2^32 and scan_samples <= 4 * 16 cannot overflow.
+    shim_budget_add_work(cinfo, (image_pixels * scan_samples + image_samples - 1) / image_samples);
 }

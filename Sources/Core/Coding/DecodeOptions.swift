@@ -15,7 +15,8 @@ public struct DecodeOptions: Sendable, Hashable {
     public static let defaultMaxFrameCount = 5_000
 
     /// Default work limit across all frames: 1,000 megapixels, counting every frame's canvas (composed) and
-    /// its own rectangle (decompressed), and every progressive JPEG scan at the output size. About 3 to 10 s
+    /// its own rectangle (decompressed), and every progressive JPEG scan (at the stored size, thumbnails
+    /// too: libjpeg walks every block of a scan at any output scale). About 3 to 10 s
     /// of CPU at the coders' speeds, ten full-size frames of the largest still we accept. imgproxy sums the
     /// frames of an animation against `IMGPROXY_MAX_SRC_RESOLUTION` (50 MP by default) because it keeps
     /// every frame in memory; we compose lazily and hold a few canvases, so we can allow more work.

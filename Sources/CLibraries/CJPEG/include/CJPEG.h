@@ -30,8 +30,8 @@ typedef struct {
     int scans_shown;           ///< several scans: the scan `pixels` shows (0: none yet)
     int skipped_scans;         ///< AC scans passed over because the scaled output never reads them
     int scans;                 ///< several scans: scans begun so far (libjpeg's input_scan_number)
-    long long work_pixels;     ///< work so far in output pixels: each scan decoded counts the share of the
-                               ///< image's samples it covers, each output pass the whole output
+    long long work_pixels;     ///< work so far in pixels: each scan its components' share of the image's
+                               ///< stored pixels, each output pass of several scans the output
     int sparse_components;     ///< components whose coefficient buffer was kept sparse (CJPEG_SPARSE_COEFFICIENTS)
     size_t coefficient_bytes;  ///< the most memory the sparse coefficient buffers held at once
     int finished;              ///< the whole image is in `pixels`
@@ -58,11 +58,12 @@ enum {
 /// A decoder for one JPEG, fed incrementally or all at once. It refuses images with more than
 /// `max_pixels` pixels, checked from the header before any image memory is allocated; files with several
 /// scans having more than `max_scans` scans (CJPEG_TOO_MANY_SCANS, checked as each scan begins; 0 refuses
-/// every multi-scan file); and work
-/// past `max_work_pixels` output pixels (CJPEG_TOO_MUCH_WORK, checked before each scan and output pass):
-/// a file with one scan costs its output once; with several, each scan decoded costs the output times the
-/// share of the image's samples its components hold (a scan of every component: one output; luma alone
-/// in 4:2:0: two thirds), a scan passed over costs nothing, and each output pass costs one output.
+/// every multi-scan file); and work past `max_work_pixels` pixels (CJPEG_TOO_MUCH_WORK, checked before each
+/// scan and output pass): a file with one scan costs its stored pixels once; with several, each scan costs
+/// the stored pixels times the share of the image's samples its components hold (a scan of every
+/// component: the whole image; luma alone in 4:2:0: two thirds), whatever the DCT scale and whether it is
+/// passed over or not (libjpeg walks every block of the scan either way), and each output pass costs the
+/// output (scaled) pixels.
 /// Once the header is read (`header_read`) the decoder waits for `cjpeg_decoder_choose_scale`.
 /// `options`: CJPEG_SKIP_UNUSED_SCANS | CJPEG_SPARSE_COEFFICIENTS; 0 decodes every scan into libjpeg's own
 /// coefficient buffer (for tests).
