@@ -28,8 +28,7 @@ final class JPEGStopCheck {
     private static let shouldStop: cjpeg_stop_check = { context in
         guard let context else { return 0 }
         let check = Unmanaged<JPEGStopCheck>.fromOpaque(context).takeUnretainedValue()
-        guard check.reason == nil, let reason = check.watch.stopReason else { return check.reason == nil ? 0 : 1 }
-        check.reason = reason
-        return 1
+        if check.reason == nil { check.reason = check.watch.stopReason }
+        return check.reason == nil ? 0 : 1
     }
 }
