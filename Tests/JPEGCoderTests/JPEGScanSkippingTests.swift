@@ -65,7 +65,7 @@ struct JPEGScanSkippingTests {
     @Test func sparseCoefficientBuffersOnlyForEighthScaleProgressiveDecodes() throws {
         let progressive = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true)
         let baseline = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: false)
-        for (data, thumbnail) in [(progressive, 38), (progressive, 100), (progressive, 0), (baseline, 12)] {
+        for (data, thumbnail) in [(progressive, 60), (progressive, 150), (progressive, 0), (baseline, 12)] {
             let (_, state) = try scaledDecodeState(data, thumbnail: thumbnail, skipping: true, sparse: true)
             #expect(state.sparse_components == 0, "thumbnail \(thumbnail)")
         }
@@ -126,7 +126,7 @@ struct JPEGScanSkippingTests {
 
     @Test func largerScalesDecodeEveryScan() throws {
         let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true)
-        for thumbnail in [38, 100, 200] {  // scales 1/4, 1/2, 1: AC coefficients reach the output
+        for thumbnail in [60, 150, 300] {  // scales 1/4, 1/2, 1 (outputs 60x44, 150x111, 300x222): AC coefficients reach the output
             #expect(try scaledDecode(data, thumbnail: thumbnail, skipping: true).skipped == 0)
         }
     }

@@ -2,6 +2,7 @@
 // over a suspending source (shim_source.c): each entry point sets its own setjmp, then advances the
 // machine until libjpeg suspends for more bytes or the image is done.
 #include "CJPEG.h"
+#include "shim_budget.h"
 #include "shim_error.h"
 #include "shim_source.h"
 #include "sparse_coefficients.h"
@@ -13,6 +14,7 @@
 
 enum stage {
     STAGE_HEADER,    // markers up to the first SOS (jpeg_read_header may suspend)
+    STAGE_SCALE,     // waits for cjpeg_decoder_choose_scale
     STAGE_START,     // jpeg_start_decompress (may suspend); the output size becomes known
     STAGE_ALLOCATE,  // the output buffer: ours, or the caller's in cjpeg_decoder_finish_into
     STAGE_ROWS,      // one scan: rows are decoded as their bytes arrive
@@ -26,26 +28,27 @@ struct cjpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     shim_error err;
     shim_source src;
+    shim_budget budget;          // cinfo->progress: scan cap, work budget, the caller's stop check
     sparse_coefficients sparse;  // hooks in cinfo's memory manager; what it holds is freed by libjpeg's free_pool/self_destruct
     enum stage stage;
     int min_width, min_height;
+    int scale_chosen;      // cjpeg_decoder_choose_scale was called
     long long max_pixels;
+    long long output_pixels;  // output_width * output_height, once known
     int options;           // CJPEG_SKIP_UNUSED_SCANS, CJPEG_SPARSE_COEFFICIENTS
     unsigned char dc_only[MAX_COMPONENTS];  // components whose output reads only the DC coefficient
     int skipping;          // passing over the entropy-coded bytes of an unused scan
     int rendering;         // an output pass (jpeg_start_output) is in progress
     int hold_for_output;   // whole-file mode: wait for cjpeg_decoder_finish_into's buffer
     int owns_pixels;       // state.pixels is ours to free
-    int cmyk, inverted;
+    int cmyk;
     uint8_t *row;          // CMYK scratch row (4 samples per pixel)
     cjpeg_state state;
 };
 
-cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int options) {
+cjpeg_decoder *cjpeg_decoder_new(long long max_pixels, int max_scans, long long max_work_pixels, int options) {
     cjpeg_decoder *d = calloc(1, sizeof(*d));
     if (!d) return NULL;
-    d->min_width = min_width;
-    d->min_height = min_height;
     d->max_pixels = max_pixels;
     d->options = options;
     shim_error_install((j_common_ptr)&d->cinfo, &d->err);
@@ -56,6 +59,7 @@ cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pi
     }
     jpeg_create_decompress(&d->cinfo);
     shim_source_install(&d->cinfo, &d->src);
+    shim_budget_install(&d->cinfo, &d->budget, max_scans, max_work_pixels);
     sparse_coefficients_install(&d->cinfo, &d->sparse);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);  // EXIF
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC
@@ -74,6 +78,11 @@ void cjpeg_decoder_free(cjpeg_decoder *d) {
 }
 
 const cjpeg_state *cjpeg_decoder_state(const cjpeg_decoder *d) { return &d->state; }
+
+void cjpeg_decoder_set_stop_check(cjpeg_decoder *d, cjpeg_stop_check check, void *context) {
+    d->budget.check = check;
+    d->budget.context = check ? context : NULL;
+}
 
 // MARK: - Header
 
@@ -104,8 +113,8 @@ static void mark_dc_only_components(cjpeg_decoder *d) {
     }
 }
 
-/// After jpeg_read_header: the pixel limit (before anything image-sized is allocated), metadata, the
-/// output color space, the DCT scale, and buffered-image mode for files with several scans.
+/// After jpeg_read_header: the pixel limit (before anything image-sized is allocated), metadata and the
+/// output color space.
 static int setup_after_header(cjpeg_decoder *d) {
     j_decompress_ptr cinfo = &d->cinfo;
     d->state.image_width = (int)cinfo->image_width;
@@ -120,8 +129,13 @@ static int setup_after_header(cjpeg_decoder *d) {
     if (d->cmyk) cinfo->out_color_space = JCS_CMYK;
     else if (cinfo->num_components == 1) cinfo->out_color_space = JCS_GRAYSCALE;
     else cinfo->out_color_space = JCS_RGB;
-    // Adobe CMYK JPEGs store inverted values; the Adobe marker says so.
-    d->inverted = cinfo->saw_Adobe_marker;
+    d->state.header_read = 1;
+    return CJPEG_OK;
+}
+
+/// After cjpeg_decoder_choose_scale: the DCT scale, and buffered-image mode for files with several scans.
+static void setup_scale(cjpeg_decoder *d) {
+    j_decompress_ptr cinfo = &d->cinfo;
     cinfo->scale_num = 1;
     cinfo->scale_denom = 1;
     if (d->min_width > 0 || d->min_height > 0) {
@@ -140,7 +154,6 @@ static int setup_after_header(cjpeg_decoder *d) {
             sparse_coefficients_enable(&d->sparse, d->dc_only);
         }
     }
-    return CJPEG_OK;
 }
 
 /// Whether the scan whose header libjpeg just read (JPEG_REACHED_SOS) only holds coefficients the output
@@ -154,10 +167,13 @@ static int scan_is_unused(const cjpeg_decoder *d) {
 
 // MARK: - Output
 
-static void cmyk_to_rgb(const uint8_t *row, uint8_t *dst, int width, int inverted) {
+/// CMYK samples as stored in JPEG files are inverted (255 = no ink), the convention of Adobe's APP14
+/// marker. It is assumed with or without that marker, as djpeg, libvips, Pillow, ImageMagick and the
+/// browsers do: files without it come from the same tools, and reading them as plain ink values gives a
+/// colour negative. So each channel is the stored C, M or Y value times the stored K, scaled to 255.
+static void cmyk_to_rgb(const uint8_t *row, uint8_t *dst, int width) {
     for (int x = 0; x < width; x++) {
         int c = row[x * 4], m = row[x * 4 + 1], y = row[x * 4 + 2], k = row[x * 4 + 3];
-        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
         dst[x * 3] = (uint8_t)(c * k / 255);
         dst[x * 3 + 1] = (uint8_t)(m * k / 255);
         dst[x * 3 + 2] = (uint8_t)(y * k / 255);
@@ -175,7 +191,7 @@ static int read_rows(cjpeg_decoder *d) {
         if (d->cmyk) {
             rows[0] = d->row;
             got = jpeg_read_scanlines(cinfo, rows, 1);
-            if (got) cmyk_to_rgb(d->row, dst, d->state.width, d->inverted);
+            if (got) cmyk_to_rgb(d->row, dst, d->state.width);
         } else {
             JDIMENSION count = cinfo->output_height - y < ROWS_PER_CALL ? cinfo->output_height - y : ROWS_PER_CALL;
             for (JDIMENSION i = 0; i < count; i++) rows[i] = dst + stride * i;
@@ -212,13 +228,28 @@ static int advance(cjpeg_decoder *d) {
             if (jpeg_read_header(cinfo, TRUE) == JPEG_SUSPENDED) return CJPEG_OK;
             int code = setup_after_header(d);
             if (code != CJPEG_OK) return code;
-            d->stage = STAGE_START;
+            d->stage = STAGE_SCALE;
             break;
         }
+        case STAGE_SCALE:
+            if (!d->scale_chosen) return CJPEG_OK;
+            setup_scale(d);
+            d->stage = STAGE_START;
+            break;
         case STAGE_START:
             if (!jpeg_start_decompress(cinfo)) return CJPEG_OK;
             d->state.width = (int)cinfo->output_width;
             d->state.height = (int)cinfo->output_height;
+            d->output_pixels = (long long)cinfo->output_width * (long long)cinfo->output_height;
+            if (cinfo->buffered_image) {
+                // Buffered-image mode stops right after the first scan's header: that scan is accounted
+                // (and passed over when unused) like every later one.
+                if (scan_is_unused(d)) { d->skipping = 1; d->state.skipped_scans++; }
+                shim_budget_begin_scan(cinfo);
+            } else {
+                // One scan of every component, decoded straight to the output: its blocks, once.
+                shim_budget_add_work(cinfo, (long long)cinfo->image_width * (long long)cinfo->image_height);
+            }
             d->state.channels = d->cmyk ? 3 : cinfo->output_components;
             if (d->cmyk && !(d->row = malloc((size_t)cinfo->output_width * 4))) return CJPEG_OUT_OF_MEMORY;
             d->state.header_done = 1;
@@ -253,6 +284,9 @@ static int advance(cjpeg_decoder *d) {
                 // warns once and leaves the scan's coefficients alone (only the first MCU may get
                 // garbage AC values, which a DC-only output never reads).
                 if (scan_is_unused(d)) { d->skipping = 1; d->state.skipped_scans++; }
+                shim_budget_begin_scan(cinfo);
+            } else if (result == JPEG_ROW_COMPLETED) {
+                shim_budget_check(cinfo);  // once per iMCU row of the scan
             } else if (result == JPEG_REACHED_EOI) {
                 d->state.scans_complete = cinfo->input_scan_number;
                 d->stage = STAGE_OUTPUT;
@@ -261,6 +295,7 @@ static int advance(cjpeg_decoder *d) {
         }
         case STAGE_OUTPUT:
             if (!d->rendering) {
+                shim_budget_add_work(cinfo, d->output_pixels);
                 jpeg_start_output(cinfo, cinfo->input_scan_number);
                 d->rendering = 1;
             }
@@ -278,23 +313,30 @@ static int advance(cjpeg_decoder *d) {
     }
 }
 
+/// Copies the counters the state reports from the objects that keep them.
+static void update_counters(cjpeg_decoder *d) {
+    d->state.warnings = d->err.warnings;
+    d->state.premature_end = d->err.premature_end;
+    d->state.scans = d->state.header_read ? d->cinfo.input_scan_number : 0;
+    d->state.work_pixels = d->budget.work;
+}
+
 /// Advances and records the outcome in the state. Call only below a setjmp on d->err.jump.
 static int run(cjpeg_decoder *d) {
     int code = advance(d);
-    d->state.warnings = d->err.warnings;
-    d->state.premature_end = d->err.premature_end;
+    update_counters(d);
     d->state.sparse_components = d->sparse.sparse_components;
     d->state.coefficient_bytes = d->sparse.peak_bytes;
     if (code != CJPEG_OK) d->state.code = code;
     return d->state.code;
 }
 
+/// After the longjmp of a libjpeg error, or of a stop (shim_budget.h: its code says which).
 static int failed_in_libjpeg(cjpeg_decoder *d) {
+    update_counters(d);
+    if (d->budget.stop_code != CJPEG_OK) return d->state.code = d->budget.stop_code;
     shim_error_message((j_common_ptr)&d->cinfo, d->state.message, sizeof(d->state.message));
-    d->state.code = CJPEG_ERROR;
-    d->state.warnings = d->err.warnings;
-    d->state.premature_end = d->err.premature_end;
-    return CJPEG_ERROR;
+    return d->state.code = CJPEG_ERROR;
 }
 
 // MARK: - Entry points (each with its own setjmp)
@@ -310,12 +352,26 @@ int cjpeg_decoder_append(cjpeg_decoder *d, const uint8_t *data, size_t size) {
 int cjpeg_decoder_render(cjpeg_decoder *d) {
     if (d->state.code != CJPEG_OK) return d->state.code;
     if (d->stage != STAGE_SCANS || d->rendering || d->state.scans_complete <= d->state.scans_shown) return CJPEG_OK;
+    // A partial image is optional: none when its pass would leave no room for the final one.
+    if (!shim_budget_allows(&d->budget, 2 * d->output_pixels)) return CJPEG_OK;
     if (setjmp(d->err.jump)) return failed_in_libjpeg(d);
+    shim_budget_add_work(&d->cinfo, d->output_pixels);
+    update_counters(d);
     // Only complete scans: the input is past them, so the pass never waits for bytes.
     jpeg_start_output(&d->cinfo, d->state.scans_complete);
     d->rendering = 1;
     if (!continue_output_pass(d)) return CJPEG_OK;  // finished by the next append
     return d->state.code;
+}
+
+int cjpeg_decoder_choose_scale(cjpeg_decoder *d, int min_width, int min_height) {
+    if (d->state.code != CJPEG_OK) return d->state.code;
+    if (d->stage != STAGE_SCALE || d->scale_chosen) return CJPEG_MISUSE;
+    d->min_width = min_width;
+    d->min_height = min_height;
+    d->scale_chosen = 1;
+    if (setjmp(d->err.jump)) return failed_in_libjpeg(d);
+    return run(d);
 }
 
 int cjpeg_decoder_finish(cjpeg_decoder *d) {

@@ -6,11 +6,22 @@ import WebImageCore
 /// YCCK; EXIF orientation; ICC profiles; DCT-scaled thumbnail decoding.
 ///
 /// Thumbnails use libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale still at least the
-/// requested size, then Core's area-average resampler: the main speed lever for thumbnails. At 1/8 a
-/// progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
+/// output size, then Core's area-average resampler to exactly that size: the main speed lever for
+/// thumbnails. The output size is ``DecodeOptions/outputSize(width:height:)`` of the real, upright image
+/// (not of the rounded-up scaled size), so every coder gives the same thumbnail size for the same image.
+/// At 1/8 a progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
 /// over without Huffman decoding: their 1x1 IDCT reads only the DC coefficient, so the pixels are the
 /// same. libjpeg still holds a progressive file's whole coefficient buffer (2 bytes per coefficient,
 /// about 3 bytes per pixel for 4:2:0), so such thumbnails are fast but not small in memory.
+///
+/// CMYK and YCCK files are read with Adobe's inverted convention whether or not they carry its APP14
+/// marker, as every reference decoder does.
+///
+/// Budgets for untrusted input: progressive files with more than ``DecodeOptions/maxProgressiveScanCount``
+/// scans, or whose scans and output passes add up past ``DecodeOptions/maxTotalPixelCount``, stop with
+/// `.decodeBudgetExceeded`; the time limit and cancellation are checked from inside libjpeg (its progress
+/// monitor, and per iMCU row and scan), for each decode call and each incremental step.
+///
 /// A file that ends early ("premature end of JPEG file", which libjpeg only warns about) fails with
 /// `.badImageData` unless ``DecodeOptions/allowPartialImage`` asks for the decoded part.
 public struct JPEGCoder: ImageCoder {

@@ -8,6 +8,11 @@ import WebImageCore
 /// either way: the same DCT scale for thumbnails, pixel limit, EXIF orientation, ICC profile and final
 /// resample. The C decoder (`cjpeg_decoder`) is created in `init` and freed in `deinit`; nothing else
 /// holds the pointer.
+///
+/// Budgets: the C decoder refuses scans past ``DecodeOptions/maxProgressiveScanCount`` and work past
+/// ``DecodeOptions/maxTotalPixelCount`` (see `cjpeg_decoder_new` for what counts), and each call into it
+/// (a whole decode, an append, a render, the finish) runs under its own ``DecodeWatch`` (time limit and
+/// cancellation), checked per row group, iMCU row, scan and output pass.
 final class JPEGDecompressor {
     /// The value of rows a single-scan partial image has not received yet: mid gray, which is also what
     /// libjpeg shows for data that never came.
@@ -15,6 +20,11 @@ final class JPEGDecompressor {
 
     let options: DecodeOptions
     private let decoder: OpaquePointer
+    /// The DCT scale was chosen (after the header, from the image's size and EXIF orientation).
+    private var scaleChosen = false
+    /// Why a call stopped (time or cancellation): the C decoder only keeps `CJPEG_STOPPED`, and later
+    /// calls report the same reason.
+    private var stopReason: ImageError?
 
     /// - Parameters:
     ///   - skipsUnusedScans: at DCT scale 1/8, pass over AC scans the output never reads
@@ -23,11 +33,9 @@ final class JPEGDecompressor {
     ///     (`CJPEG_SPARSE_COEFFICIENTS`). Tests turn it off to compare against libjpeg's own buffer.
     init(options: DecodeOptions, skipsUnusedScans: Bool = true, sparseCoefficients: Bool = true) throws(ImageError) {
         self.options = options
-        // The DCT scale must leave at least the thumbnail size.
-        let minimum = options.thumbnailPixelSize ?? PixelSize(width: 0, height: 0)
         let flags = (skipsUnusedScans ? Int32(CJPEG_SKIP_UNUSED_SCANS) : 0) | (sparseCoefficients ? Int32(CJPEG_SPARSE_COEFFICIENTS) : 0)
-        guard let decoder = cjpeg_decoder_new(Int32(clamping: max(0, minimum.width)), Int32(clamping: max(0, minimum.height)),
-                                              Int64(options.maxPixelCount), flags)
+        guard let decoder = cjpeg_decoder_new(Int64(options.maxPixelCount), Int32(clamping: options.maxProgressiveScanCount),
+                                              Int64(options.maxTotalPixelCount), flags)
         else { throw .badImageData(reason: "JPEG: out of memory") }
         self.decoder = decoder
     }
@@ -41,17 +49,20 @@ final class JPEGDecompressor {
 
     /// Decodes a whole file straight into the returned buffer, the only copy of the pixels.
     func decode(_ data: Data) throws(ImageError) -> PixelBuffer {
-        var code = Int32(CJPEG_OK)
         var bytes: [UInt8] = []
-        data.withUnsafeBytes { raw in
-            // `raw` stays valid for both calls, as cjpeg_decoder_start requires.
-            code = cjpeg_decoder_start(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
-            let state = self.state
-            guard code == CJPEG_OK, state.header_done != 0 else { return }
-            let count = Int(state.width) * Int(state.height) * Int(state.channels)
-            bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                code = cjpeg_decoder_finish_into(decoder, buffer.baseAddress)
-                initialized = count
+        let code = run { () -> Int32 in
+            data.withUnsafeBytes { raw in
+                // `raw` stays valid for every call below, as cjpeg_decoder_start requires.
+                var code = cjpeg_decoder_start(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+                if code == CJPEG_OK { code = chooseScaleAfterHeader() }
+                let state = self.state
+                guard code == CJPEG_OK, state.header_done != 0 else { return code }
+                let count = Int(state.width) * Int(state.height) * Int(state.channels)
+                bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    code = cjpeg_decoder_finish_into(decoder, buffer.baseAddress)
+                    initialized = count
+                }
+                return code
             }
         }
         try check(code)
@@ -62,18 +73,54 @@ final class JPEGDecompressor {
 
     /// Feeds the next bytes and decodes as far as they go.
     func append(_ bytes: Data) throws(ImageError) {
-        let code = bytes.withUnsafeBytes { raw in
-            cjpeg_decoder_append(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        let code = run {
+            var code = bytes.withUnsafeBytes { raw in
+                cjpeg_decoder_append(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+            }
+            if code == CJPEG_OK { code = chooseScaleAfterHeader() }
+            return code
         }
         try check(code)
     }
 
     /// No more bytes will come: decodes the rest (gray where a truncated file has no data).
-    func finish() throws(ImageError) { try check(cjpeg_decoder_finish(decoder)) }
+    func finish() throws(ImageError) {
+        try check(run {
+            let code = cjpeg_decoder_finish(decoder)
+            return code == CJPEG_OK ? chooseScaleAfterHeader() : code
+        })
+    }
 
     /// Several scans: renders the scans complete so far when newer ones arrived since the last render (one
-    /// output pass over the coefficients; the input is never decoded again).
-    func renderCompleteScans() { cjpeg_decoder_render(decoder) }
+    /// output pass over the coefficients; the input is never decoded again). Skipped when the work budget
+    /// could not afford it and the final pass; a failure is reported by the next append or finish.
+    func renderCompleteScans() { _ = run { cjpeg_decoder_render(decoder) } }
+
+    /// Runs C calls under a new ``DecodeWatch``: every call into the decoder is one budgeted step.
+    private func run(_ calls: () -> Int32) -> Int32 {
+        let stopCheck = JPEGStopCheck(watch: options.startWatch())
+        let code = stopCheck.run(on: decoder, calls)
+        if stopReason == nil { stopReason = stopCheck.reason }
+        return code
+    }
+
+    /// Once the header is read: the DCT scale that still leaves the output size (computed from the real
+    /// image size, upright), so the final resample only ever shrinks. Then decoding goes on.
+    private func chooseScaleAfterHeader() -> Int32 {
+        let state = self.state
+        guard state.header_read != 0, !scaleChosen else { return state.code }
+        scaleChosen = true
+        var minimum = PixelSize(width: 0, height: 0)
+        if options.thumbnailPixelSize != nil {
+            let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
+            let output = options.outputSize(storedWidth: Int(state.image_width), storedHeight: Int(state.image_height),
+                                            orientation: orientation)
+            // In the stored orientation, which the DCT scale applies to.
+            let turned = options.applyOrientation && orientation.swapsDimensions
+            minimum = turned ? PixelSize(width: output.height, height: output.width) : output
+        }
+        return cjpeg_decoder_choose_scale(decoder, Int32(clamping: minimum.width), Int32(clamping: minimum.height))
+    }
 
     private func check(_ code: Int32) throws(ImageError) {
         switch code {
@@ -81,6 +128,11 @@ final class JPEGDecompressor {
         case Int32(CJPEG_TOO_LARGE):
             let state = self.state
             throw .imageTooLarge(width: Int(state.image_width), height: Int(state.image_height), limit: options.maxPixelCount)
+        case Int32(CJPEG_STOPPED): throw stopReason ?? .cancelled
+        case Int32(CJPEG_TOO_MANY_SCANS):
+            throw .decodeBudgetExceeded(.progressiveScans, value: Int(state.scans), limit: options.maxProgressiveScanCount)
+        case Int32(CJPEG_TOO_MUCH_WORK):
+            throw .decodeBudgetExceeded(.totalPixels, value: Int(state.work_pixels), limit: options.maxTotalPixelCount)
         case Int32(CJPEG_OUT_OF_MEMORY): throw .badImageData(reason: "JPEG: out of memory")
         case Int32(CJPEG_MISUSE): throw .badImageData(reason: "JPEG: decoder called out of order")
         default:
@@ -122,7 +174,9 @@ final class JPEGDecompressor {
     /// `pixels` (output-sized, from this decoder) as an image: metadata, EXIF orientation and the final
     /// thumbnail resample, exactly as for a complete file.
     func image(_ pixels: PixelBuffer, isIncomplete: Bool) -> Image {
-        options.image(from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete)
+        let state = self.state
+        return options.image(from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete,
+                             storedSize: PixelSize(width: Int(state.image_width), height: Int(state.image_height)))
     }
 
     private var metadata: ImageMetadata {

@@ -5,12 +5,31 @@ extension DecodeOptions {
     /// the EXIF orientation in `metadata` (unless ``applyOrientation`` is off; the orientation is reported
     /// either way), then resized to the output size. Coders finish every decode with it, so a thumbnail
     /// fits the requested size once upright, whatever the format.
+    ///
+    /// - Parameter storedSize: the image's real size in the file when `pixels` were decoded smaller (JPEG's
+    ///   DCT scaling): the output size is then computed from it, with
+    ///   ``outputSize(storedWidth:storedHeight:orientation:)``, not from the pixels' rounded size, so a
+    ///   thumbnail has the same size whichever coder made it.
     public func image(from pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata,
-                      isIncomplete: Bool = false) -> Image {
+                      isIncomplete: Bool = false, storedSize: PixelSize? = nil) -> Image {
         let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
         var pixels = pixels
         if applyOrientation { pixels = pixels.applyingOrientation(orientation) }
-        return Image(pixels: resizedToOutput(pixels), format: format, orientation: orientation,
+        let size = storedSize.map { outputSize(storedWidth: $0.width, storedHeight: $0.height, orientation: orientation) }
+            ?? outputSize(width: pixels.width, height: pixels.height)
+        if size.width != pixels.width || size.height != pixels.height {
+            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
+        }
+        return Image(pixels: pixels, format: format, orientation: orientation,
                      isOrientationApplied: applyOrientation, scale: scale, metadata: metadata, isIncomplete: isIncomplete)
+    }
+
+    /// The size ``image(from:format:metadata:isIncomplete:storedSize:)`` gives an image stored as
+    /// `storedWidth` x `storedHeight` with this EXIF `orientation`: ``outputSize(width:height:)`` of the
+    /// upright image (of the stored one when ``applyOrientation`` is off).
+    public func outputSize(storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) -> PixelSize {
+        applyOrientation && orientation.swapsDimensions
+            ? outputSize(width: storedHeight, height: storedWidth)
+            : outputSize(width: storedWidth, height: storedHeight)
     }
 }

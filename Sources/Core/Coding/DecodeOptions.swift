@@ -15,16 +15,22 @@ public struct DecodeOptions: Sendable, Hashable {
     public static let defaultMaxFrameCount = 5_000
 
     /// Default work limit across all frames: 1,000 megapixels, counting every frame's canvas (composed) and
-    /// its own rectangle (decompressed), and every progressive JPEG scan at the output size. About 3 to 10 s
+    /// its own rectangle (decompressed), and every progressive JPEG scan (at the stored size, thumbnails
+    /// too: libjpeg walks every block of a scan at any output scale). About 3 to 10 s
     /// of CPU at the coders' speeds, ten full-size frames of the largest still we accept. imgproxy sums the
     /// frames of an animation against `IMGPROXY_MAX_SRC_RESOLUTION` (50 MP by default) because it keeps
     /// every frame in memory; we compose lazily and hold a few canvases, so we can allow more work.
     /// libvips and Pillow have no such limit, which is how a 200 KB GIF costs them minutes.
     public static let defaultMaxTotalPixelCount = 1_000_000_000
 
-    /// Default progressive JPEG scan limit: 500. libjpeg-turbo's documentation advises capping scans for
-    /// untrusted input (its tools' `-maxscans`); real encoders write about 10 (libjpeg's default script) to
-    /// a few dozen (mozjpeg's search), so 500 refuses only files made to waste time.
+    /// Default progressive JPEG scan limit: 500. libjpeg-turbo has no default cap (`TJPARAM_SCANLIMIT` is 0,
+    /// djpeg's `-maxscans` is off) but documents both as the guard against files of many scans that are
+    /// each cheap to store and expensive to decode; its security note on the issue finds "hard to imagine
+    /// any real-world application needing more than 100" scans and proposes 1,000 as a cap that refuses no
+    /// legal, non-hostile file, and its own fuzz targets cap at 100. Real encoders write about 10 (libjpeg's
+    /// default script) to a few dozen (mozjpeg's search), so 500 sits between those numbers: it refuses only
+    /// files made to waste time, and the work budget (``defaultMaxTotalPixelCount``) bounds what 500 scans
+    /// of a large image may cost.
     public static let defaultMaxProgressiveScanCount = 500
 
     /// Default time limit of one decode call (a whole decode, one incremental step, or composing the

@@ -10,12 +10,16 @@ enum {
     CJPEG_TOO_LARGE = 2,       ///< width * height exceeds `max_pixels` (checked from the header).
     CJPEG_OUT_OF_MEMORY = 3,
     CJPEG_MISUSE = 4,          ///< a call out of order (e.g. append after finish)
+    CJPEG_STOPPED = 5,         ///< the stop check (cjpeg_decoder_set_stop_check) asked to stop
+    CJPEG_TOO_MANY_SCANS = 6,  ///< a scan past `max_scans`; `scans` says which
+    CJPEG_TOO_MUCH_WORK = 7,   ///< the work so far would pass `max_work_pixels`; `work_pixels` says how much
 };
 
 /// What a decoder knows so far. Owned by the decoder; valid until the next call on it.
 typedef struct {
     int code;                  ///< first failure (sticky), or CJPEG_OK
     char message[200];
+    int header_read;           ///< the markers up to the first scan are read: image size, EXIF and ICC are known
     int header_done;           ///< the sizes below are known and the output buffer exists
     int width, height;         ///< output size (after DCT scaling)
     int image_width, image_height; ///< stored size in the file
@@ -25,6 +29,9 @@ typedef struct {
     int scans_complete;        ///< several scans: scans whose data has fully arrived
     int scans_shown;           ///< several scans: the scan `pixels` shows (0: none yet)
     int skipped_scans;         ///< AC scans passed over because the scaled output never reads them
+    int scans;                 ///< several scans: scans begun so far (libjpeg's input_scan_number)
+    long long work_pixels;     ///< work so far in pixels: each scan its components' share of the image's
+                               ///< stored pixels, each output pass of several scans the output
     int sparse_components;     ///< components whose coefficient buffer was kept sparse (CJPEG_SPARSE_COEFFICIENTS)
     size_t coefficient_bytes;  ///< the most memory the sparse coefficient buffers held at once
     int finished;              ///< the whole image is in `pixels`
@@ -48,14 +55,35 @@ enum {
     CJPEG_SPARSE_COEFFICIENTS = 2,
 };
 
-/// A decoder for one JPEG, fed incrementally or all at once. With `min_width`/`min_height` > 0 it decodes
-/// at the largest DCT scale (1/8, 1/4, 1/2) whose output is still at least that size. It refuses images
-/// with more than `max_pixels` pixels, checked from the header before any image memory is allocated.
+/// A decoder for one JPEG, fed incrementally or all at once. It refuses images with more than
+/// `max_pixels` pixels, checked from the header before any image memory is allocated; files with several
+/// scans having more than `max_scans` scans (CJPEG_TOO_MANY_SCANS, checked as each scan begins; 0 refuses
+/// every multi-scan file); and work past `max_work_pixels` pixels (CJPEG_TOO_MUCH_WORK, checked before each
+/// scan and output pass): a file with one scan costs its stored pixels once; with several, each scan costs
+/// the stored pixels times the share of the image's samples its components hold (a scan of every
+/// component: the whole image; luma alone in 4:2:0: two thirds), whatever the DCT scale and whether it is
+/// passed over or not (libjpeg walks every block of the scan either way), and each output pass costs the
+/// output (scaled) pixels.
+/// Once the header is read (`header_read`) the decoder waits for `cjpeg_decoder_choose_scale`.
 /// `options`: CJPEG_SKIP_UNUSED_SCANS | CJPEG_SPARSE_COEFFICIENTS; 0 decodes every scan into libjpeg's own
 /// coefficient buffer (for tests).
 /// Returns NULL when memory runs out. Every libjpeg error returns to the entry point that caused it
 /// through a setjmp inside this target.
-cjpeg_decoder *cjpeg_decoder_new(int min_width, int min_height, long long max_pixels, int options);
+cjpeg_decoder *cjpeg_decoder_new(long long max_pixels, int max_scans, long long max_work_pixels, int options);
+
+/// Asked between units of work (each row group or iMCU row, scan and output pass, through libjpeg's
+/// progress monitor and the decoder's own loops): a nonzero answer stops the decode with CJPEG_STOPPED
+/// (sticky). `context` is the caller's, passed back as is.
+typedef int (*cjpeg_stop_check)(void *context);
+
+/// Sets (or, with NULL, clears) the stop check for the calls that follow; `context` must stay valid until
+/// it is cleared or replaced.
+void cjpeg_decoder_set_stop_check(cjpeg_decoder *decoder, cjpeg_stop_check check, void *context);
+
+/// After `header_read`: decode at the largest DCT scale (1/8, 1/4, 1/2) whose output is still at least
+/// `min_width` x `min_height` (0 x 0: full size), then go on with the bytes received so far.
+/// Returns the state's code.
+int cjpeg_decoder_choose_scale(cjpeg_decoder *decoder, int min_width, int min_height);
 
 /// Copies the next bytes and decodes as far as they go: the header, then rows (single scan) or scans
 /// into the coefficient buffer (several scans). Returns the state's code.
@@ -69,7 +97,8 @@ int cjpeg_decoder_render(cjpeg_decoder *decoder);
 int cjpeg_decoder_finish(cjpeg_decoder *decoder);
 
 /// Whole-file decoding, step 1: reads `data` (borrowed; it must stay valid until step 2 returns) up to
-/// the point where the output size is known.
+/// the end of the header; then `cjpeg_decoder_choose_scale` goes on to the point where the output size
+/// is known.
 int cjpeg_decoder_start(cjpeg_decoder *decoder, const uint8_t *data, size_t size);
 /// Whole-file decoding, step 2: decodes the rest straight into `pixels` (width * height * channels bytes,
 /// owned by the caller), so the caller's buffer is the only copy of the image.
