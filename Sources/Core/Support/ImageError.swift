@@ -35,6 +35,12 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileIO(path: String, reason: String)
     /// A cache failed to read or write.
     case cacheIO(reason: String)
+    /// The TLS connection failed a check (trust, host name, pinned key, handshake); `message` is
+    /// libcurl's text.
+    case tls(TLSFailure, message: String)
+    /// A compressed response decoded to more than `limit` times the bytes received: a decompression
+    /// bomb, stopped before it fills memory.
+    case decompressionRatioExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +60,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .requestRefused(let reason): "request refused: \(reason)"
         case .fileIO(let path, let reason): "\(path): \(reason)"
         case .cacheIO(let reason): "cache I/O error: \(reason)"
+        case .tls(let failure, let message): "TLS: \(failure): \(message)"
+        case .decompressionRatioExceeded(let limit): "response decompressed to more than \(limit)x its size on the wire"
         }
     }
 }

@@ -82,6 +82,13 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// What to do after a failure. Never retries by default.
     public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()
 
+    /// HTTPS trust (CA bundle, directory or in-memory PEM), client certificate and public-key pins.
+    /// The system's CAs, no client certificate, no pins by default.
+    public var tls = HTTPTLSConfiguration()
+    /// Compressed responses: `Accept-Encoding`, decoding, and the decompression-ratio cap. Decoding on,
+    /// 100x after 1 MB by default.
+    public var contentDecoding = HTTPContentDecoding()
+
     /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
     /// images. ``ImageCodersManager/shared`` by default.
     public var coders: ImageCodersManager = .shared
