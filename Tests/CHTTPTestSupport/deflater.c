@@ -59,3 +59,11 @@ void ctest_deflater_free(ctest_deflater *deflater) {
     deflateEnd(&deflater->stream);
     free(deflater);
 }
+
+uint32_t ctest_crc32_of_zeros(uint64_t count) {
+    static const unsigned char zeros[piece_size];
+    uLong piece_crc = crc32(0L, zeros, piece_size);
+    uLong total = crc32(0L, Z_NULL, 0);
+    for (; count >= piece_size; count -= piece_size) total = crc32_combine(total, piece_crc, piece_size);
+    return (uint32_t)crc32(total, zeros, (uInt)count);
+}

@@ -1,3 +1,5 @@
+// accept4 and SOCK_CLOEXEC are GNU extensions.
+#define _GNU_SOURCE
 #include "CHTTPTestSupport.h"
 #include <arpa/inet.h>
 #include <errno.h>

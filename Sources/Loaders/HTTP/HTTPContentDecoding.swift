@@ -17,8 +17,9 @@ public struct HTTPContentDecoding: Sendable, Hashable {
     /// `.decompressionRatioExceeded`. 100 by default: gzip over real images gains 1-3x and over text
     /// 5-10x, while a deflate bomb reaches about 1000x. Nil turns the check off.
     ///
-    /// For chunked responses libcurl counts received bytes once per read, so the check allows one read
-    /// (``receiveBufferSize``, 256 KB) not yet counted: such a bomb stops within 100 x 256 KB decoded.
+    /// libcurl counts a read (up to ``receiveBufferSize``, 256 KB) as received before it is decoded, and
+    /// for chunked bodies only after, so the check allows one read: whatever the framing, a bomb stops
+    /// within about 100 x 256 KB (26 MB) decoded, below the default size limit.
     public var maxDecompressionRatio: Int? = 100
     /// Decoded bytes allowed before the ratio is checked. 1 MB by default: small bodies cannot hurt
     /// whatever their ratio, and a short compressed head should not be judged alone.

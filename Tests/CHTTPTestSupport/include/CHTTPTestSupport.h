@@ -40,5 +40,7 @@ ctest_deflater *ctest_deflater_new(ctest_wrapper wrapper, int level);
 int ctest_deflater_feed(ctest_deflater *deflater, const void *input, size_t count, int finish,
                         void (*sink)(void *context, const void *bytes, size_t length), void *context);
 void ctest_deflater_free(ctest_deflater *deflater);
+/// The CRC-32 (gzip's) of `count` zero bytes, without `count` bytes in memory.
+uint32_t ctest_crc32_of_zeros(uint64_t count);
 
 #endif

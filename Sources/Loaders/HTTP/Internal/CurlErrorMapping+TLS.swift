@@ -7,12 +7,12 @@ extension CurlErrorMapping {
     static func tlsError(for code: CURLcode, message: String, easy: UnsafeMutableRawPointer) -> ImageError? {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION:
-            // libcurl checks the host name after OpenSSL verified the chain: a chain that verified
-            // (result 0) and still failed is a name mismatch.
+            // libcurl checks the host name itself once OpenSSL verified the chain, and its verification
+            // result then holds no X509 code; its messages for a wrong name all end in "target host name".
+            if message.contains("target host name") { return .tls(.hostnameMismatch, message: message) }
             var verifyResult = 0
             _ = ccurl_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
-            return .tls(verifyResult == 0 ? .hostnameMismatch : .untrustedCertificate(verifyResult: verifyResult),
-                        message: message)
+            return .tls(.untrustedCertificate(verifyResult: verifyResult), message: message)
         case CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS:
             return .tls(.untrustedCertificate(verifyResult: 0), message: message)
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
