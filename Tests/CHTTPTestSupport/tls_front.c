@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 // Connections open at once at most; more wait in the listen backlog until one ends.
@@ -29,6 +30,7 @@ struct ctls_front {
     // count, the stop flag and the handshake counters.
     pthread_mutex_t lock;
     pthread_cond_t threads_done;
+    pthread_cond_t handshake_done;
     int sockets[max_connections];
     int live_threads;
     int stopping;
@@ -118,6 +120,7 @@ static void *serve(void *argument) {
     int accepted = ssl && SSL_set_fd(ssl, job->client) == 1 && SSL_accept(ssl) == 1;
     pthread_mutex_lock(&front->lock);
     if (accepted) front->completed += 1; else front->failed += 1;
+    pthread_cond_broadcast(&front->handshake_done);
     pthread_mutex_unlock(&front->lock);
     if (accepted) {
         int backend = connect_backend(front->backend_port);
@@ -190,6 +193,7 @@ ctls_front *ctls_front_start(const char *chain_file, const char *key_file, const
     for (int i = 0; i < max_connections; i++) front->sockets[i] = -1;
     pthread_mutex_init(&front->lock, NULL);
     pthread_cond_init(&front->threads_done, NULL);
+    pthread_cond_init(&front->handshake_done, NULL);
 
     front->context = SSL_CTX_new(TLS_server_method());
     if (!front->context) { set_error(error, error_size, "SSL_CTX_new:"); goto fail; }
@@ -236,6 +240,7 @@ fail:
     if (front->context) SSL_CTX_free(front->context);
     pthread_mutex_destroy(&front->lock);
     pthread_cond_destroy(&front->threads_done);
+    pthread_cond_destroy(&front->handshake_done);
     free(front);
     return NULL;
 }
@@ -256,6 +261,21 @@ int ctls_front_handshakes_failed(ctls_front *front) {
     return count;
 }
 
+int ctls_front_wait_for_handshakes(ctls_front *front, int count, int timeout_ms) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
+    pthread_mutex_lock(&front->lock);
+    while (front->completed + front->failed < count) {
+        if (pthread_cond_timedwait(&front->handshake_done, &front->lock, &deadline) == ETIMEDOUT) break;
+    }
+    int ended = front->completed + front->failed;
+    pthread_mutex_unlock(&front->lock);
+    return ended >= count;
+}
+
 void ctls_front_stop(ctls_front *front) {
     if (!front) return;
     pthread_mutex_lock(&front->lock);
@@ -274,5 +294,6 @@ void ctls_front_stop(ctls_front *front) {
     SSL_CTX_free(front->context);
     pthread_mutex_destroy(&front->lock);
     pthread_cond_destroy(&front->threads_done);
+    pthread_cond_destroy(&front->handshake_done);
     free(front);
 }

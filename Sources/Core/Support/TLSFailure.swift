@@ -11,7 +11,9 @@ public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     /// The server's public key is none of the pinned keys.
     case pinnedKeyMismatch
     /// The handshake failed: no common protocol or cipher, the server refused our client certificate,
-    /// or it asked for one and none was configured.
+    /// or it asked for one and none was configured. Over TLS 1.3 the server refuses a client
+    /// certificate after the client finished its side, so that refusal can also surface as a
+    /// `.network` send or receive failure when the server's close arrives first.
     case handshakeFailed
     /// This side's TLS settings could not be used: the CA file or directory, the client certificate or
     /// its key is missing or unreadable.

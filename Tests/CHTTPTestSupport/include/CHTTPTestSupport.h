@@ -22,6 +22,8 @@ uint16_t ctls_front_port(const ctls_front *front);
 /// Handshakes that completed, and handshakes that failed, so far.
 int ctls_front_handshakes_completed(ctls_front *front);
 int ctls_front_handshakes_failed(ctls_front *front);
+/// Waits until `count` handshakes ended (completed or failed), up to `timeout_ms`; 1 when they did.
+int ctls_front_wait_for_handshakes(ctls_front *front, int count, int timeout_ms);
 /// Stops accepting, closes every connection, waits for every thread, frees the front.
 void ctls_front_stop(ctls_front *front);
 

@@ -23,8 +23,7 @@ final class NGHTTPServer {
         }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--address=127.0.0.1", "--htdocs=\(documentRoot.path)", "0", key.path, certificate.path]
-        // Its output goes to a log file next to the documents (for the error below): with
-        // FileHandle.nullDevice it did not always come up.
+        // Its output goes to a log file next to the documents, for the error below.
         let log = documentRoot.deletingLastPathComponent().appendingPathComponent("nghttpd-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
@@ -57,18 +56,13 @@ final class NGHTTPServer {
     /// `https://127.0.0.1:<port>` + `path`.
     func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
 
-    /// The port of a listening IPv4 socket the process holds: its socket inodes (from /proc/<pid>/fd)
-    /// matched against LISTEN rows (state 0A) of /proc/<pid>/net/tcp.
+    /// The port of a listening IPv4 socket the process holds: its socket inodes (from /proc/<pid>/fd),
+    /// less any it inherited from this process, matched against LISTEN rows (state 0A) of
+    /// /proc/<pid>/net/tcp.
     private static func listeningPort(of pid: Int32) -> UInt16? {
-        let fdDirectory = "/proc/\(pid)/fd"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { return nil }
-        var inodes = Set<String>()
-        for entry in entries {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)"),
-                  target.hasPrefix("socket:[") else { continue }
-            inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
-        }
-        guard let table = try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8) else { return nil }
+        let inodes = socketInodes(of: "\(pid)").subtracting(socketInodes(of: "self"))
+        guard !inodes.isEmpty else { return nil }
+        guard let table = readProcFile("/proc/\(pid)/net/tcp") else { return nil }
         for row in table.split(separator: "\n").dropFirst() {
             let fields = row.split(separator: " ")
             // sl, local_address, rem_address, st, tx_queue:rx_queue, tr:tm->when, retrnsmt, uid, timeout, inode
@@ -78,5 +72,35 @@ final class NGHTTPServer {
             return port
         }
         return nil
+    }
+
+    /// The inodes of the sockets process `pid` ("self" for this one) has open.
+    private static func socketInodes(of pid: String) -> Set<String> {
+        let fdDirectory = "/proc/\(pid)/fd"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { return [] }
+        var inodes = Set<String>()
+        for entry in entries {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)"),
+                  target.hasPrefix("socket:[") else { continue }
+            inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
+        }
+        return inodes
+    }
+
+    /// The whole of a /proc file. Its size reads as 0, and Foundation's file readers then stop after
+    /// the first page, missing rows when many sockets are open: read() until the end instead.
+    private static func readProcFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

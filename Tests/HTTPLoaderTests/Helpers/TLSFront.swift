@@ -34,4 +34,10 @@ final class TLSFront {
     /// Handshakes that completed, and that failed, so far.
     var handshakesCompleted: Int { Int(ctls_front_handshakes_completed(front)) }
     var handshakesFailed: Int { Int(ctls_front_handshakes_failed(front)) }
+
+    /// Waits until `count` handshakes ended on the server's side, which can be just after the client
+    /// saw the outcome. False when they did not within `timeout` seconds (generous: a loaded machine).
+    func waitForHandshakes(_ count: Int, timeout: Int = 20) -> Bool {
+        ctls_front_wait_for_handshakes(front, Int32(count), Int32(timeout * 1000)) != 0
+    }
 }
