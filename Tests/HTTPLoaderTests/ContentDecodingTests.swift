@@ -58,6 +58,16 @@ struct ContentDecodingTests {
             try Self.sendBomb { try connection.writeChunk($0) }
             try connection.writeChunk([])
         }
+        // Says gzip, sends something else.
+        server.route("/bad-gzip") { _, connection in
+            try connection.respond(headers: headers + [("Content-Encoding", "gzip")], body: Array(repeating: 0x41, count: 100))
+        }
+        // The bomb as a compressed transfer coding.
+        server.route("/transfer-bomb") { _, connection in
+            try connection.writeHead(status: 200, headers: headers + [("Transfer-Encoding", "gzip, chunked")])
+            try Self.sendBomb { try connection.writeChunk($0) }
+            try connection.writeChunk([])
+        }
     }
 
     private static func sendBomb(_ send: ([UInt8]) throws -> Void) throws {
@@ -105,6 +115,11 @@ struct ContentDecodingTests {
         #expect(final.receivedBytes <= Int64(Self.image.count))
     }
 
+    @Test func aBodyThatDoesNotDecodeIsBadData() async {
+        let error = failure(await load(makeLoader(), server.url("/bad-gzip")))
+        guard case .badImageData = error else { Issue.record("expected .badImageData, got \(String(describing: error))"); return }
+    }
+
     @Test func theSizeLimitCountsDecodedBytes() async throws {
         let compressed = Deflater.compressed(Self.image, gzip: true)
         let limit = (compressed.count + Self.image.count) / 2
@@ -129,6 +144,13 @@ struct ContentDecodingTests {
         let kept = try #require(metrics?.bytesReceived)
         let bound: Int64 = 28 << 20
         #expect(kept <= bound, "kept \(kept) decoded bytes")
+    }
+
+    @Test func aCompressedTransferCodingBombStopsAtTheRatioCap() async throws {
+        let loader = makeLoader { $0.contentDecoding.requestsCompressedTransfer = true }
+        let (result, metrics) = await loadWithMetrics(loader, server.url("/transfer-bomb"))
+        #expect(failure(result) == .decompressionRatioExceeded(limit: 100))
+        #expect(try #require(metrics?.bytesReceived) <= 28 << 20)
     }
 
     @Test func withoutTheRatioCapTheSizeLimitStillStopsABomb() async throws {

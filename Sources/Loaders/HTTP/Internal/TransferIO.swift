@@ -253,6 +253,7 @@ final class TransferIO {
         if let failure { return .failure(failure) }
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if let tlsError = CurlErrorMapping.tlsError(for: code, message: message, easy: easy) { return .failure(tlsError) }
+        if let codingError = CurlErrorMapping.contentEncodingError(for: code, message: message) { return .failure(codingError) }
         return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress))
     }
 
