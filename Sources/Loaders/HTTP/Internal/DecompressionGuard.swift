@@ -13,15 +13,21 @@ struct DecompressionGuard {
     /// A guard for a response with these header fields (names lowercased), or nil when its body is not
     /// decoded (no compressed coding, decoding off, or no cap).
     init?(headers: [String: String], configuration: HTTPContentDecoding) {
-        guard let ratio = configuration.maxDecompressionRatio else { return nil }
-        let content = Self.codings(headers["content-encoding"])
+        guard let ratio = configuration.maxDecompressionRatio, Self.isDecoded(headers: headers, configuration: configuration)
+        else { return nil }
         let transfer = Self.codings(headers["transfer-encoding"])
-        let contentDecoded = configuration.isEnabled && content.contains { $0 != "identity" }
-        let transferDecoded = configuration.requestsCompressedTransfer && transfer.contains { $0 != "chunked" && $0 != "identity" }
-        guard contentDecoded || transferDecoded else { return nil }
         maxRatio = max(1, ratio)
         minimumBytes = max(0, configuration.ratioCheckMinimumBytes)
         uncountedAllowance = transfer.contains("chunked") ? Int64(HTTPContentDecoding.receiveBufferSize) : 0
+    }
+
+    /// Whether libcurl decodes the body of a response with these header fields (names lowercased):
+    /// a compressed content coding with decoding on, or a compressed transfer coding that was asked for.
+    static func isDecoded(headers: [String: String], configuration: HTTPContentDecoding) -> Bool {
+        let content = codings(headers["content-encoding"])
+        let transfer = codings(headers["transfer-encoding"])
+        return (configuration.isEnabled && content.contains { $0 != "identity" })
+            || (configuration.requestsCompressedTransfer && transfer.contains { $0 != "chunked" && $0 != "identity" })
     }
 
     /// Whether `decoded` body bytes from `received` bytes counted by libcurl break the cap.

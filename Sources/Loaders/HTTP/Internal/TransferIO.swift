@@ -180,7 +180,9 @@ final class TransferIO {
         _ = ccurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         if length >= 0 {
             // A compressed body's length counts encoded bytes, not the decoded ones progress reports.
-            if decompressionGuard == nil { expectedBytes = Int64(length) }
+            if !DecompressionGuard.isDecoded(headers: headerFields, configuration: configuration.contentDecoding) {
+                expectedBytes = Int64(length)
+            }
             guard length <= configuration.maxResponseSize else {
                 failure = .responseTooLarge(limit: configuration.maxResponseSize)
                 return false
