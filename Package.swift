@@ -95,8 +95,11 @@ targets += [
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
     .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHTTPLoaderTests",
-                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer"],
+                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport"],
                 path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
+    // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
+    .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
 ]
 
 // MARK: - Disk cache and two-level image cache (issue 6)

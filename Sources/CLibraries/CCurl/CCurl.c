@@ -32,6 +32,11 @@ CURLcode ccurl_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_cal
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }
 
+CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {.data = (void *)data, .len = length, .flags = CURL_BLOB_COPY};
+    return curl_easy_setopt(handle, option, &blob);
+}
+
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

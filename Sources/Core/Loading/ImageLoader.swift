@@ -93,6 +93,9 @@ extension ImageError {
         case .cancelled, .timeout, .network, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
              .requestRefused, .blockedURL, .cacheIO:
             return false
+        case .tls, .decompressionRatioExceeded:
+            // TLS settings and certificates get fixed, and a ratio cap can be raised: not the URL's fault.
+            return false
         }
     }
 }

@@ -39,6 +39,12 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// pixels, progressive scans, time, decoder memory); `value` is what the image needed or reached and
     /// `limit` the budget, in the budget's unit (``DecodeBudget/unit``).
     case decodeBudgetExceeded(DecodeBudget, value: Int, limit: Int)
+    /// The TLS connection failed a check (trust, host name, pinned key, handshake); `message` is
+    /// libcurl's text.
+    case tls(TLSFailure, message: String)
+    /// A compressed response decoded to more than `limit` times the bytes received: a decompression
+    /// bomb, stopped before it fills memory.
+    case decompressionRatioExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -60,6 +66,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cacheIO(let reason): "cache I/O error: \(reason)"
         case .decodeBudgetExceeded(let budget, let value, let limit):
             "decode over its \(budget) budget: \(value) \(budget.unit), limit \(limit)"
+        case .tls(let failure, let message): "TLS: \(failure): \(message)"
+        case .decompressionRatioExceeded(let limit): "response decompressed to more than \(limit)x its size on the wire"
         }
     }
 }

@@ -96,6 +96,13 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// request does. 64 KB by default.
     public var minimumResumableBytes = 64 * 1024
 
+    /// HTTPS trust (CA bundle, directory or in-memory PEM), client certificate and public-key pins.
+    /// The system's CAs, no client certificate, no pins by default.
+    public var tls = HTTPTLSConfiguration()
+    /// Compressed responses: `Accept-Encoding`, decoding, and the decompression-ratio cap. Decoding on,
+    /// 100x after 1 MB by default.
+    public var contentDecoding = HTTPContentDecoding()
+
     /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
     /// images. ``ImageCodersManager/shared`` by default.
     public var coders: ImageCodersManager = .shared

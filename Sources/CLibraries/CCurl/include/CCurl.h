@@ -15,6 +15,9 @@ CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_sl
 CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share);
 CURLcode ccurl_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback);
 CURLcode ccurl_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_callback callback);
+/// Hands libcurl `length` bytes at `data` for a blob option (CURLOPT_CAINFO_BLOB, CURLOPT_SSLCERT_BLOB,
+/// ...); libcurl copies them (CURL_BLOB_COPY), so they need to live only for this call.
+CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);

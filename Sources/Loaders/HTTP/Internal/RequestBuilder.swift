@@ -14,9 +14,9 @@ struct RequestBuilder: Sendable {
         var headers: [String: String] = [
             "User-Agent": configuration.userAgent,
             "Accept": acceptHeader(),
-            // Images are already compressed; a compressed transfer only costs CPU on both ends.
-            "Accept-Encoding": "identity",
         ]
+        // With decoding on, libcurl writes Accept-Encoding itself from the codings it decodes.
+        if !configuration.contentDecoding.isEnabled { headers["Accept-Encoding"] = "identity" }
         for (name, value) in configuration.headers { set(&headers, name, value) }
         if options.contains(.refreshCached), let validators = context.cacheValidators {
             if let etag = validators.etag { set(&headers, "If-None-Match", etag) }

@@ -6,8 +6,13 @@ import WebImageCore
 /// to each transfer is a single retain rather than a copy of every field.
 final class ResponseValidator: Sendable {
     let configuration: HTTPLoaderConfiguration
+    /// The configuration's TLS settings as libcurl options, prepared once.
+    let tls: TLSOptions
 
-    init(configuration: HTTPLoaderConfiguration) { self.configuration = configuration }
+    init(configuration: HTTPLoaderConfiguration) {
+        self.configuration = configuration
+        tls = TLSOptions(configuration.tls)
+    }
 
     /// Why `response` is not acceptable, or nil when it is. A 304 answering our validators is
     /// "not modified"; a 304 we did not ask for is a bad status.

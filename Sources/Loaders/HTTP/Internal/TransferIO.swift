@@ -25,6 +25,8 @@ final class TransferIO {
     private(set) var failure: ImageError?
     /// The address the SSRF guard refused, if it did.
     var refusedAddress: String?
+    /// Set at the response head when its body is decoded (gzip, deflate, br, zstd).
+    private var decompressionGuard: DecompressionGuard?
     private var decoder: (any IncrementalImageDecoder)?
     private var decoderFailed = false
     /// The bytes of an earlier attempt this one asks the rest for (`Range` and `If-Range`); nil once
@@ -70,8 +72,7 @@ final class TransferIO {
         setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
-        // Bigger reads mean fewer callbacks for large images; libcurl's default is 16 KB.
-        setLong(CURLOPT_BUFFERSIZE, 256 * 1024)
+        setLong(CURLOPT_BUFFERSIZE, HTTPContentDecoding.receiveBufferSize)
         setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
         // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
         // plain http never multiplexes here, and waiting would hold each new transfer until the first
@@ -111,6 +112,12 @@ final class TransferIO {
             // An empty file name turns the cookie engine on without reading a file.
             setString(CURLOPT_COOKIEFILE, "")
         }
+        if configuration.contentDecoding.isEnabled {
+            // An empty string offers (and decodes) every coding this libcurl was built with.
+            setString(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        if configuration.contentDecoding.requestsCompressedTransfer { setLong(CURLOPT_TRANSFER_ENCODING, 1) }
+        validator.tls.apply(to: easy)
         if request.allowsInvalidCertificates {
             setLong(CURLOPT_SSL_VERIFYPEER, 0)
             setLong(CURLOPT_SSL_VERIFYHOST, 0)
@@ -162,6 +169,10 @@ final class TransferIO {
             failure = .responseTooLarge(limit: configuration.maxResponseSize)
             return 0
         }
+        if let decompressionGuard, decompressionGuard.isExceeded(decoded: body.count + bytes.count, received: receivedBytes()) {
+            failure = .decompressionRatioExceeded(limit: decompressionGuard.maxRatio)
+            return 0
+        }
         guard body.append(bytes) else {
             failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
             return 0
@@ -176,6 +187,7 @@ final class TransferIO {
     private func acceptHead() -> Bool {
         var head = makeResponse()
         scheduler.events.emit(.responseReceived(transferID: id, response: head))
+        decompressionGuard = DecompressionGuard(headers: headerFields, configuration: configuration.contentDecoding)
         var length: curl_off_t = -1
         _ = ccurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         var prefix: Data? = nil
@@ -196,7 +208,10 @@ final class TransferIO {
         }
         response = head
         if length >= 0 {
-            expectedBytes = Int64(length)
+            // A compressed body's length counts encoded bytes, not the decoded ones progress reports.
+            if !DecompressionGuard.isDecoded(headers: headerFields, configuration: configuration.contentDecoding) {
+                expectedBytes = Int64(length)
+            }
             guard length <= configuration.maxResponseSize else {
                 failure = .responseTooLarge(limit: configuration.maxResponseSize)
                 return false
@@ -269,6 +284,13 @@ final class TransferIO {
         return ResumableData(data: body.copy(), validator: validator)
     }
 
+    /// Body bytes received so far as libcurl counts them: before content decoding.
+    private func receivedBytes() -> Int64 {
+        var received: curl_off_t = 0
+        _ = ccurl_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+        return Int64(received)
+    }
+
     private func makeResponse() -> ImageResponse {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -321,6 +343,8 @@ final class TransferIO {
         }
         if let failure { return .failure(failure) }
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        if let tlsError = CurlErrorMapping.tlsError(for: code, message: message, easy: easy) { return .failure(tlsError) }
+        if let codingError = CurlErrorMapping.contentEncodingError(for: code, message: message) { return .failure(codingError) }
         return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress))
     }
 
