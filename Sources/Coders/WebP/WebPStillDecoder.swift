@@ -23,6 +23,11 @@ enum WebPStillDecoder {
             } catch { return .failure(error) }
         }
         _ = try checked.get()
+        if let declared = riffFileSize(data), declared > data.count {
+            // libwebp's whole-file decoder refuses a file shorter than its RIFF header says; the
+            // incremental one would wait for the missing bytes, so the check is ours.
+            throw WebPStatus.error(VP8_STATUS_NOT_ENOUGH_DATA, "decoding failed (the RIFF size is past the end)")
+        }
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .badImageData(reason: "WebP: library version mismatch") }
         let stride = size.width * layout.bytesPerPixel
@@ -49,6 +54,13 @@ enum WebPStillDecoder {
         WebPFreeDecBuffer(&config.output)
         try decoded.get()
         return PixelBuffer(width: size.width, height: size.height, layout: layout, bytes: pixels)
+    }
+
+    /// The file size a RIFF header declares (its size field plus the 8 bytes before it); nil without one.
+    private static func riffFileSize(_ data: Data) -> Int? {
+        guard data.count >= 8, data.starts(with: Array("RIFF".utf8)) else { return nil }
+        let start = data.startIndex
+        return (0..<4).reduce(0) { $0 | Int(data[start + 4 + $1]) << (8 * $1) } + 8
     }
 
     /// Runs libwebp's incremental decoder over growing prefixes of `bytes`, checking `watch` between them.
