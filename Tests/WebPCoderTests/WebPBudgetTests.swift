@@ -89,6 +89,18 @@ struct WebPBudgetTests {
         #expect(image.frameCount == 2)
     }
 
+    @Test func losslessAlphaOfALossyImageIsBoundedToo() throws {
+        var pixels = PixelBuffer(width: 1024, height: 1024, layout: .rgba8)
+        for i in stride(from: 3, to: pixels.bytes.count, by: 4) { pixels.bytes[i] = UInt8(truncatingIfNeeded: i) }
+        var list = WebPChunkList(try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(quality: 0.5)))
+        let alpha = try #require(list.chunks.firstIndex { $0.fourcc == "ALPH" })
+        let hostile = WebPChunkList(HostileFiles.manyHuffmanGroupsLosslessWebP()).chunks[0].payload
+        // ALPH: one header byte (lossless compression), then a VP8L image stream without its 5-byte header.
+        list.chunks[alpha].payload = [0x01] + hostile.dropFirst(5)
+        let refused = exceededBudget { _ = try coder.decode(list.data, options: DecodeOptions()) }
+        #expect(refused?.budget == .decoderMemory && refused?.value == Self.manyGroupsTableBytes)
+    }
+
     @Test func fewerGroupsMakeAnOrdinaryFileThatDecodes() throws {
         let data = HostileFiles.manyHuffmanGroupsLosslessWebP(groups: 1000)
         let image = try coder.decode(data, options: DecodeOptions())

@@ -49,7 +49,7 @@ enum WebPStillEncoder {
             return WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
-            throw .badImageData(reason: "WebP lossless encode failed (error \(picture.error_code.rawValue))")
+            throw .badImageData(reason: "WebP: lossless encoding failed: \(WebPStatus.words(picture.error_code))")
         }
         return Data(bytes: bytes, count: writer.size)
     }
@@ -125,8 +125,11 @@ enum WebPAnimationEncoder {
             WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.bytesPerRow))
         }
         defer { WebPPictureFree(&picture) }
-        guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
-            throw .badImageData(reason: "WebP: adding frame \(index) failed")
+        guard imported != 0 else { throw .badImageData(reason: "WebP: frame \(index): out of memory importing it") }
+        guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
+            // libwebp's animation encoder says why in words.
+            let why = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? WebPStatus.words(picture.error_code)
+            throw .badImageData(reason: "WebP: adding frame \(index) failed: \(why)")
         }
     }
 }
