@@ -31,12 +31,18 @@ struct WebPChunkList {
 
     /// The file: RIFF header, then every chunk with its size and padding byte.
     var data: Data {
-        var body = Array("WEBP".utf8)
-        for chunk in chunks {
-            body += Array(chunk.fourcc.utf8) + Self.le(chunk.payload.count, count: 4) + chunk.payload
-            if chunk.payload.count & 1 == 1 { body.append(0) }
-        }
+        let body = Array("WEBP".utf8) + chunkBytes
         return Data(Array("RIFF".utf8) + Self.le(body.count, count: 4) + body)
+    }
+
+    /// The chunks alone, each with its size and padding byte (what an ANMF chunk holds after its header).
+    var chunkBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        for chunk in chunks {
+            bytes += Array(chunk.fourcc.utf8) + Self.le(chunk.payload.count, count: 4) + chunk.payload
+            if chunk.payload.count & 1 == 1 { bytes.append(0) }
+        }
+        return bytes
     }
 
     /// A VP8X chunk for a `width` x `height` canvas with the given flag bits.

@@ -23,7 +23,7 @@ enum WebPChunkWriter {
         }
         defer { WebPDataClear(&assembled) }
         guard status == WEBP_MUX_OK, let bytes = assembled.bytes else {
-            throw .badImageData(reason: "WebP: cannot add the ICC profile (mux error \(status.rawValue))")
+            throw .badImageData(reason: "WebP: cannot add the ICC profile: \(WebPStatus.words(status))")
         }
         return Data(bytes: bytes, count: assembled.size)
     }

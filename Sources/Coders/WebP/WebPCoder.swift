@@ -5,9 +5,17 @@ import WebImageCore
 /// Decodes and encodes WebP with libwebp: lossy, lossless, alpha, and animations (frames decoded
 /// lazily through Core's ``AnimatedFrames``).
 ///
-/// Stills decode to `.rgba8` only when the bitstream has alpha, `.rgb8` otherwise; thumbnails use
-/// libwebp's own scaling. The canvas size is checked against the pixel limit before any pixel memory
-/// is allocated.
+/// Stills decode to `.rgba8` only when the bitstream has alpha, `.rgb8` otherwise. Thumbnails use
+/// libwebp's scaler while decoding where it is right and Core's premultiplied resampler where it is not
+/// (see ``WebPScaling``), at the size every coder gives (``DecodeOptions/outputSize(width:height:)`` of the
+/// upright image).
+///
+/// Budgets: the canvas is checked against the pixel limit before any pixel memory is allocated;
+/// animations against the frame count and total work (every frame's canvas and rectangle) before any
+/// frame is decoded; libwebp's Huffman table memory for lossless data against
+/// ``VP8LHuffmanMemory/bound(width:height:)``. Decodes are fed to libwebp in chunks and stop with a
+/// typed error at the deadline or on cancellation, checked between chunks and per frame. A damaged
+/// later frame ends the animation at the frame before it (Core's rule in ``AnimatedFrames``).
 public struct WebPCoder: AnimatedImageCoder {
     public init() {}
 
@@ -21,22 +29,26 @@ public struct WebPCoder: AnimatedImageCoder {
     public func canEncode(to format: ImageFormat) -> Bool { format == .webp }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        let watch = options.startWatch()
+        try watch.check()
         var features = WebPBitstreamFeatures()
         let status = data.withUnsafeBytes { raw in
             WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
         }
-        guard status == VP8_STATUS_OK else { throw .badImageData(reason: "WebP: bad header (status \(status.rawValue))") }
+        guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, "bad header") }
         try options.checkDimensions(width: Int(features.width), height: Int(features.height))
         let metadata = WebPChunks.metadata(of: data)
         if features.has_animation != 0 {
             let source = try makeFrameSource(for: data, options: options)
             return try Image.decodedAnimation(source: source, format: .webp, options: options, metadata: metadata)
         }
-        let size = options.outputSize(width: Int(features.width), height: Int(features.height))
+        let source = PixelSize(width: Int(features.width), height: Int(features.height))
+        let size = WebPScaling.outputSize(of: source, metadata: metadata, options: options)
         let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
-        let pixels = try WebPStillDecoder.decode(data, layout: layout, width: size.width, height: size.height,
-                                                 scaled: size.width != Int(features.width) || size.height != Int(features.height))
-        return Self.still(pixels, metadata: metadata, options: options)
+        let decodeSize = WebPScaling.libwebpScalesCorrectly(features, from: source, to: size) ? size : source
+        let pixels = try WebPStillDecoder.decode(data, layout: layout, size: decodeSize, source: source, watch: watch)
+        return Self.still(ImageResampler.resample(pixels, width: size.width, height: size.height),
+                          metadata: metadata, options: options)
     }
 
     /// A still image with its metadata, oriented by its EXIF orientation when the options say so and

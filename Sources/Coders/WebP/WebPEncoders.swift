@@ -49,7 +49,7 @@ enum WebPStillEncoder {
             return WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
-            throw .badImageData(reason: "WebP lossless encode failed (error \(picture.error_code.rawValue))")
+            throw .badImageData(reason: "WebP: lossless encoding failed: \(WebPStatus.words(picture.error_code))")
         }
         return Data(bytes: bytes, count: writer.size)
     }
@@ -72,42 +72,64 @@ enum WebPEncoderSettings {
 }
 
 /// Encodes an animation with libwebp's animation encoder, keeping frame durations and the loop count.
+///
+/// Frames stream from the animation's lazy source (``AnimatedFrames/forEachFrame(_:)``): each is handed
+/// to libwebp as soon as it is composed and then dropped. libwebp keeps the frames it has encoded, not
+/// their canvases, so memory is a few canvases plus the output, whatever the frame count. A damaged
+/// frame ends the animation where the decode ends it; budget, time and cancellation errors are thrown.
 enum WebPAnimationEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
         guard let animation = image.animation else { return try WebPStillEncoder.encode(image.pixels, options: options) }
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
         encoderOptions.anim_params.loop_count = Int32(animation.loopCount)
-        let width = Int32(image.width), height = Int32(image.height)
-        guard let encoder = WebPAnimEncoderNew(width, height, &encoderOptions) else {
+        let canvas = PixelSize(width: image.width, height: image.height)
+        guard let encoder = WebPAnimEncoderNew(Int32(canvas.width), Int32(canvas.height), &encoderOptions) else {
             throw .badImageData(reason: "WebP: cannot create the animation encoder")
         }
         defer { WebPAnimEncoderDelete(encoder) }
         var config = try WebPEncoderSettings.config(for: options)
         var timestamp: Int32 = 0
-        for index in 0..<animation.frameCount {
-            let frame: ImageFrame
-            do { frame = try animation.frame(at: index) } catch { throw .badImageData(reason: "\(error)") }
-            let rgba = frame.pixels.converted(to: .rgba8).packed()
-            guard rgba.width == image.width, rgba.height == image.height else {
-                throw .badImageData(reason: "WebP: every frame must have the canvas size")
+        var index = 0
+        do {
+            try animation.forEachFrame { frame in
+                try add(frame, index: index, canvas: canvas, timestamp: timestamp, config: &config, to: encoder)
+                timestamp += Int32((frame.duration * 1000).rounded())
+                index += 1
             }
-            var picture = WebPPicture()
-            guard WebPPictureInit(&picture) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
-            picture.use_argb = 1
-            picture.width = width
-            picture.height = height
-            let imported = rgba.bytes.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.bytesPerRow)) }
-            defer { WebPPictureFree(&picture) }
-            guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
-                throw .badImageData(reason: "WebP: adding frame \(index) failed")
-            }
-            timestamp += Int32((frame.duration * 1000).rounded())
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw .badImageData(reason: "\(error)")
         }
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw .badImageData(reason: "WebP: finishing failed") }
         var webp = WebPData()
         guard WebPAnimEncoderAssemble(encoder, &webp) != 0 else { throw .badImageData(reason: "WebP: assembling failed") }
         defer { WebPDataClear(&webp) }
         return Data(bytes: webp.bytes, count: webp.size)
+    }
+
+    /// Encodes one frame into `encoder`; libwebp copies what it needs before returning.
+    private static func add(_ frame: ImageFrame, index: Int, canvas: PixelSize, timestamp: Int32,
+                            config: inout WebPConfig, to encoder: OpaquePointer) throws(ImageError) {
+        let rgba = frame.pixels.converted(to: .rgba8).packed()
+        guard rgba.width == canvas.width, rgba.height == canvas.height else {
+            throw .badImageData(reason: "WebP: every frame must have the canvas size")
+        }
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
+        picture.use_argb = 1
+        picture.width = Int32(canvas.width)
+        picture.height = Int32(canvas.height)
+        let imported = rgba.bytes.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.bytesPerRow))
+        }
+        defer { WebPPictureFree(&picture) }
+        guard imported != 0 else { throw .badImageData(reason: "WebP: frame \(index): out of memory importing it") }
+        guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
+            // libwebp's animation encoder says why in words.
+            let why = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? WebPStatus.words(picture.error_code)
+            throw .badImageData(reason: "WebP: adding frame \(index) failed: \(why)")
+        }
     }
 }

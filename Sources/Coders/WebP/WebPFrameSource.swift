@@ -23,6 +23,12 @@ final class WebPFrameSource: AnimatedFrameSource {
     let keyFrames: [Bool]
     var frameCount: Int { frames.count }
 
+    /// The options frames are decoded with: each composed frame starts its own watch from them.
+    let options: DecodeOptions
+
+    /// Reads the container's frame list (no frame is decoded) and checks the animation's budgets: the
+    /// frame count, then the work of every frame, the canvas plus the frame's own rectangle, before any
+    /// frame bitstream is copied. With `firstFrameOnly` only frame 0 is read.
     init(data: Data, options: DecodeOptions) throws(ImageError) {
         let parsed: Result<(Int, Int, Int, [Frame]), ImageError> = data.withUnsafeBytes { raw in
             var webp = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
@@ -30,8 +36,13 @@ final class WebPFrameSource: AnimatedFrameSource {
             defer { WebPDemuxDelete(demux) }
             let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
             let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
-            do throws(ImageError) { try options.checkDimensions(width: width, height: height) } catch { return .failure(error) }
             let loops = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT))
+            do throws(ImageError) {
+                try options.checkDimensions(width: width, height: height)
+                try options.checkFrameCount(Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
+                try options.checkAnimationWork(canvasWidth: width, canvasHeight: height,
+                                               frameSizes: Self.frameSizes(demux))
+            } catch { return .failure(error) }
             var frames: [Frame] = []
             var iterator = WebPIterator()
             guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else { return .failure(.badImageData(reason: "WebP: no frames")) }
@@ -49,7 +60,7 @@ final class WebPFrameSource: AnimatedFrameSource {
                     return .failure(.badImageData(reason: "WebP: frame outside the canvas"))
                 }
                 frames.append(frame)
-            } while WebPDemuxNextFrame(&iterator) != 0
+            } while !options.firstFrameOnly && WebPDemuxNextFrame(&iterator) != 0
             return .success((width, height, loops, frames))
         }
         let (width, height, loops, frames) = try parsed.get()
@@ -57,15 +68,33 @@ final class WebPFrameSource: AnimatedFrameSource {
         canvasHeight = height
         loopCount = loops
         self.frames = frames
+        self.options = options
         keyFrames = Self.keyFrames(frames, canvasWidth: width, canvasHeight: height)
+    }
+
+    /// Each frame's rectangle as the demuxer reads it from the frame's bitstream header (called after
+    /// the frame count was checked, so the list is bounded).
+    private static func frameSizes(_ demux: OpaquePointer) -> [PixelSize] {
+        var sizes: [PixelSize] = []
+        var iterator = WebPIterator()
+        guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else { return sizes }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        repeat {
+            sizes.append(PixelSize(width: Int(iterator.width), height: Int(iterator.height)))
+        } while WebPDemuxNextFrame(&iterator) != 0
+        return sizes
     }
 
     func duration(at index: Int) -> TimeInterval { frames[index].duration }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let frame = frames[index]
-        let pixels = try WebPStillDecoder.decode(frame.bitstream, layout: .rgba8, width: frame.width,
-                                                 height: frame.height, scaled: false)
+        // Each frame is one unit of work with its own watch; damaged bits throw `.badImageData`, which
+        // ends the animation at the frame before (Core's rule), while budget, time and cancellation
+        // errors reach the caller.
+        let size = PixelSize(width: frame.width, height: frame.height)
+        let pixels = try WebPStillDecoder.decode(frame.bitstream, layout: .rgba8, size: size, source: size,
+                                                 watch: options.startWatch())
         var canvas: PixelBuffer
         if keyFrames[index] || background == nil {
             // A key frame does not depend on earlier frames: it is drawn, unblended, on a clear canvas.

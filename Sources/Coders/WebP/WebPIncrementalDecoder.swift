@@ -12,8 +12,11 @@ extension WebPCoder: ProgressiveImageCoder {
 
 /// Decodes a still WebP while it downloads with libwebp's incremental decoder, showing the rows decoded
 /// so far. With a thumbnail size, libwebp scales while it decodes (as a whole-file decode does), so the
-/// full image is never held and the result equals ``WebPCoder/decode(_:options:)``. Animated WebPs are
-/// buffered and decoded when complete.
+/// full image is never held and the result equals ``WebPCoder/decode(_:options:)``; where libwebp's
+/// scaler is wrong (``WebPScaling``) it decodes at full size and Core resamples at the end, as a whole
+/// decode does. Lossless data is held back until its Huffman table memory is known to fit
+/// (``WebPTableMemoryCheck``). Each append checks its watch between chunks given to libwebp. Animated
+/// WebPs are buffered and decoded when complete.
 final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private let options: DecodeOptions
     /// Bytes held until the header can be read (and all bytes of an animation).
@@ -24,6 +27,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private var layout: PixelLayout = .rgb8
     private var isAnimated = false
     private var status = VP8_STATUS_NOT_ENOUGH_DATA
+    /// How many held bytes the last Huffman table memory check read.
+    private var checkedByteCount = 0
     /// The settings `decoder` was made with. libwebp keeps a pointer to them (and writes its output buffer
     /// into them) for the decoder's whole life, so they live on the heap, allocated and freed here only.
     private let config: UnsafeMutablePointer<WebPDecoderConfig>
@@ -43,25 +48,31 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     }
 
     func append(_ bytes: Data) throws(ImageError) {
+        // Each append is one unit of work with its own watch, checked between chunks given to libwebp.
+        let watch = options.startWatch()
+        try watch.check()
         received.append(bytes)
         if let decoder {
-            try feed(decoder, bytes)
+            try feed(decoder, bytes, watch: watch)
             return
         }
         pending.append(bytes)
+        if isAnimated { return }
         var features = WebPBitstreamFeatures()
         let header = pending.withUnsafeBytes { WebPGetFeatures($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &features) }
         if header == VP8_STATUS_NOT_ENOUGH_DATA { return }
-        guard header == VP8_STATUS_OK else { throw .badImageData(reason: "WebP: bad header (status \(header.rawValue))") }
+        guard header == VP8_STATUS_OK else { throw WebPStatus.error(header, "bad header") }
         try options.checkDimensions(width: Int(features.width), height: Int(features.height))
         if features.has_animation != 0 {
             isAnimated = true
             return
         }
+        guard try tableMemoryIsKnownToFit(features) else { return }
         layout = features.has_alpha != 0 ? .rgba8 : .rgb8
         config.pointee.output.colorspace = layout == .rgba8 ? MODE_RGBA : MODE_RGB
-        let size = options.outputSize(width: Int(features.width), height: Int(features.height))
-        if size.width != Int(features.width) || size.height != Int(features.height) {
+        let source = PixelSize(width: Int(features.width), height: Int(features.height))
+        let size = options.outputSize(width: source.width, height: source.height)
+        if WebPScaling.libwebpScalesCorrectly(features, from: source, to: size) && size != source {
             config.pointee.options.use_scaling = 1
             config.pointee.options.scaled_width = Int32(size.width)
             config.pointee.options.scaled_height = Int32(size.height)
@@ -72,14 +83,33 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         decoder = created
         let buffered = pending
         pending = Data()
-        try feed(created, buffered)
+        try feed(created, buffered, watch: watch)
     }
 
-    private func feed(_ decoder: OpaquePointer, _ bytes: Data) throws(ImageError) {
-        guard status != VP8_STATUS_OK, !bytes.isEmpty else { return }
-        status = bytes.withUnsafeBytes { WebPIAppend(decoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
-        if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED {
-            throw .badImageData(reason: "WebP: decoding failed (status \(status.rawValue))")
+    /// Whether libwebp's Huffman tables for the bytes so far are known to fit their bound
+    /// (``WebPTableMemoryCheck``); bytes are held back from libwebp until they are. The check reads
+    /// from the start, so it runs again only once the held bytes have doubled (linear work in all).
+    private func tableMemoryIsKnownToFit(_ features: WebPBitstreamFeatures) throws(ImageError) -> Bool {
+        guard pending.count >= 2 * checkedByteCount else { return false }
+        checkedByteCount = pending.count
+        let outcome: Result<WebPTableMemoryCheck.Outcome, ImageError> = pending.withUnsafeBytes { raw in
+            do throws(ImageError) {
+                return .success(try WebPTableMemoryCheck.check(raw, width: Int(features.width), height: Int(features.height)))
+            } catch { return .failure(error) }
+        }
+        return try outcome.get() == .allowed
+    }
+
+    private func feed(_ decoder: OpaquePointer, _ bytes: Data, watch: DecodeWatch) throws(ImageError) {
+        var offset = 0
+        while status != VP8_STATUS_OK && offset < bytes.count {
+            let end = min(bytes.count, offset + WebPStillDecoder.chunkSize)
+            status = bytes[bytes.startIndex + offset..<bytes.startIndex + end].withUnsafeBytes {
+                WebPIAppend(decoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+            }
+            if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED { throw WebPStatus.error(status, "decoding failed") }
+            offset = end
+            if offset < bytes.count { try watch.check() }
         }
     }
 
