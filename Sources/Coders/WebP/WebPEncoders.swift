@@ -91,16 +91,10 @@ enum WebPAnimationEncoder {
         var config = try WebPEncoderSettings.config(for: options)
         var timestamp: Int32 = 0
         var index = 0
-        do {
-            try animation.forEachFrame { frame in
-                try add(frame, index: index, canvas: canvas, timestamp: timestamp, config: &config, to: encoder)
-                timestamp += Int32((frame.duration * 1000).rounded())
-                index += 1
-            }
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            throw .badImageData(reason: "\(error)")
+        try animation.forEachFrame { (frame) throws(ImageError) in
+            try add(frame, index: index, canvas: canvas, timestamp: timestamp, config: &config, to: encoder)
+            timestamp += Int32((frame.duration * 1000).rounded())
+            index += 1
         }
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw .badImageData(reason: "WebP: finishing failed") }
         var webp = WebPData()
