@@ -48,6 +48,21 @@ struct GIFBudgetTests {
         }
     }
 
+    @Test func firstFrameOnlyOfHugeFramesDecodesFrameZeroAlone() throws {
+        // 3000x3000 frames use the full LZW dictionary and then repeat its longest entry (a deferred
+        // clear); 30 of them are over the budget, frame 0 alone is not.
+        let data = HostileFiles.clippedHugeFramesGIF(frames: 30, frameSize: PixelSize(3000), screen: PixelSize(16))
+        let options = DecodeOptions(maxTotalPixelCount: 100_000_000)
+        #expect { _ = try coder.decode(data, options: options) } throws: { budget(of: $0) == .totalPixels }
+        var firstOnly = options
+        firstOnly.firstFrameOnly = true
+        let still = try coder.decode(data, options: firstOnly)
+        #expect(still.width == 3000 && still.height == 3000)
+        // Every pixel is palette entry 0, opaque red: the whole frame decoded.
+        let red = UInt32(littleEndian: 0xFF00_00FF)
+        #expect(still.pixels.bytes.withUnsafeBytes { $0.bindMemory(to: UInt32.self).allSatisfy { $0 == red } })
+    }
+
     @Test func storedRectanglesCountEvenWhenTheCanvasIsSmall() throws {
         // Frames past the screen's edge: composed onto a 16x16 canvas but 500x500 each when decompressed.
         var fixtureFrames: [GIFFixture.Frame] = [.init(width: 16, height: 16, indices: Array(repeating: 0, count: 256))]

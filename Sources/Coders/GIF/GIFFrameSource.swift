@@ -5,15 +5,15 @@ import WebImageCore
 /// dozen bytes per frame) and nothing else: each call decompresses one frame straight onto a canvas,
 /// so the memory an animation holds does not grow with its frame count.
 ///
-/// Composition follows browsers: the canvas starts transparent, pixels outside the logical screen
-/// are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
+/// Composition follows browsers: the canvas (the logical screen grown to hold frame 0) starts
+/// transparent, pixels outside it are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
 /// from before the frame.
 ///
 /// Each composition runs under a ``DecodeWatch``: the one of the decode call that composes it (see
 /// ``whileDecoding(_:_:)``), else one started for that frame, checked per group of rows.
 ///
 /// Sendable because every stored property is an immutable value or behind a lock; each call opens
-/// its own giflib reader, so calls need no lock.
+/// its own giflib reader, so calls need no other lock.
 final class GIFFrameSource: AnimatedFrameSource {
     let data: Data
     let index: GIFFileIndex
@@ -56,7 +56,7 @@ final class GIFFrameSource: AnimatedFrameSource {
         // first write, since the caller keeps it.
         let blank = { PixelBuffer(width: width, height: height, layout: .rgba8) }
         var canvas = background ?? blank()
-        // The part of the frame inside the logical screen.
+        // The part of the frame inside the canvas.
         let x0 = max(0, frame.x), x1 = min(width, frame.x + frame.width)
         let y0 = max(0, frame.y), y1 = min(height, frame.y + frame.height)
         try canvas.bytes.withUnsafeMutableBytes { out in
