@@ -15,18 +15,20 @@ struct GIFLeniencyTests {
         return Array(pixels.bytes[o..<(o + 4)])
     }
 
-    @Test func framesWithoutAnyColorTableDrawNothing() throws {
-        // Frame 0 has no colors anywhere; frame 1 brings its own table.
+    @Test func framesWithoutAnyColorTableAreDrawnInOpaqueBlack() throws {
+        // Frame 0 has no colors anywhere (index 3 is its transparent one); frame 1 brings its own table.
         var fixture = GIFFixture(width: 3, height: 2, palette: [], frames: [
-            .init(width: 3, height: 2, indices: Array(repeating: 0, count: 6)),
+            .init(width: 3, height: 2, indices: [0, 1, 2, 3, 3, 7], transparentIndex: 3),
             .init(width: 1, height: 1, indices: [0], localPalette: [Self.blue]),
         ])
         fixture.globalPalette = false
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
         #expect(image.frameCount == 2)
-        #expect(try image.frame(at: 0).pixels.bytes.allSatisfy { $0 == 0 })
+        let black: [UInt8] = [0, 0, 0, 255], clear: [UInt8] = [0, 0, 0, 0]
+        let first = try image.frame(at: 0).pixels
+        #expect([rgba(first, 0, 0), rgba(first, 2, 0), rgba(first, 0, 1), rgba(first, 2, 1)] == [black, black, clear, black])
         let second = try image.frame(at: 1).pixels
-        #expect(rgba(second, 0, 0) == Self.blue + [255] && rgba(second, 2, 1) == [0, 0, 0, 0])
+        #expect(rgba(second, 0, 0) == Self.blue + [255] && rgba(second, 1, 0) == black && rgba(second, 1, 1) == clear)
     }
 
     @Test func aZeroScreenTakesTheFirstFramesSize() throws {

@@ -48,14 +48,16 @@ struct GIFFileIndex: Sendable {
 
     /// Reads the structure of `bytes`, checking `watch` once per frame.
     ///
-    /// Browser leniency, after Chromium's GIFImageReader and Firefox's nsGIFDecoder2:
-    /// - A logical screen smaller than frame 0, including a 0x0 one, grows to hold frame 0 (its
-    ///   offset plus its size), as Chromium does; later frames are clipped to that canvas. (Firefox
-    ///   also takes frame 0's size but moves the frame to the origin; both agree for the usual case of
-    ///   a frame at 0,0.)
+    /// Browser leniency, after Chromium (Wuffs as Skia's SkWuffsCodec drives it, and Blink's older
+    /// GIFImageReader) and Firefox's nsGIFDecoder2:
+    /// - A logical screen smaller than frame 0, including a 0x0 one, grows to hold frame 0 (the union
+    ///   of the screen and frame 0's rectangle), as Chromium does; later frames are clipped to that
+    ///   canvas. (Firefox also takes frame 0's size but moves the frame to the origin; both agree for
+    ///   the usual case of a frame at 0,0.)
     /// - A byte that starts no known record after at least one frame ends the file there, keeping the
     ///   frames before it (both browsers treat it as the trailer). Before any frame it is an error.
-    /// - A file without any color table decodes; its frames draw nothing (see ``GIFColorTable``).
+    /// - A frame without any color table decodes, drawn in opaque black as Chromium does (see
+    ///   ``GIFColorTable``).
     /// - Data that ends where a record should start, after a complete frame, is only a missing trailer.
     ///
     /// A file cut short inside a record keeps its complete frames with `options.allowPartialImage`

@@ -5,14 +5,22 @@ import WebImageCore
 /// R, G, B, A). Indices that are transparent or past the end of the frame's color table are 0, so a
 /// pixel is drawn exactly when its entry is not 0 (every drawn entry has alpha 255).
 ///
-/// A frame with neither a local nor a global color table has every entry 0 and draws nothing, leaving
-/// the canvas as it was: Chromium's GIF decoder skips the rows of a frame without a color table, and
-/// Firefox's draws them from its all-zero (transparent) table, which composes the same way.
+/// A frame with neither a local nor a global color table draws every index but the transparent one as
+/// opaque black, as Chromium does: its GIF decoder is Wuffs, driven by Skia's SkWuffsCodec with
+/// Wuffs's default of an implicit all-opaque-black palette (the "reject empty palette" quirk off).
+/// (Firefox draws such frames from an all-zero, transparent table; the older Blink decoder skipped
+/// their rows.)
 struct GIFColorTable {
+    /// Opaque black as stored: R, G, B 0, A 255.
+    private static let opaqueBlack = UInt32(0xFF00_0000).littleEndian
+
     private(set) var entries = [UInt32](repeating: 0, count: 256)
 
     init(_ map: ColorMapObject?, transparentIndex: Int) {
-        guard let map else { return }
+        guard let map else {
+            for index in 0..<256 where index != transparentIndex { entries[index] = Self.opaqueBlack }
+            return
+        }
         let count = min(256, Int(map.ColorCount))
         for index in 0..<count where index != transparentIndex {
             let color = map.Colors[index]
