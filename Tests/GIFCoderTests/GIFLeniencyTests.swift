@@ -54,6 +54,25 @@ struct GIFLeniencyTests {
         #expect(second.width == 5 && rgba(second, 4, 3) == Self.blue + [255] && rgba(second, 1, 1) == Self.red + [255])
     }
 
+    @Test func anEmptyFrameShowsForItsDelayAndDrawsNothing() throws {
+        let fixture = GIFFixture(width: 2, height: 1, palette: [Self.red, Self.blue], frames: [
+            .init(width: 2, height: 1, indices: [0, 0]),
+            .init(width: 0, height: 0, indices: [], delay: 30),
+            .init(width: 1, height: 1, indices: [1]),
+        ])
+        let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
+        #expect(image.frameCount == 3 && image.frameDurations == [0.1, 0.3, 0.1])
+        #expect(try image.frame(at: 1).pixels == image.frame(at: 0).pixels)
+        #expect(try rgba(image.frame(at: 2).pixels, 0, 0) == Self.blue + [255])
+        // An empty frame 0 leaves the screen as it is; on a 0x0 screen there is then nothing to show.
+        var empty = fixture
+        empty.frames.removeFirst()
+        #expect(try coder.decode(Data(empty.bytes), options: DecodeOptions()).width == 2)
+        empty.width = 0
+        empty.height = 0
+        #expect(throws: ImageError.self) { _ = try coder.decode(Data(empty.bytes), options: DecodeOptions()) }
+    }
+
     @Test func anUnknownRecordAfterGoodFramesEndsTheFileThere() throws {
         var fixture = GIFFixture(width: 2, height: 1, palette: [Self.red, Self.blue], frames: [
             .init(width: 2, height: 1, indices: [0, 0]),

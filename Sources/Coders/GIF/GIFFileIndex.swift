@@ -18,6 +18,10 @@ struct GIFFrameInfo: Sendable {
 
     /// The frame's rectangle as stored, before any clipping: the pixels its data decompresses to.
     var storedSize: PixelSize { PixelSize(width: width, height: height) }
+
+    /// A frame of zero width or height: it still shows for its delay, but draws nothing. Chromium's
+    /// decoder (Wuffs with its "reject empty frame" quirk off) accepts such frames the same way.
+    var isEmpty: Bool { width == 0 || height == 0 }
 }
 
 /// A GIF's structure, read in one pass over the file without decompressing any frame (giflib steps
@@ -58,6 +62,7 @@ struct GIFFileIndex: Sendable {
     ///   frames before it (both browsers treat it as the trailer). Before any frame it is an error.
     /// - A frame without any color table decodes, drawn in opaque black as Chromium does (see
     ///   ``GIFColorTable``).
+    /// - A frame of zero width or height draws nothing (``GIFFrameInfo/isEmpty``).
     /// - Data that ends where a record should start, after a complete frame, is only a missing trailer.
     ///
     /// A file cut short inside a record keeps its complete frames with `options.allowPartialImage`
@@ -83,11 +88,10 @@ struct GIFFileIndex: Sendable {
             }
         }
         guard let first = scan.frames.first else { throw .badImageData(reason: "GIF: no frames") }
-        canvasWidth = max(screenWidth, first.x + first.width)
-        canvasHeight = max(screenHeight, first.y + first.height)
-        if canvasWidth != screenWidth || canvasHeight != screenHeight {
-            try options.checkDimensions(width: canvasWidth, height: canvasHeight)
-        }
+        canvasWidth = first.isEmpty ? screenWidth : max(screenWidth, first.x + first.width)
+        canvasHeight = first.isEmpty ? screenHeight : max(screenHeight, first.y + first.height)
+        // Also refuses a canvas left empty (a 0x0 screen whose frame 0 is empty).
+        try options.checkDimensions(width: canvasWidth, height: canvasHeight)
         try options.checkAnimationWork(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                        frameSizes: scan.frames.lazy.map(\.storedSize))
         frames = scan.frames
@@ -140,7 +144,10 @@ struct GIFFileIndex: Sendable {
             let image = gif.pointee.Image
             let width = Int(image.Width), height = Int(image.Height)
             // The frame's own rectangle: its decompressed pixels, whether or not the screen clips them.
-            try options.checkDimensions(width: width, height: height)
+            // An empty one is a frame that draws nothing (see `isEmpty`).
+            if width > 0 && height > 0 {
+                try options.checkDimensions(width: width, height: height)
+            }
             // Step over the compressed data block by block without decompressing it.
             var codeSize: Int32 = 0
             var block: UnsafeMutablePointer<GifByteType>? = nil

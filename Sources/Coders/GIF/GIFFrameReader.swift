@@ -61,6 +61,8 @@ enum GIFFrameReader {
         else { throw failure(gif, frame: number) }
         let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
         colors(GIFColorTable(map?.pointee, transparentIndex: frame.transparentIndex))
+        // An empty frame has no rows to decode; what data it carries is ignored.
+        if frame.isEmpty { return }
         let interlaced = gif.pointee.Image.Interlace
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: frame.width)
         defer { scratch.deallocate() }
