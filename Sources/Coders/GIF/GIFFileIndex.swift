@@ -59,7 +59,8 @@ struct GIFFileIndex: Sendable {
     ///   canvas. (Firefox also takes frame 0's size but moves the frame to the origin; both agree for
     ///   the usual case of a frame at 0,0.)
     /// - A byte that starts no known record after at least one frame ends the file there, keeping the
-    ///   frames before it (both browsers treat it as the trailer). Before any frame it is an error.
+    ///   frames before it (Firefox and the older Blink decoder take it for the trailer; Wuffs reports
+    ///   an error there, and Skia keeps the frames before it). Before any frame it is an error.
     /// - A frame without any color table decodes, drawn in opaque black as Chromium does (see
     ///   ``GIFColorTable``).
     /// - A frame of zero width or height draws nothing (``GIFFrameInfo/isEmpty``).
