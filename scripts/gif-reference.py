@@ -16,8 +16,9 @@ How a frame is produced
   and hands back the raw palette indices), so Pillow's decoder is the reference for the pixels.
 * The frames are then composed here, explicitly with the browser policy (WHATWG/Chromium/Firefox),
   because Pillow's own compositor differs from browsers on purpose in a few places:
-    - the canvas is the logical screen; frame pixels outside it are clipped
-      (Pillow grows the canvas to hold them: imagers-oob.gif, imagers-issue_1455_oversized.gif);
+    - the canvas is the logical screen grown to hold the first frame (the union of the screen and
+      frame 0's rectangle, Chromium's policy; a 0x0 screen takes frame 0's extent); pixels of later
+      frames outside it are clipped (imagers-oob.gif, imagers-issue_1455_oversized.gif grow);
     - the canvas starts fully transparent; the background color index is ignored
       (Pillow fills the area the first frame does not cover with the background color);
     - disposal 2 ("restore to background") clears the frame's rectangle to transparent
@@ -115,6 +116,14 @@ def frame_indices(frame) -> np.ndarray:
     return np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(h, w)
 
 
+def canvas_size(width, height, frames):
+    """The logical screen grown to hold frame 0, as Chromium does."""
+    if not frames:
+        return width, height
+    first = frames[0]
+    return max(width, first["x"] + first["w"]), max(height, first["y"] + first["h"])
+
+
 def compose(width, height, frames):
     """Every frame composed with the browser policy; returns (list of RGBA8 bytes, out-of-range count)."""
     canvas = np.zeros((height, width, 4), dtype=np.uint8)
@@ -165,6 +174,7 @@ def main():
             continue
         path = os.path.join(folder, name)
         width, height, _, frames = parse(open(path, "rb").read())
+        width, height = canvas_size(width, height, frames)
         composed, out_of_range = compose(width, height, frames)
         if len(composed) >= 16:
             hashes = fnv1a64_many(np.frombuffer(b"".join(composed), dtype=np.uint8).reshape(len(composed), -1))

@@ -23,12 +23,16 @@ struct GIFFixture {
     var loopCount: Int? = 0
     var frames: [Frame]
     var trailer = true
+    /// Write `palette` as the global color table; false writes none (frames without a local one then
+    /// have no colors at all).
+    var globalPalette = true
 
     /// Literal codes allowed between clear codes: after 255 codes a 9-bit decoder widens to 10 bits.
     private static let codesPerClear = 254
 
     var bytes: [UInt8] {
-        var out = Array("GIF89a".utf8) + le(width) + le(height) + [0xF7, 0, 0] + Self.table(palette)
+        var out = Array("GIF89a".utf8) + le(width) + le(height)
+        out += globalPalette ? [0xF7, 0, 0] + Self.table(palette) : [0, 0, 0]
         if let loopCount {
             out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + le(loopCount) + [0]
         }

@@ -30,7 +30,10 @@ struct GIFLazyDecodingTests {
         #expect(costs[1] <= 4 * canvas)
     }
 
-    @Test func brokenCompressedDataInALaterFrameIsAnError() throws {
+    /// Core's damaged-frame rule (Chromium's): a later frame whose compressed data is broken ends the
+    /// animation at the frame before it, lazily and eagerly alike; the decode itself succeeds because
+    /// it decompresses no later frame.
+    @Test func brokenCompressedDataInALaterFrameEndsTheAnimationThere() throws {
         let fixture = animation(frames: 3)
         var bytes = fixture.bytes
         // Frame 2's data: separator, 9-byte descriptor, code size, then sub-blocks. Keep the block
@@ -42,10 +45,28 @@ struct GIFLazyDecodingTests {
             block += length + 1
         }
         let data = Data(bytes)
-        #expect(throws: ImageError.self) { try coder.decode(data, options: DecodeOptions()) }
-        #expect(throws: ImageError.self) { try coder.decode(data, options: DecodeOptions(preloadAllFrames: true)) }
-        #expect(throws: ImageError.self) { try coder.decode(data, options: DecodeOptions(allowPartialImage: true)) }
-        #expect(throws: ImageError.self) { try coder.makeFrameSource(for: data, options: DecodeOptions()) }
+        let whole = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
+
+        let lazy = try coder.decode(data, options: DecodeOptions())
+        // Not known to be damaged until frame 2 is composed.
+        #expect(lazy.frameCount == 3)
+        #expect(try lazy.frame(at: 2).pixels == whole.frame(at: 1).pixels)
+        #expect(lazy.frameCount == 2 && lazy.frameDurations.count == 2)
+
+        let eager = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
+        #expect(eager.frameCount == 2)
+        for index in 0..<2 { #expect(try eager.frame(at: index).pixels == lazy.frame(at: index).pixels) }
+        #expect(try coder.decode(data, options: DecodeOptions(allowPartialImage: true)).frameCount == 3)
+
+        // The source itself reports the damage as bad data, which is what the rule keys on.
+        let source = try coder.makeFrameSource(for: data, options: DecodeOptions())
+        let frame1 = try source.composeFrame(at: 1, onto: source.composeFrame(at: 0, onto: nil).frame)
+        #expect {
+            try source.composeFrame(at: 2, onto: frame1.frame)
+        } throws: { error in
+            guard case ImageError.badImageData = error else { return false }
+            return true
+        }
         // Only frame 0 is shown with firstFrameOnly, and it is whole.
         #expect(try coder.decode(data, options: DecodeOptions(firstFrameOnly: true)).width == 64)
     }

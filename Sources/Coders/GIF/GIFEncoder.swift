@@ -5,23 +5,39 @@ import WebImageCore
 /// Writes single and animated GIFs. Each frame gets its own palette: its exact colors when it has at
 /// most 255, else giflib's median-cut quantizer's; pixels with alpha under 128 map to a reserved
 /// transparent index.
+///
+/// Animations stream: frames come one at a time from ``AnimatedFrames/forEachFrame(_:)`` and are
+/// written as they come, so encoding holds the frame being written, its palette indices and the output,
+/// never all frames. An animation whose later frame is damaged is written up to the frame before it,
+/// as it plays.
 enum GIFEncoder {
     /// Colors giflib's quantizer may use per frame; index 255 is kept for transparency.
     private static let quantizedColors = 128
+    /// The palette index written for pixels with alpha under 128.
+    private static let transparentIndex = 255
 
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
-        var frames: [ImageFrame] = []
-        let count = options.firstFrameOnly ? 1 : image.frameCount
-        for index in 0..<count {
-            do { frames.append(try image.frame(at: index)) } catch { throw .badImageData(reason: "\(error)") }
-        }
         var buffer = cgif_buffer()
         var error: Int32 = 0
         guard let gif = cgif_open_writer(&buffer, &error) else { throw .badImageData(reason: "GIF: cannot open encoder") }
         defer { cgif_buffer_free(&buffer) }
-        let width = image.width, height = image.height
-        let result = write(gif, frames: frames, width: width, height: height,
-                           loopCount: image.isAnimated ? image.loopCount : nil)
+        let animation = options.firstFrameOnly ? nil : image.animation
+        let result = Result { () throws(ImageError) in
+            try writeHeader(gif, width: image.width, height: image.height, loopCount: animation?.loopCount)
+            guard let animation else {
+                return try writeFrame(gif, ImageFrame(pixels: image.pixels, duration: 0),
+                                      width: image.width, height: image.height)
+            }
+            do {
+                try animation.forEachFrame { frame in
+                    try writeFrame(gif, frame, width: image.width, height: image.height)
+                }
+            } catch let error as ImageError {
+                throw error
+            } catch {
+                throw .badImageData(reason: "GIF: \(error)")
+            }
+        }
         var closeError: Int32 = 0
         let closed = EGifCloseFile(gif, &closeError) == GIF_OK
         try result.get()
@@ -29,11 +45,11 @@ enum GIFEncoder {
         return Data(bytes: bytes, count: buffer.size)
     }
 
-    private static func write(_ gif: UnsafeMutablePointer<GifFileType>, frames: [ImageFrame], width: Int, height: Int,
-                              loopCount: Int?) -> Result<Void, ImageError> {
+    private static func writeHeader(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int,
+                                    loopCount: Int?) throws(ImageError) {
         EGifSetGifVersion(gif, true)
         guard EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, nil) == GIF_OK else {
-            return .failure(.badImageData(reason: "GIF: bad screen size"))
+            throw .badImageData(reason: "GIF: bad screen size")
         }
         if let loopCount {
             var name = Array("NETSCAPE2.0".utf8)
@@ -43,50 +59,49 @@ enum GIFEncoder {
             EGifPutExtensionBlock(gif, 3, &loop)
             EGifPutExtensionTrailer(gif)
         }
-        for frame in frames {
-            let rgba = frame.pixels.converted(to: .rgba8).packed()
-            guard rgba.width == width, rgba.height == height else {
-                return .failure(.badImageData(reason: "GIF: every frame must have the canvas size"))
-            }
-            let pixelCount = width * height
-            var r = [UInt8](repeating: 0, count: pixelCount), g = r, b = r
-            var transparent = false
-            for i in 0..<pixelCount {
-                r[i] = rgba.bytes[i * 4]; g[i] = rgba.bytes[i * 4 + 1]; b[i] = rgba.bytes[i * 4 + 2]
-                if rgba.bytes[i * 4 + 3] < 128 { transparent = true }
-            }
-            var colors = [GifColorType](repeating: GifColorType(), count: 256)
-            var indices = [UInt8](repeating: 0, count: pixelCount)
-            if !exactPalette(r, g, b, colors: &colors, indices: &indices) {
-                // More than 255 colors: giflib's median-cut quantizer picks the palette.
-                var mapSize = Int32(quantizedColors)
-                guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK else {
-                    return .failure(.badImageData(reason: "GIF: quantization failed"))
-                }
-            }
-            let transparentIndex = 255
-            if transparent {
-                for i in 0..<pixelCount where rgba.bytes[i * 4 + 3] < 128 { indices[i] = UInt8(transparentIndex) }
-            }
-            var control = GraphicsControlBlock(DisposalMode: transparent ? 2 : 0, UserInputFlag: false,
-                                               DelayTime: Int32((frame.duration * 100).rounded()),
-                                               TransparentColor: transparent ? Int32(transparentIndex) : -1)
-            var extensionBytes = [UInt8](repeating: 0, count: 4)
-            let length = EGifGCBToExtension(&control, &extensionBytes)
-            EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), &extensionBytes)
-            guard let map = GifMakeMapObject(256, &colors) else { return .failure(.badImageData(reason: "GIF: out of memory")) }
-            defer { GifFreeMapObject(map) }
-            guard EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, map) == GIF_OK else {
-                return .failure(.badImageData(reason: "GIF: writing a frame failed"))
-            }
-            for y in 0..<height {
-                let ok = indices.withUnsafeMutableBufferPointer { p in
-                    EGifPutLine(gif, p.baseAddress! + y * width, Int32(width)) == GIF_OK
-                }
-                if !ok { return .failure(.badImageData(reason: "GIF: writing pixels failed")) }
+    }
+
+    /// Writes one full-canvas frame: palette, graphic control extension, image descriptor, pixels.
+    private static func writeFrame(_ gif: UnsafeMutablePointer<GifFileType>, _ frame: ImageFrame,
+                                   width: Int, height: Int) throws(ImageError) {
+        let rgba = frame.pixels.converted(to: .rgba8).packed()
+        guard rgba.width == width, rgba.height == height else {
+            throw .badImageData(reason: "GIF: every frame must have the canvas size")
+        }
+        let pixelCount = width * height
+        var r = [UInt8](repeating: 0, count: pixelCount), g = r, b = r
+        var transparent = false
+        for i in 0..<pixelCount {
+            r[i] = rgba.bytes[i * 4]; g[i] = rgba.bytes[i * 4 + 1]; b[i] = rgba.bytes[i * 4 + 2]
+            if rgba.bytes[i * 4 + 3] < 128 { transparent = true }
+        }
+        var colors = [GifColorType](repeating: GifColorType(), count: 256)
+        var indices = [UInt8](repeating: 0, count: pixelCount)
+        if !exactPalette(r, g, b, colors: &colors, indices: &indices) {
+            // More than 255 colors: giflib's median-cut quantizer picks the palette.
+            var mapSize = Int32(quantizedColors)
+            guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK else {
+                throw .badImageData(reason: "GIF: quantization failed")
             }
         }
-        return .success(())
+        if transparent {
+            for i in 0..<pixelCount where rgba.bytes[i * 4 + 3] < 128 { indices[i] = UInt8(transparentIndex) }
+        }
+        var control = GraphicsControlBlock(DisposalMode: transparent ? 2 : 0, UserInputFlag: false,
+                                           DelayTime: Int32((frame.duration * 100).rounded()),
+                                           TransparentColor: transparent ? Int32(transparentIndex) : -1)
+        var extensionBytes = [UInt8](repeating: 0, count: 4)
+        let length = EGifGCBToExtension(&control, &extensionBytes)
+        EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), &extensionBytes)
+        guard let map = GifMakeMapObject(256, &colors) else { throw .badImageData(reason: "GIF: out of memory") }
+        defer { GifFreeMapObject(map) }
+        guard EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, map) == GIF_OK else {
+            throw .badImageData(reason: "GIF: writing a frame failed")
+        }
+        let written = indices.withUnsafeMutableBufferPointer { p in
+            (0..<height).allSatisfy { y in EGifPutLine(gif, p.baseAddress! + y * width, Int32(width)) == GIF_OK }
+        }
+        guard written else { throw .badImageData(reason: "GIF: writing pixels failed") }
     }
 
     /// Fills `colors` and `indices` with the frame's own colors; false when there are more than 255.

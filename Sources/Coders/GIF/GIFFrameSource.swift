@@ -5,53 +5,58 @@ import WebImageCore
 /// dozen bytes per frame) and nothing else: each call decompresses one frame straight onto a canvas,
 /// so the memory an animation holds does not grow with its frame count.
 ///
-/// Composition follows browsers: the canvas starts transparent, pixels outside the logical screen
-/// are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
+/// Composition follows browsers: the canvas (the logical screen grown to hold frame 0) starts
+/// transparent, pixels outside it are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
 /// from before the frame.
 ///
-/// Sendable because every stored property is an immutable value; each call opens its own giflib
-/// reader, so calls need no lock.
+/// Each composition runs under a ``DecodeWatch``: the one of the decode call that composes it (see
+/// ``whileDecoding(_:_:)``), else one started for that frame, checked per group of rows.
+///
+/// Sendable because every stored property is an immutable value or behind a lock; each call opens
+/// its own giflib reader, so calls need no other lock.
 final class GIFFrameSource: AnimatedFrameSource {
     let data: Data
     let index: GIFFileIndex
+    /// Carries the time limit and cancellation of later, lazy compositions.
+    let options: DecodeOptions
+    /// Guards the watch of the decode call composing frames right now (nil outside decode calls).
+    private let callWatch = Locked<DecodeWatch?>(nil)
 
     var canvasWidth: Int { index.canvasWidth }
     var canvasHeight: Int { index.canvasHeight }
     var loopCount: Int { index.loopCount }
     var frameCount: Int { index.frames.count }
 
-    /// Reads the structure of `data` (see ``GIFFileIndex``); decompresses no frame.
-    init(data: Data, options: DecodeOptions) throws(ImageError) {
+    /// Reads the structure of `data` (see ``GIFFileIndex``) under `watch`; decompresses no frame.
+    init(data: Data, options: DecodeOptions, watch: DecodeWatch) throws(ImageError) {
         self.data = data
+        self.options = options
         // Data's closures rethrow untyped errors; a Result carries the typed one through.
-        index = try data.withUnsafeBytes { bytes in Result { () throws(ImageError) in try GIFFileIndex(bytes, options: options) } }
-            .get()
+        index = try data.withUnsafeBytes { bytes in
+            Result { () throws(ImageError) in try GIFFileIndex(bytes, options: options, watch: watch) }
+        }.get()
     }
 
     func duration(at index: Int) -> TimeInterval { self.index.frames[index].duration }
 
-    /// Decompresses frames `range` once, keeping nothing, so that malformed compressed data is reported
-    /// now rather than when the frame is first shown. Costs one decompression per frame and one
-    /// row of memory.
-    func validateFrames(_ range: Range<Int>) throws(ImageError) {
-        try data.withUnsafeBytes { file in
-            Result { () throws(ImageError) in
-                for number in range {
-                    try GIFFrameReader.read(index.frames[number], number: number, of: file, headerSize: index.headerSize,
-                                            colors: { _ in }, row: { _, _ in })
-                }
-            }
-        }.get()
+    /// Runs `body` (part of one decode call, e.g. composing its poster or preloading every frame) with
+    /// `watch` as the watch of every composition, so the call's time limit covers all of them.
+    func whileDecoding<T>(_ watch: DecodeWatch, _ body: () throws(ImageError) -> T) throws(ImageError) -> T {
+        callWatch.withLock { $0 = watch }
+        defer { callWatch.withLock { $0 = nil } }
+        return try body()
     }
 
     func composeFrame(at number: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let frame = index.frames[number]
+        let watch = callWatch.withLock { $0 } ?? options.startWatch()
+        try watch.check()
         let width = canvasWidth, height = canvasHeight
         // Frame 0 starts on a blank canvas of its own (no copy); later frames copy the background on
         // first write, since the caller keeps it.
         let blank = { PixelBuffer(width: width, height: height, layout: .rgba8) }
         var canvas = background ?? blank()
-        // The part of the frame inside the logical screen.
+        // The part of the frame inside the canvas.
         let x0 = max(0, frame.x), x1 = min(width, frame.x + frame.width)
         let y0 = max(0, frame.y), y1 = min(height, frame.y + frame.height)
         try canvas.bytes.withUnsafeMutableBytes { out in
@@ -60,7 +65,7 @@ final class GIFFrameSource: AnimatedFrameSource {
                 Result { () throws(ImageError) in
                     var table: [UInt32] = []
                     try GIFFrameReader.read(frame, number: number, of: file, headerSize: index.headerSize,
-                                            colors: { table = $0.entries }, row: { y, indices in
+                                            watch: watch, colors: { table = $0.entries }, row: { y, indices in
                         let canvasY = frame.y + y
                         guard canvasY >= y0, canvasY < y1, x0 < x1 else { return }
                         table.withUnsafeBufferPointer { colors in

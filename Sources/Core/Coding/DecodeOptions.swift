@@ -33,8 +33,8 @@ public struct DecodeOptions: Sendable, Hashable {
     /// of a large image may cost.
     public static let defaultMaxProgressiveScanCount = 500
 
-    /// Default time limit of one decode call (a whole decode, one incremental step, or composing the
-    /// frames one ``AnimatedFrames/frame(at:)`` call needs): 30 seconds, far above any decode the
+    /// Default time limit of one decode call (a whole decode, one incremental step, or composing one
+    /// frame of a lazily decoded animation): 30 seconds, far above any decode the
     /// budgets above allow on one core, so it only stops work a budget did not foresee.
     public static let defaultTimeLimit: Duration = .seconds(30)
 
