@@ -28,14 +28,8 @@ enum GIFEncoder {
                 return try writeFrame(gif, ImageFrame(pixels: image.pixels, duration: 0),
                                       width: image.width, height: image.height)
             }
-            do {
-                try animation.forEachFrame { frame in
-                    try writeFrame(gif, frame, width: image.width, height: image.height)
-                }
-            } catch let error as ImageError {
-                throw error
-            } catch {
-                throw .badImageData(reason: "GIF: \(error)")
+            try animation.forEachFrame { (frame) throws(ImageError) in
+                try writeFrame(gif, frame, width: image.width, height: image.height)
             }
         }
         var closeError: Int32 = 0
