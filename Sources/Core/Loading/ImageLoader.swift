@@ -78,6 +78,8 @@ extension ImageError {
         case .cancelled, .timeout, .network, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
              .requestRefused, .blockedURL, .cacheIO:
             return false
+        case .malformedResponse, .headerTooLarge:
+            return false
         }
     }
 }

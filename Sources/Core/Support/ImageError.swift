@@ -35,6 +35,10 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileIO(path: String, reason: String)
     /// A cache failed to read or write.
     case cacheIO(reason: String)
+    /// The server's reply is not HTTP: no status line, or bytes no HTTP parser accepts.
+    case malformedResponse(reason: String)
+    /// The response head (one header line, or all of them together) exceeded the loader's limit.
+    case headerTooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +58,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .requestRefused(let reason): "request refused: \(reason)"
         case .fileIO(let path, let reason): "\(path): \(reason)"
         case .cacheIO(let reason): "cache I/O error: \(reason)"
+        case .malformedResponse(let reason): "not an HTTP response: \(reason)"
+        case .headerTooLarge(let limit): "response head larger than \(limit) bytes"
         }
     }
 }
