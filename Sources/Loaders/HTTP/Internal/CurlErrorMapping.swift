@@ -3,10 +3,11 @@ import WebImageCore
 
 /// Maps a libcurl result to the framework's error, given what the transfer's callbacks recorded.
 enum CurlErrorMapping {
-    /// `lastStatus` is the status of the last response head received (0 when none came);
-    /// `headerLimit` the loader's head size limit, reported when libcurl's own header limit stopped it.
+    /// `lastStatus` is the status of the last response head received (0 when none came); `inHead`
+    /// whether the transfer ended before any body byte; `headerLimit` the loader's head size limit,
+    /// reported when libcurl's own header limit stopped it.
     static func error(for code: CURLcode, message: String, refusedAddress: String?, lastStatus: Int,
-                      headerLimit: Int) -> ImageError {
+                      inHead: Bool, headerLimit: Int) -> ImageError {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout
@@ -18,9 +19,10 @@ enum CurlErrorMapping {
             // No redirect: the reply itself is not HTTP ("Received HTTP/0.9 when not allowed", a
             // status line libcurl cannot parse).
             return .malformedResponse(reason: message)
-        case CURLE_OUT_OF_MEMORY where message.lowercased().contains("header"):
+        case CURLE_OUT_OF_MEMORY where inHead:
             // libcurl refuses a single header line over its own cap (100 KB) this way, before our
-            // header callback sees it.
+            // header callback sees it, with no more detail than "Out of memory". A real allocation
+            // failure while reading a head of at most our limit is the unlikely reading.
             return .headerTooLarge(limit: headerLimit)
         case CURLE_COULDNT_CONNECT where refusedAddress != nil:
             return .requestRefused(reason: "connecting to the non-public address \(refusedAddress!) is not allowed")

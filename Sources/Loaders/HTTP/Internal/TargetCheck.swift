@@ -16,8 +16,8 @@ enum TargetCheck {
     static func pinnedAddress(host: String, port: Int, allowed: Set<String>) -> Result<String, ImageError> {
         // URL.host keeps the brackets of an IPv6 literal on some platforms.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // Any family; every socket type (an address may repeat, once per type: harmless here).
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(name, String(port), &hints, &list)

@@ -328,7 +328,8 @@ final class TransferIO {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress,
-                                               lastStatus: status, headerLimit: configuration.maxHeaderSize))
+                                               lastStatus: status, inHead: response == nil,
+                                               headerLimit: configuration.maxHeaderSize))
     }
 
     /// libcurl's measurements of this attempt.
