@@ -10,7 +10,7 @@ import WebImageCore
 /// let loader = HTTPLoader(configuration: configuration)
 /// ```
 public struct HTTPLoaderConfiguration: Sendable {
-    /// Which waiting request starts next within one priority.
+    /// Which waiting request of a host starts next within one priority (hosts themselves take turns).
     public enum ExecutionOrder: Sendable, Hashable {
         /// First in, first out: the oldest waiting request starts first (the default).
         case fifo
@@ -85,8 +85,10 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var acceptableContentTypes: Set<String>?
 
     /// Refuse connections to loopback, private, link-local, unspecified and other non-public addresses,
-    /// checked on the address actually connected to (after DNS), so a hostname that resolves to
-    /// 127.0.0.1 is refused too. Turn it on in servers that fetch user-supplied URLs. False by default.
+    /// checked on the address actually connected to (after DNS, on every redirect hop), so a hostname
+    /// that resolves to 127.0.0.1 is refused too. Through a proxy (see ``HTTPProxy``) the target's own
+    /// addresses are resolved, checked and pinned instead. Turn it on in servers that fetch
+    /// user-supplied URLs (``server`` does). False by default.
     public var refusesPrivateAddresses = false
     /// Non-public addresses the guard lets through anyway, written as the guard prints them
     /// (`"10.0.0.5"`, `"fd00:0:0:0:0:0:0:1"`): an internal origin a server must reach. Empty by default.

@@ -204,8 +204,11 @@ final class TransferIO {
               declared > Int64(configuration.maxResponseSize) else { return false }
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        // A 1xx is followed by the real head; a redirect's body is not ours (and is thrown away).
-        if status < 200 || isRedirect(status: status) { return false }
+        // A 1xx is followed by the real head; a redirect's body is not ours (and is thrown away); a
+        // HEAD, 204 or 304 declares the length of a body it does not send.
+        if status < 200 || isRedirect(status: status) || status == 204 || status == 304 || request.method == "HEAD" {
+            return false
+        }
         failure = .responseTooLarge(limit: configuration.maxResponseSize)
         return true
     }
