@@ -103,8 +103,7 @@ if !fairnessOnly, environment["HTTP_BENCH_NO_TLS"] == nil {
 if !skipsFairness {
     let slow = try SlowOrigin()
     defer { slow.stop() }
-    // The 20 KB set three times over: long enough for the slow origin's slots to time out and refill.
-    let healthy = Array(repeating: fixtures.small.paths, count: 3).joined().map { URL(string: "http://127.0.0.1:\(nginx.port)\($0)")! }
+    let healthy = fixtures.small.paths.map { URL(string: "http://127.0.0.1:\(nginx.port)\($0)")! }
     try await FairnessCase.run(healthy: healthy, slow: slow)
 }
 
