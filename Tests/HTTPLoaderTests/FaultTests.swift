@@ -134,7 +134,26 @@ struct FaultTests {
 
     @Test func hugeHeadersStopAtTheHeaderLimit() async {
         let loader = makeLoader { $0.maxHeaderSize = 64 * 1024 }
-        #expect(await error("/huge-headers", loader: loader) == .responseTooLarge(limit: 64 * 1024))
+        #expect(await error("/huge-headers", loader: loader) == .headerTooLarge(limit: 64 * 1024))
+    }
+
+    @Test func oneHugeHeaderLineIsHeaderTooLargeNotOutOfMemory() async {
+        let loader = makeLoader { $0.maxHeaderSize = 64 * 1024 }
+        let error = await error("/huge-header-line", loader: loader)
+        #expect(error == .headerTooLarge(limit: 64 * 1024), "got \(String(describing: error))")
+    }
+
+    @Test func aReplyThatIsNotHTTPIsAMalformedResponse() async {
+        let loader = makeLoader()
+        let error = await error("/garbage", loader: loader)
+        guard case .malformedResponse = error else { Issue.record("expected .malformedResponse, got \(String(describing: error))"); return }
+        #expect(!loader.shouldBlockFailedURL(server.url("/garbage"), error: error!))
+    }
+
+    @Test func aDeclaredLengthOverTheLimitFailsWhenTheHeadArrivesEvenWithoutABody() async {
+        // Every timeout far beyond the suite's one-minute limit: only the head can end this transfer.
+        let loader = makeLoader { $0.maxResponseSize = 1 << 20; $0.timeout = 600; $0.lowSpeedTime = 600 }
+        #expect(await error("/huge-declared", loader: loader) == .responseTooLarge(limit: 1 << 20))
     }
 
     @Test func aRefusedPortIsANetworkErrorNotATimeout() async throws {

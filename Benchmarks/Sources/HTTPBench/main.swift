@@ -3,12 +3,17 @@ import Foundation
 // http-bench: our HTTP loader against URLSession, AsyncHTTPClient and `curl -Z`, fetching the same
 // files from a local nginx at the same concurrency, in one run. Prints requests/s, CPU time per
 // request (getrusage) and our ratios. Run from Benchmarks/: `swift run -c release http-bench`.
+// Then the fairness case (FairnessCase.swift): nginx's latency at the server preset, alone and while
+// another origin holds stalled and dripping URLs.
 
 let repetitions = Int(ProcessInfo.processInfo.environment["HTTP_BENCH_RUNS"] ?? "") ?? 3
 let environment = ProcessInfo.processInfo.environment
 let concurrencies = environment["HTTP_BENCH_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [6, 32]
 /// Only the loader, for profiling: `HTTP_BENCH_LOADER_ONLY=1`.
 let loaderOnly = environment["HTTP_BENCH_LOADER_ONLY"] != nil
+/// Only the fairness case (`HTTP_BENCH_FAIRNESS_ONLY=1`), or everything but it (`HTTP_BENCH_NO_FAIRNESS=1`).
+let fairnessOnly = environment["HTTP_BENCH_FAIRNESS_ONLY"] != nil
+let skipsFairness = environment["HTTP_BENCH_NO_FAIRNESS"] != nil
 
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("http-bench-\(UUID().uuidString)")
 let root = work.appendingPathComponent("www")
@@ -36,8 +41,8 @@ struct Section {
 
 // Plain HTTP/1.1 at every concurrency, then HTTPS + HTTP/2 at the highest (URLSession is left out
 // there: FoundationNetworking on Linux cannot be told to accept a self-signed certificate).
-var sections = concurrencies.map { Section(secure: false, concurrency: $0) }
-if environment["HTTP_BENCH_NO_TLS"] == nil, let highest = concurrencies.max() {
+var sections = fairnessOnly ? [] : concurrencies.map { Section(secure: false, concurrency: $0) }
+if !fairnessOnly, environment["HTTP_BENCH_NO_TLS"] == nil, let highest = concurrencies.max() {
     sections.append(Section(secure: true, concurrency: highest))
 }
 
@@ -90,8 +95,15 @@ for section in sections {
 }
 print("")
 for line in summary { print(line) }
-if environment["HTTP_BENCH_NO_TLS"] == nil {
+if !fairnessOnly, environment["HTTP_BENCH_NO_TLS"] == nil {
     let urls = fixtures.small.paths.prefix(200).map { URL(string: "https://127.0.0.1:\(nginx.tlsPort)\($0)")! }
     print("")
     print("Our loader over HTTPS, from its transfer metrics: " + (try await describeConnections(urls: Array(urls), concurrency: 32)))
 }
+if !skipsFairness {
+    let slow = try SlowOrigin()
+    defer { slow.stop() }
+    let healthy = fixtures.small.paths.map { URL(string: "http://127.0.0.1:\(nginx.port)\($0)")! }
+    try await FairnessCase.run(healthy: healthy, slow: slow)
+}
+

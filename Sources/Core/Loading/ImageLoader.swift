@@ -93,8 +93,9 @@ extension ImageError {
         case .cancelled, .timeout, .network, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
              .requestRefused, .blockedURL, .cacheIO:
             return false
-        case .tls, .decompressionRatioExceeded:
-            // TLS settings and certificates get fixed, and a ratio cap can be raised: not the URL's fault.
+        case .tls, .decompressionRatioExceeded, .malformedResponse, .headerTooLarge:
+            // TLS settings and certificates get fixed, a ratio cap or header limit can be raised, and a
+            // garbled reply may be a transient proxy fault: not the URL's fault.
             return false
         }
     }

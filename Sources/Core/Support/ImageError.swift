@@ -45,6 +45,10 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A compressed response decoded to more than `limit` times the bytes received: a decompression
     /// bomb, stopped before it fills memory.
     case decompressionRatioExceeded(limit: Int)
+    /// The server's reply is not HTTP: no status line, or bytes no HTTP parser accepts.
+    case malformedResponse(reason: String)
+    /// The response head (one header line, or all of them together) exceeded the loader's limit.
+    case headerTooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -68,6 +72,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
             "decode over its \(budget) budget: \(value) \(budget.unit), limit \(limit)"
         case .tls(let failure, let message): "TLS: \(failure): \(message)"
         case .decompressionRatioExceeded(let limit): "response decompressed to more than \(limit)x its size on the wire"
+        case .malformedResponse(let reason): "not an HTTP response: \(reason)"
+        case .headerTooLarge(let limit): "response head larger than \(limit) bytes"
         }
     }
 }

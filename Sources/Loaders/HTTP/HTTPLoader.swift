@@ -5,9 +5,11 @@ import WebImageCore
 /// servers: many concurrent transfers on one event thread, and hostile servers kept in check.
 ///
 /// One libcurl multi handle, driven by one thread, runs every transfer. Requests wait in a queue
-/// (priority, then FIFO or LIFO) for one of ``maxConcurrentDownloads`` slots; identical requests share
-/// one transfer; connections are reused and HTTP/2 multiplexed; bodies are capped in size; redirects go
-/// only to http and https.
+/// (priority, then hosts in turn, then FIFO or LIFO within a host) for one of
+/// ``maxConcurrentDownloads`` slots, at most ``HTTPLoaderConfiguration/maxConnectionsPerHost`` per
+/// host; identical requests share one transfer; connections are reused and HTTP/2 multiplexed; bodies
+/// are capped in size; redirects go only to http and https. ``HTTPLoaderConfiguration/server`` sets it
+/// up for servers that fetch strangers' URLs.
 ///
 /// ```swift
 /// ImageLoadersManager.shared.addLoader(HTTPLoader())

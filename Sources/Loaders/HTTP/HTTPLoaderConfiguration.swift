@@ -10,7 +10,7 @@ import WebImageCore
 /// let loader = HTTPLoader(configuration: configuration)
 /// ```
 public struct HTTPLoaderConfiguration: Sendable {
-    /// Which waiting request starts next within one priority.
+    /// Which waiting request of a host starts next within one priority (hosts themselves take turns).
     public enum ExecutionOrder: Sendable, Hashable {
         /// First in, first out: the oldest waiting request starts first (the default).
         case fifo
@@ -18,8 +18,12 @@ public struct HTTPLoaderConfiguration: Sendable {
         case lifo
     }
 
-    /// Transfers running at once; more wait in the loader's queue. 6 by default (what browsers open
-    /// per host). Can also be changed on a running loader with ``HTTPLoader/maxConcurrentDownloads``.
+    /// Transfers running at once, all hosts together; more wait in the loader's queue, which serves
+    /// hosts in turn (one start per host with waiting work, round after round), so one host with many
+    /// waiting or stalled requests cannot hold back another host for more than its share. 6 by default
+    /// (what browsers open per host). Can also be changed on a running loader with
+    /// ``HTTPLoader/maxConcurrentDownloads``. Keep it above ``maxConnectionsPerHost`` so a slow host
+    /// cannot fill every slot.
     public var maxConcurrentDownloads = 6
     /// Order of waiting requests of the same priority. `.fifo` by default.
     public var executionOrder = ExecutionOrder.fifo
@@ -39,6 +43,11 @@ public struct HTTPLoaderConfiguration: Sendable {
 
     /// Seconds to establish a connection (DNS, TCP and TLS). 15 by default.
     public var connectTimeout: TimeInterval = 15
+    /// Seconds from the start of a transfer (connecting included) until the first response head has
+    /// fully arrived; past it the transfer fails with `.timeout` and frees its slot. Catches servers
+    /// that accept the connection and then say nothing, which the low-speed floor only notices after
+    /// ``lowSpeedTime``. Nil (no such limit) by default.
+    public var responseHeadTimeout: TimeInterval?
     /// Seconds for the whole transfer, unless the request sets its own. 60 by default.
     public var timeout: TimeInterval = 60
     /// Bytes per second below which a transfer counts as stalled. 1 by default: only a transfer that
@@ -76,9 +85,17 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var acceptableContentTypes: Set<String>?
 
     /// Refuse connections to loopback, private, link-local, unspecified and other non-public addresses,
-    /// checked on the address actually connected to (after DNS), so a hostname that resolves to
-    /// 127.0.0.1 is refused too. Turn it on in servers that fetch user-supplied URLs. False by default.
+    /// checked on the address actually connected to (after DNS, on every redirect hop), so a hostname
+    /// that resolves to 127.0.0.1 is refused too. Through a proxy (see ``HTTPProxy``) the target's own
+    /// addresses are resolved, checked and pinned instead. Turn it on in servers that fetch
+    /// user-supplied URLs (``server`` does). False by default.
     public var refusesPrivateAddresses = false
+    /// Non-public addresses the guard lets through anyway, written as the guard prints them
+    /// (`"10.0.0.5"`, `"fd00:0:0:0:0:0:0:1"`): an internal origin a server must reach. Empty by default.
+    public var allowedPrivateAddresses: Set<String> = []
+    /// Where connections go: ``HTTPProxy/direct`` (proxy variables in the environment ignored) by
+    /// default; set a proxy URL, or opt in to the environment.
+    public var proxy = HTTPProxy.direct
     /// What to do after a failure. Never retries by default; ``HTTPBackoffRetryPolicy`` retries
     /// transient failures with backoff and honours `Retry-After`.
     public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()

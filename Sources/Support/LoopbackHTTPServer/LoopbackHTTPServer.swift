@@ -40,16 +40,20 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     /// The port the server listens on.
     public let port: UInt16
+    /// The IPv4 address the server listens on ("127.0.0.1" unless another was asked for).
+    public let address: String
 
-    /// Binds 127.0.0.1 on a free port and starts accepting.
-    public init() throws {
+    /// Binds `address` (127.0.0.1 by default; any 127.x.y.z works on Linux, which gives tests a second
+    /// loopback host) on a free port and starts accepting.
+    public init(address: String = "127.0.0.1") throws {
+        self.address = address
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(self.address)
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -71,8 +75,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     deinit { shutdown() }
 
-    /// `http://127.0.0.1:<port>` + `path`.
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    /// `http://<address>:<port>` + `path`.
+    public func url(_ path: String) -> URL { URL(string: "http://\(address):\(port)\(path)")! }
 
     /// Answers requests for exactly `path` (query ignored) with `handler`; replaces an earlier route.
     public func route(_ path: String, _ handler: @escaping Handler) {

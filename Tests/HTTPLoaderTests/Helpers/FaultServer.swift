@@ -12,7 +12,7 @@ enum FaultServer {
             try connection.respond(headers: imageHeaders, body: image)
         }
         // Declares 1,000 bytes, then sends one every 200 ms: far below any sane low-speed limit.
-        server.route("/drip") { _, connection in
+        server.route(prefix: "/drip") { _, connection in
             try connection.writeHead(status: 200, headers: imageHeaders + [("Content-Length", "1000")])
             for _ in 0..<1000 {
                 try connection.write([0x50])
@@ -20,7 +20,7 @@ enum FaultServer {
             }
         }
         // Sends the head and a few bytes, then nothing, holding the connection open.
-        server.route("/stall") { _, connection in
+        server.route(prefix: "/stall") { _, connection in
             try connection.writeHead(status: 200, headers: imageHeaders + [("Content-Length", "1000")])
             try connection.write(Array(image.prefix(10)))
             connection.stallUntilClientCloses()
@@ -87,6 +87,27 @@ enum FaultServer {
             let filler = String(repeating: "x", count: 1024)
             let headers = (0..<200).map { ("X-Filler-\($0)", filler) }
             try connection.respond(headers: imageHeaders + headers, body: image)
+        }
+        // Not HTTP at all: a line of text and a blank line, then the connection closes.
+        server.route("/garbage") { _, connection in
+            try connection.write("hello, this is not HTTP\r\n\r\n")
+            connection.closeAfterResponse = true
+        }
+        // One header line of 1 MB: over libcurl's own per-line cap, never reaching our callback.
+        server.route("/huge-header-line") { _, connection in
+            try connection.writeHead(status: 200, headers: imageHeaders + [("X-Filler", String(repeating: "x", count: 1 << 20))])
+            connection.closeAfterResponse = true
+        }
+        // Declares 10 GB, then sends nothing and keeps the connection open.
+        server.route("/huge-declared") { _, connection in
+            try connection.writeHead(status: 200, headers: imageHeaders + [("Content-Length", "\(10 * 1024 * 1024 * 1024)")])
+            connection.stallUntilClientCloses()
+            connection.closeAfterResponse = true
+        }
+        // Accepts the request and never answers.
+        server.route(prefix: "/silent") { _, connection in
+            connection.stallUntilClientCloses()
+            connection.closeAfterResponse = true
         }
         return server
     }

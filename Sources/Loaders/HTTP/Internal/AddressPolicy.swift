@@ -10,20 +10,25 @@ import Glibc
 enum AddressPolicy {
     /// A printable form of `address` when it is not a public address; nil when it is public.
     static func nonPublicAddress(_ address: UnsafePointer<curl_sockaddr>) -> String? {
-        let family = address.pointee.family
         guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) else { return "unknown" }
-        let socketAddress = UnsafeRawPointer(address) + offset
+        let judged = judge(family: address.pointee.family, UnsafeRawPointer(address) + offset)
+        return judged.isPublic ? nil : judged.printable
+    }
+
+    /// The printable form of the socket address at `socketAddress` (a `sockaddr_in` or `sockaddr_in6`
+    /// as `family` says) and whether it is public. Other families are never public.
+    static func judge(family: Int32, _ socketAddress: UnsafeRawPointer) -> (printable: String, isPublic: Bool) {
         switch family {
         case AF_INET:
             let ip = socketAddress.load(as: sockaddr_in.self).sin_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return isPublicIPv4(bytes) ? nil : bytes.map(String.init).joined(separator: ".")
+            return (bytes.map(String.init).joined(separator: "."), isPublicIPv4(bytes))
         case AF_INET6:
             let ip = socketAddress.load(as: sockaddr_in6.self).sin6_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return isPublicIPv6(bytes) ? nil : describe(ipv6: bytes)
+            return (describe(ipv6: bytes), isPublicIPv6(bytes))
         default:
-            return "address family \(family)"
+            return ("address family \(family)", false)
         }
     }
 
@@ -57,7 +62,7 @@ enum AddressPolicy {
         return true
     }
 
-    private static func describe(ipv6 bytes: [UInt8]) -> String {
+    static func describe(ipv6 bytes: [UInt8]) -> String {
         stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
             .joined(separator: ":")
     }

@@ -25,6 +25,23 @@ final class EventLoop {
     /// Transfers waiting out a retry delay, with when (`DispatchTime` nanoseconds) they may run again.
     private var retries: [(id: UInt64, due: UInt64)] = []
 
+    /// One hop of a transfer: the request to send (the original, or a redirect's target).
+    private struct Hop {
+        let request: PreparedRequest
+        let attempt: Int
+        /// Redirects followed before this hop.
+        let redirects: Int
+    }
+    /// Whether the SSRF guard checks and pins each target host before connecting: when it is on and
+    /// a proxy may carry the connection (so the connected address says nothing about the target).
+    private let pinsTargets: Bool
+    /// Hops whose target check runs off the event thread, by transfer.
+    private var resolving: [UInt64: Hop] = [:]
+    /// Response-head deadlines in start order (one timeout for all, so also in due order): transfer,
+    /// its attempt's ``TransferIO/serial``, and when (`DispatchTime` nanoseconds) its head must be in.
+    private var headDeadlines: [(id: UInt64, serial: UInt64, due: UInt64)] = []
+    private var nextSerial: UInt64 = 1
+
     /// How long to sleep when nothing at all is happening; a wakeup ends it early.
     private static let idleWaitMilliseconds: Int32 = 60_000
 
@@ -37,6 +54,7 @@ final class EventLoop {
         // Keep enough idle connections around for every running transfer to reuse one.
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, configuration.maxConcurrentDownloads * 2))
         handles = EasyHandlePool(limit: max(16, configuration.maxConcurrentDownloads * 2))
+        pinsTargets = configuration.refusesPrivateAddresses && configuration.proxy != .direct
         share = Self.makeShare(cookies: false)
         cookieShare = Self.makeShare(cookies: true)
     }
@@ -55,9 +73,11 @@ final class EventLoop {
             let work = scheduler.takeWork()
             if work.isShutDown { break }
             for id in work.cancels { stop(id) }
-            for start in work.starts { begin(start.id, start.request, attempt: start.attempt) }
+            for start in work.starts { begin(start.id, Hop(request: start.request, attempt: start.attempt, redirects: 0)) }
+            for resolution in work.resolutions { resume(resolution.id, resolution.result) }
             curl_multi_perform(multi, &stillRunning)
             var progressed = drainFinished()
+            progressed = expireResponseHeads() || progressed
             progressed = requeueDueRetries() || progressed
             // A finished transfer may have freed a slot for a queued one: take work again at once.
             if progressed || !scheduler.prepareToSleep() { continue }
@@ -67,27 +87,84 @@ final class EventLoop {
         tearDown()
     }
 
-    private func begin(_ id: UInt64, _ request: PreparedRequest, attempt: Int) {
-        guard let io = TransferIO(id: id, request: request, attempt: attempt, scheduler: scheduler,
-                                  validator: validator, handles: handles, share: request.handlesCookies ? cookieShare : share) else {
+    /// Starts a hop: at once, or after its target check when targets are pinned.
+    private func begin(_ id: UInt64, _ hop: Hop) {
+        guard pinsTargets else {
+            open(id, hop, pinnedAddress: nil)
+            return
+        }
+        resolving[id] = hop
+        let url = hop.request.url
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let (scheduler, allowed) = (scheduler, configuration.allowedPrivateAddresses)
+        // getaddrinfo blocks: never on this thread, which drives every other transfer.
+        DispatchQueue.global().async {
+            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, allowed: allowed))
+        }
+    }
+
+    /// Continues a hop whose target check finished (unless its callers left meanwhile).
+    private func resume(_ id: UInt64, _ result: Result<String, ImageError>) {
+        guard let hop = resolving.removeValue(forKey: id) else { return }
+        switch result {
+        case .success(let address): open(id, hop, pinnedAddress: address)
+        case .failure(let error): answer(id, url: hop.request.url, outcome: .failure(error), metrics: nil)
+        }
+    }
+
+    private func open(_ id: UInt64, _ hop: Hop, pinnedAddress: String?) {
+        let request = hop.request
+        let serial = nextSerial
+        nextSerial += 1
+        guard let io = TransferIO(id: id, request: request, attempt: hop.attempt, serial: serial,
+                                  pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
+                                  scheduler: scheduler, validator: validator, handles: handles,
+                                  share: request.handlesCookies ? cookieShare : share) else {
             answer(id, url: request.url, outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue),
                                                                     message: "curl_easy_init failed")), metrics: nil)
             return
         }
         transfers[id] = io
         idsByHandle[io.easy] = id
+        if let limit = configuration.responseHeadTimeout {
+            headDeadlines.append((id, serial, DispatchTime.now().uptimeNanoseconds + Self.nanoseconds(limit)))
+        }
         curl_multi_add_handle(multi, io.easy)
-        scheduler.events.emit(.started(transferID: id, url: request.url))
+        if hop.redirects == 0 { scheduler.events.emit(.started(transferID: id, url: request.url)) }
+    }
+
+    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, seconds) * 1_000_000_000) }
+
+    /// Fails the transfers whose response head is late. True when there was one.
+    private func expireResponseHeads() -> Bool {
+        guard !headDeadlines.isEmpty else { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var any = false
+        while let first = headDeadlines.first, first.due <= now {
+            headDeadlines.removeFirst()
+            guard let io = transfers[first.id], io.serial == first.serial, !io.hasResponseHead else { continue }
+            io.markTimedOut()
+            finish(io, code: CURLE_OPERATION_TIMEDOUT)
+            any = true
+        }
+        return any
     }
 
     /// Removes a transfer whose callers all left.
     private func stop(_ id: UInt64) {
-        guard let io = transfers[id] else { return }
-        detach(io)
-        // The bytes so far still save a later load of the same request from fetching them again.
-        keepResumableData(of: io)
+        let url: URL
+        if let io = transfers[id] {
+            detach(io)
+            // The bytes so far still save a later load of the same request from fetching them again.
+            keepResumableData(of: io)
+            url = io.request.url
+        } else if let hop = resolving.removeValue(forKey: id) {
+            url = hop.request.url
+        } else {
+            return
+        }
         _ = scheduler.finish(id)
-        scheduler.events.emit(.finished(transferID: id, url: io.request.url, error: .cancelled, metrics: nil))
+        scheduler.events.emit(.finished(transferID: id, url: url, error: .cancelled, metrics: nil))
     }
 
     private func detach(_ io: TransferIO) {
@@ -113,6 +190,11 @@ final class EventLoop {
     private func finish(_ io: TransferIO, code: CURLcode) {
         let metrics = io.metrics()
         var outcome = io.outcome(code)
+        if case .success = outcome, let target = io.pinnedRedirectTarget() {
+            detach(io)
+            follow(io, to: target, metrics: metrics)
+            return
+        }
         if case .success(let response) = outcome,
            let error = validator.rejection(of: response, sentValidators: io.request.sentValidators),
            !scheduler.hasResponseModifier(io.id) {
@@ -143,6 +225,25 @@ final class EventLoop {
         let body = io.body.take()
         answer(io.id, url: io.request.url, outcome: outcome.map { ($0, body) }, metrics: metrics,
                sentValidators: io.request.sentValidators)
+    }
+
+    /// Starts the next hop of a pinned transfer's redirect, with the checks libcurl makes when it
+    /// follows redirects itself: the limit, and http or https only.
+    private func follow(_ io: TransferIO, to target: URL, metrics: HTTPTransferMetrics) {
+        let url = io.request.url
+        let redirects = io.redirectsBefore + 1
+        guard redirects <= configuration.maxRedirects else {
+            answer(io.id, url: url, outcome: .failure(.network(code: Int(CURLE_TOO_MANY_REDIRECTS.rawValue),
+                                                               message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
+                   metrics: metrics)
+            return
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil else {
+            answer(io.id, url: url, outcome: .failure(.requestRefused(
+                reason: "redirect to a scheme other than http or https (\(target.absoluteString))")), metrics: metrics)
+            return
+        }
+        begin(io.id, Hop(request: io.request.redirected(to: target), attempt: io.attempt, redirects: redirects))
     }
 
     /// Cancellation and client errors other than 408 and 429 are final whatever the retry policy says
@@ -190,8 +291,10 @@ final class EventLoop {
     }
 
     private func pollTimeout() -> Int32 {
-        // curl_multi_poll shortens this itself to libcurl's next timer; we only add the retry timers.
-        guard let next = retries.map(\.due).min() else { return Self.idleWaitMilliseconds }
+        // curl_multi_poll shortens this itself to libcurl's next timer; we only add the retry timers
+        // and the first response-head deadline.
+        let dues = retries.map(\.due) + (headDeadlines.first.map { [$0.due] } ?? [])
+        guard let next = dues.min() else { return Self.idleWaitMilliseconds }
         let now = DispatchTime.now().uptimeNanoseconds
         let milliseconds = next > now ? (next - now + 999_999) / 1_000_000 : 0
         return Int32(min(UInt64(Self.idleWaitMilliseconds), milliseconds))

@@ -18,6 +18,9 @@ struct PreparedRequest: Sendable {
     /// switches. Credentials are per loader, so every request of a loader has the same ones.
     /// Computed once: the scheduler looks it up on every enqueue, cancel and finish.
     let key: TransferKey
+    /// Whether the configuration's credentials go with this request: false after a redirect (followed
+    /// by the event loop) to another host.
+    var sendsCredentials = true
 
     /// Whether an interrupted body of this request may be kept and resumed: a GET whose headers ask
     /// for no range of their own.
@@ -38,8 +41,23 @@ struct PreparedRequest: Sendable {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.sentValidators = sentValidators
         self.hostKey = hostKey
-        key = TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
+        self.key = TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
                           handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
                           timeout: timeout)
+    }
+
+    /// The request for the next hop of a redirect the event loop follows (pinned transfers): the same
+    /// request at `url`, without credentials and cookies once it leaves the original host.
+    func redirected(to url: URL) -> PreparedRequest {
+        let sameHost = url.host?.lowercased() == self.url.host?.lowercased()
+        let lines = sameHost ? headerLines : headerLines.filter {
+            let name = $0.prefix { $0 != ":" }.lowercased()
+            return name != "authorization" && name != "cookie"
+        }
+        var next = PreparedRequest(url: url, method: method, headerLines: lines, timeout: timeout,
+                                   handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+                                   sentValidators: sentValidators, hostKey: hostKey)
+        next.sendsCredentials = sendsCredentials && sameHost
+        return next
     }
 }

@@ -8,17 +8,29 @@ final class TransferIO {
     let id: UInt64
     let request: PreparedRequest
     let attempt: Int
+    /// Unique per attempt and hop, so a deadline set for one can never hit another that reuses its id.
+    let serial: UInt64
+    /// The address the target host is pinned to after the SSRF guard checked it (transfers through a
+    /// proxy with the guard on), or nil. Pinned transfers follow redirects through the event loop,
+    /// one checked hop at a time, not inside libcurl.
+    let pinnedAddress: String?
+    /// Redirects already followed by the event loop before this hop.
+    let redirectsBefore: Int
     let easy: UnsafeMutableRawPointer
     private let scheduler: TransferScheduler
     private let validator: ResponseValidator
     private var configuration: HTTPLoaderConfiguration { validator.configuration }
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The CURLOPT_CONNECT_TO entry of a pinned transfer; must live as long as the handle.
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes its error text here; it must live as long as the handle.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     let body = BodyBuffer()
     private var headerFields: [String: String] = [:]
     private var headerBytes = 0
+    /// Whether a complete response head (any status) has arrived: the response-head timeout is met.
+    private(set) var hasResponseHead = false
     private(set) var response: ImageResponse?
     private var expectedBytes: Int64?
     /// The error a callback stopped the transfer with (its short return count aborts it).
@@ -38,13 +50,17 @@ final class TransferIO {
 
     private let handles: EasyHandlePool
 
-    init?(id: UInt64, request: PreparedRequest, attempt: Int, scheduler: TransferScheduler,
-          validator: ResponseValidator, handles: EasyHandlePool, share: UnsafeMutableRawPointer) {
+    init?(id: UInt64, request: PreparedRequest, attempt: Int, serial: UInt64, pinnedAddress: String? = nil,
+          redirectsBefore: Int = 0, scheduler: TransferScheduler, validator: ResponseValidator,
+          handles: EasyHandlePool, share: UnsafeMutableRawPointer) {
         guard let easy = handles.take() else { return nil }
         self.handles = handles
         self.id = id
         self.request = request
         self.attempt = attempt
+        self.serial = serial
+        self.pinnedAddress = pinnedAddress
+        self.redirectsBefore = redirectsBefore
         self.easy = easy
         self.scheduler = scheduler
         self.validator = validator
@@ -53,10 +69,14 @@ final class TransferIO {
         configure(share: share)
     }
 
+    /// Ends the transfer as timed out (the event loop's response-head deadline passed).
+    func markTimedOut() { failure = .timeout }
+
     /// The event loop removes the handle from the multi handle before dropping the transfer.
     deinit {
         handles.recycle(easy)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(connectToList)
         errorBuffer.deallocate()
     }
 
@@ -66,8 +86,10 @@ final class TransferIO {
         setString(CURLOPT_URL, request.url.absoluteString)
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        setLong(CURLOPT_FOLLOWLOCATION, 1)
-        setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        if pinnedAddress == nil {
+            setLong(CURLOPT_FOLLOWLOCATION, 1)
+            setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        }
         setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
@@ -84,10 +106,7 @@ final class TransferIO {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        if configuration.refusesPrivateAddresses {
-            _ = ccurl_easy_setopt_opensocket_function(easy, CurlCallbacks.openSocket)
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
-        }
+        configureRoute(context: context)
         switch request.method {
         case "GET": break
         case "HEAD": setLong(CURLOPT_NOBODY, 1)
@@ -103,7 +122,7 @@ final class TransferIO {
         // An empty "Expect:" stops libcurl adding "Expect: 100-continue" to requests with bodies.
         headerList = curl_slist_append(headerList, "Expect:")
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
-        if let credentials = configuration.credentials {
+        if let credentials = configuration.credentials, request.sendsCredentials {
             setString(CURLOPT_USERNAME, credentials.user)
             setString(CURLOPT_PASSWORD, credentials.password)
             setLong(CURLOPT_HTTPAUTH, ccurl_auth_basic_or_digest)
@@ -124,6 +143,47 @@ final class TransferIO {
         }
     }
 
+    /// Proxy settings and the SSRF guard. libcurl reads proxy variables from the environment unless
+    /// CURLOPT_PROXY is set, so `.direct` sets it to "" (no proxy).
+    private func configureRoute(context: UnsafeMutableRawPointer) {
+        switch configuration.proxy {
+        case .direct:
+            setString(CURLOPT_PROXY, "")
+        case .url(let proxy):
+            setString(CURLOPT_PROXY, proxy.absoluteString)
+            // An empty list sends every host through the proxy, whatever `no_proxy` says.
+            setString(CURLOPT_NOPROXY, "")
+        case .environment:
+            break
+        }
+        if configuration.proxy != .direct {
+            // The proxy's answer to CONNECT is not the origin's response head: keep it out of ours.
+            setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        }
+        if let pinnedAddress, let host = request.url.host {
+            // A tunnel (CONNECT) to the checked address rather than a request naming the host, so the
+            // proxy connects exactly where the guard looked. Without a proxy for this host (the
+            // environment's no_proxy), libcurl connects to the pinned address itself. TLS still checks
+            // the certificate against the host name.
+            let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+            let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            setLong(CURLOPT_HTTPPROXYTUNNEL, 1)
+            connectToList = curl_slist_append(nil, "\(bracketed):\(port):\(pinnedAddress):\(port)")
+            _ = ccurl_easy_setopt_slist(easy, CURLOPT_CONNECT_TO, connectToList)
+        } else if configuration.refusesPrivateAddresses {
+            // Direct connections: judge every address libcurl connects to, after its DNS lookup and on
+            // every redirect hop. (Pinned transfers connect only to the proxy, which is trusted, or to
+            // the address checked before the transfer.)
+            _ = ccurl_easy_setopt_opensocket_function(easy, CurlCallbacks.openSocket)
+            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
+        }
+    }
+
+    /// Whether the guard lets `address` (printed by ``AddressPolicy``) through although it is not public.
+    func isAllowedPrivateAddress(_ address: String) -> Bool {
+        configuration.allowedPrivateAddresses.contains(address)
+    }
+
     private func setLong(_ option: CURLoption, _ value: Int) { _ = ccurl_easy_setopt_long(easy, option, value) }
     private func setString(_ option: CURLoption, _ value: String) { _ = ccurl_easy_setopt_string(easy, option, value) }
 
@@ -138,8 +198,13 @@ final class TransferIO {
         }
         headerBytes += bytes.count
         if headerBytes > configuration.maxHeaderSize {
-            failure = .responseTooLarge(limit: configuration.maxHeaderSize)
+            failure = .headerTooLarge(limit: configuration.maxHeaderSize)
             return 0
+        }
+        if bytes.count <= 2, Self.trimmed(bytes).isEmpty {
+            // The blank line that ends a head.
+            hasResponseHead = true
+            return refusesDeclaredLength() ? 0 : bytes.count
         }
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             // Plain byte trimming: Foundation's trimmingCharacters was a tenth of the profile.
@@ -150,6 +215,35 @@ final class TransferIO {
             headerFields[key] = headerFields[key].map { "\($0), \(text)" } ?? text
         }
         return bytes.count
+    }
+
+    /// At the end of a final response head: true (with `failure` set) when its Content-Length is over
+    /// the size limit, so the transfer stops now rather than when body bytes come, or never come.
+    private func refusesDeclaredLength() -> Bool {
+        guard let declared = headerFields["content-length"].flatMap({ Int64($0) }),
+              declared > Int64(configuration.maxResponseSize) else { return false }
+        var status = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        // A 1xx is followed by the real head; a redirect's body is not ours (and is thrown away); a
+        // HEAD, 204 or 304 declares the length of a body it does not send.
+        if status < 200 || isRedirect(status: status) || status == 204 || status == 304 || request.method == "HEAD" {
+            return false
+        }
+        failure = .responseTooLarge(limit: configuration.maxResponseSize)
+        return true
+    }
+
+    /// Whether a response with `status` and the current head is a redirect that will be followed.
+    private func isRedirect(status: Int) -> Bool {
+        (300..<400).contains(status) && status != 304 && headerFields["location"] != nil
+    }
+
+    /// The next URL when this hop of a pinned transfer answered with a redirect to follow.
+    func pinnedRedirectTarget() -> URL? {
+        guard pinnedAddress != nil, let status = response?.statusCode, isRedirect(status: status) else { return nil }
+        var target: UnsafeMutablePointer<CChar>? = nil
+        _ = ccurl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target)
+        return target.flatMap { URL(string: String(cString: $0)) }
     }
 
     /// `bytes` without leading and trailing spaces, tabs, CR and LF.
@@ -186,6 +280,11 @@ final class TransferIO {
     /// unacceptable status or content type.
     private func acceptHead() -> Bool {
         var head = makeResponse()
+        // A redirect the event loop follows: read (and drop) its body, judge only the final response.
+        if pinnedAddress != nil && isRedirect(status: head.statusCode) {
+            response = head
+            return true
+        }
         scheduler.events.emit(.responseReceived(transferID: id, response: head))
         decompressionGuard = DecompressionGuard(headers: headerFields, configuration: configuration.contentDecoding)
         var length: curl_off_t = -1
@@ -345,7 +444,11 @@ final class TransferIO {
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if let tlsError = CurlErrorMapping.tlsError(for: code, message: message, easy: easy) { return .failure(tlsError) }
         if let codingError = CurlErrorMapping.contentEncodingError(for: code, message: message) { return .failure(codingError) }
-        return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress))
+        var status = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress,
+                                               lastStatus: status, inHead: response == nil,
+                                               headerLimit: configuration.maxHeaderSize))
     }
 
     /// libcurl's measurements of this attempt.
@@ -374,6 +477,6 @@ final class TransferIO {
             total: seconds(CURLINFO_TOTAL_TIME_T), bytesReceived: Int64(body.count), httpVersion: version,
             // No new connection made (and a response came): the transfer rode an existing connection.
             reusedConnection: long(CURLINFO_NUM_CONNECTS) == 0 && !version.isEmpty,
-            redirectCount: long(CURLINFO_REDIRECT_COUNT), attempts: attempt)
+            redirectCount: long(CURLINFO_REDIRECT_COUNT) + redirectsBefore, attempts: attempt)
     }
 }

@@ -12,6 +12,8 @@ final class TransferScheduler: Sendable {
     struct Work {
         var starts: [(id: UInt64, request: PreparedRequest, attempt: Int)] = []
         var cancels: [UInt64] = []
+        /// Target checks finished off the event thread (pinned transfers), by transfer.
+        var resolutions: [(id: UInt64, result: Result<String, ImageError>)] = []
         var isShutDown = false
     }
 
@@ -22,6 +24,7 @@ final class TransferScheduler: Sendable {
         var queue = TransferQueue()
         var queuedCount = 0
         var toCancel: [UInt64] = []
+        var resolutions: [(id: UInt64, result: Result<String, ImageError>)] = []
         var running = 0
         var runningPerHost: [String: Int] = [:]
         var multiplexedHosts: Set<String> = []
@@ -70,6 +73,7 @@ final class TransferScheduler: Sendable {
     func enqueue(_ request: PreparedRequest, priority: TransferPriority, partialImages: PartialImageSource?,
                  makeSubscriber: (HTTPDownloadToken) -> Subscriber) -> Result<HTTPDownloadToken, ImageError> {
         let key = request.key
+        let hostKey = request.hostKey
         return state.withLock { state in
             guard !state.isShutDown else { return .failure(.cancelled) }
             let subscriberID = state.nextID
@@ -82,7 +86,7 @@ final class TransferScheduler: Sendable {
                     // Raise it: a fresh entry in the higher bucket; the old one goes stale.
                     record.priority = priority
                     record.queueTicket = state.nextTicket
-                    state.queue.append(.init(transferID: id, ticket: state.nextTicket), priority: priority)
+                    state.queue.append(.init(transferID: id, ticket: state.nextTicket, host: hostKey), priority: priority)
                     state.nextTicket += 1
                     wake(&state)
                 }
@@ -98,7 +102,7 @@ final class TransferScheduler: Sendable {
             var record = TransferRecord(id: id, request: request, subscribers: [makeSubscriber(token)], priority: priority)
             record.partialImageSource = partialImages
             record.queueTicket = state.nextTicket
-            state.queue.append(.init(transferID: id, ticket: state.nextTicket), priority: priority)
+            state.queue.append(.init(transferID: id, ticket: state.nextTicket, host: hostKey), priority: priority)
             state.nextTicket += 1
             state.queuedCount += 1
             state.records[id] = record
@@ -184,8 +188,9 @@ final class TransferScheduler: Sendable {
     func takeWork() -> Work {
         state.withLock { state in
             state.hasNewWork = false
-            var work = Work(cancels: state.toCancel, isShutDown: state.isShutDown)
+            var work = Work(cancels: state.toCancel, resolutions: state.resolutions, isShutDown: state.isShutDown)
             state.toCancel.removeAll()
+            state.resolutions.removeAll()
             guard !state.isShutDown else { return work }
             var queue = state.queue
             state.queue = TransferQueue()
@@ -195,8 +200,7 @@ final class TransferScheduler: Sendable {
                     guard let record = state.records[entry.transferID] else { return false }
                     return record.phase == .queued && record.queueTicket == entry.ticket
                 },
-                canStart: { entry in
-                    let host = state.records[entry.transferID]!.request.hostKey
+                canStart: { host in
                     let limit = state.multiplexedHosts.contains(host) ? maxPerMultiplexedHost : maxPerHost
                     return state.runningPerHost[host, default: 0] < limit
                 }) {
@@ -211,6 +215,14 @@ final class TransferScheduler: Sendable {
             }
             state.queue = queue
             return work
+        }
+    }
+
+    /// Hands the event thread the outcome of a target check made off it, and wakes it.
+    func deliverResolution(_ id: UInt64, _ result: Result<String, ImageError>) {
+        state.withLock { state in
+            state.resolutions.append((id, result))
+            wake(&state)
         }
     }
 
@@ -285,7 +297,8 @@ final class TransferScheduler: Sendable {
             guard var record = state.records[id], record.phase == .waitingForRetry else { return }
             record.phase = .queued
             record.queueTicket = state.nextTicket
-            state.queue.pushNext(.init(transferID: id, ticket: state.nextTicket), priority: record.priority, order: state.order)
+            state.queue.pushNext(.init(transferID: id, ticket: state.nextTicket, host: record.request.hostKey),
+                                 priority: record.priority, order: state.order)
             state.nextTicket += 1
             state.queuedCount += 1
             state.records[id] = record

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Named starting points. Take one and change what you need:
+///
+/// ```swift
+/// var configuration = HTTPLoaderConfiguration.server
+/// configuration.allowedPrivateAddresses = ["10.0.0.5"]   // the one internal origin we fetch from
+/// let loader = HTTPLoader(configuration: configuration)
+/// ```
+extension HTTPLoaderConfiguration {
+    /// For apps showing images to one user: the defaults of ``init()`` and the loader's behaviour
+    /// before presets existed. 6 transfers at once (6 per host too), 15 s to connect, 60 s per
+    /// transfer, no response-head limit, a transfer fails only after 30 s without a single byte,
+    /// any address allowed, no proxy.
+    public static var interactive: HTTPLoaderConfiguration { HTTPLoaderConfiguration() }
+
+    /// For servers that fetch URLs supplied by strangers (thumbnailers, image proxies, link previews):
+    /// many slots in all but few per host, and every kind of slowness cut short so a bad origin frees
+    /// its slots within seconds instead of holding them for a minute.
+    ///
+    /// | setting | value | why | imgproxy | thumbor |
+    /// |---|---|---|---|---|
+    /// | ``maxConcurrentDownloads`` | 64 | downloads wait on the network, not the CPU: many can overlap | `IMGPROXY_CONCURRENCY` (image jobs, not downloads): 2 × CPU cores; `IMGPROXY_MAX_CLIENTS`: 10 × that | `HTTP_LOADER_MAX_CLIENTS` 10 |
+    /// | ``maxConnectionsPerHost`` | 4 | one origin gets at most a sixteenth of the slots | — | — |
+    /// | ``maxStreamsPerMultiplexedHost`` | 8 | an HTTP/2 origin is still one origin | — | — |
+    /// | ``connectTimeout`` | 3 s | a healthy origin connects in well under a second, even across oceans | — | `HTTP_LOADER_CONNECT_TIMEOUT` 5 s |
+    /// | ``responseHeadTimeout`` | 5 s | an origin that accepts and then says nothing is let go early | — | — |
+    /// | ``timeout`` | 15 s | the whole download, a ceiling for big images on slow links | `IMGPROXY_DOWNLOAD_TIMEOUT` 5 s | `HTTP_LOADER_REQUEST_TIMEOUT` 20 s |
+    /// | ``lowSpeedLimit`` / ``lowSpeedTime`` | 4 KB/s over 5 s | a drip fails after 5 s, not 60 s | — | — |
+    /// | ``maxRedirects`` | 5 | enough for real chains (http → https → CDN); a loop ends fast | `IMGPROXY_MAX_REDIRECTS` 10 | `HTTP_LOADER_MAX_REDIRECTS` 5 |
+    /// | ``refusesPrivateAddresses`` | on | a stranger's URL must not reach the server's own network | loopback and link-local refused, private allowed (`IMGPROXY_ALLOW_*_SOURCE_ADDRESSES`) | — |
+    ///
+    /// Everything else is as in ``init()`` (64 MB body limit, 64 KB head limit, no proxy).
+    public static var server: HTTPLoaderConfiguration {
+        var configuration = HTTPLoaderConfiguration()
+        configuration.maxConcurrentDownloads = ServerPreset.totalSlots
+        configuration.maxConnectionsPerHost = ServerPreset.slotsPerHost
+        configuration.maxStreamsPerMultiplexedHost = ServerPreset.streamsPerMultiplexedHost
+        configuration.connectTimeout = ServerPreset.connectTimeout
+        configuration.responseHeadTimeout = ServerPreset.responseHeadTimeout
+        configuration.timeout = ServerPreset.totalTimeout
+        configuration.lowSpeedLimit = ServerPreset.lowSpeedFloor
+        configuration.lowSpeedTime = ServerPreset.lowSpeedWindow
+        configuration.refusesPrivateAddresses = true
+        return configuration
+    }
+}
+
+/// The numbers of ``HTTPLoaderConfiguration/server``, named; the table there gives the reasons.
+private enum ServerPreset {
+    static let totalSlots = 64
+    static let slotsPerHost = 4
+    static let streamsPerMultiplexedHost = 8
+    static let connectTimeout: TimeInterval = 3
+    static let responseHeadTimeout: TimeInterval = 5
+    static let totalTimeout: TimeInterval = 15
+    /// Bytes per second: a 100 KB image at this floor still arrives within ``totalTimeout``.
+    static let lowSpeedFloor = 4 * 1024
+    static let lowSpeedWindow = 5
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny HTTP forward proxy on 127.0.0.1 for tests: tunnels `CONNECT host:port` and forwards
+/// absolute-form requests (`GET http://host:port/path`), one upstream connection per client
+/// connection. It only ever connects to 127.x.y.z, so no test traffic leaves the machine, and it logs
+/// every request line it is asked for.
+final class ForwardProxy: Sendable {
+    private struct State {
+        var requestLines: [String] = []
+        var sockets: Set<Int32> = []
+        var isShutDown = false
+    }
+
+    /// Guards the request log and the open sockets (closed at shutdown to wake their threads).
+    private let state = Locked(State())
+    private let threads = DispatchGroup()
+    private let listener: Int32
+    let port: UInt16
+
+    /// `http://127.0.0.1:<port>`.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The request lines received so far ("CONNECT 127.0.0.1:8080 HTTP/1.1").
+    var requestLines: [String] { state.withLock { $0.requestLines } }
+
+    init() throws {
+        let (fd, port) = try Self.listen()
+        listener = fd
+        self.port = port
+        threads.enter()
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    deinit { shutdown() }
+
+    func shutdown() {
+        let open: Set<Int32>? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            state.isShutDown = true
+            return state.sockets
+        }
+        guard let open else { return }
+        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        for fd in open { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        threads.wait()
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        defer { threads.leave() }
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            guard track(fd) else { close(fd); return }
+            threads.enter()
+            Thread { [self] in serve(fd) }.start()
+        }
+    }
+
+    /// Adds `fd` to the sockets closed at shutdown; false when already shut down.
+    private func track(_ fd: Int32) -> Bool {
+        state.withLock { state in
+            guard !state.isShutDown else { return false }
+            state.sockets.insert(fd)
+            return true
+        }
+    }
+
+    private func untrackAndClose(_ fd: Int32) {
+        state.withLock { _ = $0.sockets.remove(fd) }
+        close(fd)
+    }
+
+    private func serve(_ client: Int32) {
+        defer { untrackAndClose(client); threads.leave() }
+        guard let (head, rest) = Self.readHead(client) else { return }
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst()
+        state.withLock { $0.requestLines.append(requestLine) }
+        let parts = requestLine.split(separator: " ").map(String.init)
+        guard parts.count == 3 else { return }
+        if parts[0] == "CONNECT" {
+            guard let upstream = connectUpstream(parts[1]) else {
+                Self.send(client, Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8))
+                return
+            }
+            defer { untrackAndClose(upstream) }
+            Self.send(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+            if !rest.isEmpty { Self.send(upstream, rest) }
+            Self.relay(client, upstream)
+        } else {
+            guard let target = URL(string: parts[1]), let host = target.host,
+                  let upstream = connectUpstream("\(host):\(target.port ?? 80)") else {
+                Self.send(client, Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8))
+                return
+            }
+            defer { untrackAndClose(upstream) }
+            // Origin form upstream, and one request per connection: both sides close after it.
+            let path = target.path.isEmpty ? "/" : target.path + (target.query.map { "?" + $0 } ?? "")
+            let kept = lines.filter {
+                let name = $0.prefix { $0 != ":" }.lowercased()
+                return name != "connection" && name != "proxy-connection"
+            }
+            let forwarded = (["\(parts[0]) \(path) \(parts[2])"] + kept + ["Connection: close", "", ""]).joined(separator: "\r\n")
+            Self.send(upstream, Array(forwarded.utf8) + rest)
+            Self.relay(client, upstream)
+        }
+    }
+
+    /// A connected socket to `authority` ("127.0.0.1:8080"), or nil when it is not on loopback or
+    /// refuses.
+    private func connectUpstream(_ authority: String) -> Int32? {
+        guard let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]) else { return nil }
+        let host = String(authority[..<colon])
+        guard host.hasPrefix("127.") else { return nil }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr(host)
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0, track(fd) else { close(fd); return nil }
+        return fd
+    }
+
+    /// Copies bytes both ways until either side closes.
+    private static func relay(_ a: Int32, _ b: Int32) {
+        var descriptors = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 { if errno == EINTR { continue }; return }
+            for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
+                let received = buffer.withUnsafeMutableBytes { recv(descriptor.fd, $0.baseAddress, $0.count, 0) }
+                if received <= 0 { return }
+                send(index == 0 ? b : a, Array(buffer[..<received]))
+            }
+        }
+    }
+
+    /// Reads a request head; returns it (without the blank line) and any bytes read past it.
+    private static func readHead(_ fd: Int32) -> (String, [UInt8])? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let separator = Array("\r\n\r\n".utf8)
+        while bytes.count < 64 * 1024 {
+            if let end = bytes.indices.dropLast(3).first(where: { Array(bytes[$0..<($0 + 4)]) == separator }) {
+                return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[(end + 4)...]))
+            }
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if received <= 0 { return nil }
+            bytes += chunk[..<received]
+        }
+        return nil
+    }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { if errno == EINTR { continue }; return }
+            offset += sent
+        }
+    }
+
+    private static func listen() throws -> (Int32, UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && Glibc.listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+}
