@@ -118,6 +118,9 @@ targets += [
     // The disk cache, and the two-level image cache whose convenience init uses both default storages.
     .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"],
             path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
+    // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
+    .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
+                      path: "Tests/HostileFilesTool", swiftSettings: swiftSettings),
     // Not a product: a second process for the shared-directory tests.
     .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
                       path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),

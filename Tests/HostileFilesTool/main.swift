@@ -1,0 +1,38 @@
+import Foundation
+import WebImageCore
+import WebImageTestSupport
+
+// Writes one file of every hostile class into the folder given as the only argument and prints, per
+// file, "name<TAB>path<TAB>modes" for scripts/hostile-bench (modes: which fetch runs to measure).
+// Not a product: a tool for the measurement script, built from the same generators the tests use.
+
+guard CommandLine.arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: hostile-files FOLDER\n".utf8))
+    exit(2)
+}
+let folder = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+
+/// The classes of issue "decoding untrusted images", each with the fetch modes worth measuring.
+let cases: [(name: String, file: String, modes: String, make: () -> Data)] = [
+    ("gif 10k tiny frames 4000x4000", "many-frames.gif", "to png,to gif,thumb 64",
+     { HostileFiles.manyFramesGIF(frames: 10_000, screen: PixelSize(4000)) }),
+    ("gif 200 frames 10000^2 on 16x16", "clipped-huge.gif", "decode,to gif,thumb 64",
+     { HostileFiles.clippedHugeFramesGIF(frames: 200, frameSize: PixelSize(10_000), screen: PixelSize(16)) }),
+    ("gif allowed 300 frames 500x500", "banded.gif", "to gif,to png,thumb 64",
+     { HostileFiles.bandedAnimationGIF(frames: 300, size: PixelSize(500)) }),
+    ("gif frame 2 of 5 damaged", "damaged.gif", "to png,to gif",
+     { HostileFiles.damagedFrameGIF(frames: 5, size: PixelSize(200), damaged: 2) }),
+    ("webp 10k frames 1000x1000", "many-frames.webp", "to png,to webp,thumb 64",
+     { HostileFiles.manyFramesAnimatedWebP(frames: 10_000, canvas: PixelSize(1000)) }),
+    ("webp lossless 65536 huffman groups", "huffman-groups.webp", "decode,thumb 64",
+     { HostileFiles.manyHuffmanGroupsLosslessWebP() }),
+    ("jpeg 9000 scans 10000x10000", "many-scans.jpg", "to png,thumb 64",
+     { HostileFiles.manyScansProgressiveJPEG(scans: 9_000, size: PixelSize(10_000)) }),
+]
+
+for entry in cases {
+    let url = folder.appendingPathComponent(entry.file)
+    try entry.make().write(to: url)
+    print("\(entry.name)\t\(url.path)\t\(entry.modes)")
+}
