@@ -50,7 +50,7 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
         guard let container = try APNGContainer.parse([UInt8](data), options: options) else {
             return try PNGCoder().decode(data, options: options)
         }
-        let source = APNGFrameSource(container: container, maxPixelCount: options.maxPixelCount)
+        let source = APNGFrameSource(container: container, options: options)
         var image = try Image.decodedAnimation(source: source, format: .png, options: options)
         image.isIncomplete = container.isTruncated
         return image
@@ -62,7 +62,7 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
         guard let container = try APNGContainer.parse([UInt8](data), options: options) else {
             throw .badImageData(reason: "PNG: not an animated PNG (no acTL before IDAT)")
         }
-        return APNGFrameSource(container: container, maxPixelCount: options.maxPixelCount)
+        return APNGFrameSource(container: container, options: options)
     }
 
     /// Encodes `image` as `.png`: APNG when it is animated (unless `options.firstFrameOnly`), a plain

@@ -7,13 +7,19 @@ import WebImageCore
 /// Parsing checks everything a frame's decode will rely on: chunk CRCs (libpng never sees the
 /// original `fdAT` chunks, so it cannot), the shared `fcTL`/`fdAT` sequence numbers (0, 1, 2, ...),
 /// `acTL` before the first `IDAT`, frames inside the canvas, every frame having data, and the frame
-/// count matching `acTL`.
+/// count matching `acTL`. A file that breaks one of these animation rules is not an animation: it is
+/// shown as its default image (`IDAT`), as the APNG specification asks. The frame count and the work of
+/// all frames are checked against the decode budgets as the `fcTL` chunks are read, before any frame
+/// is decoded.
 struct APNGContainer: Sendable {
     /// One animation frame.
     struct Frame: Sendable {
         let control: APNGFrameControl
         /// The frame's compressed image data: `IDAT` data, or `fdAT` data after its sequence number.
         var data: [Range<Int>]
+        /// An `fdAT` chunk of this frame failed its CRC: the frame is damaged (decoding it throws
+        /// `.badImageData`), which ends the animation before it.
+        var hasBadCRC = false
     }
 
     /// The whole file.
@@ -59,8 +65,8 @@ struct APNGContainer: Sendable {
         }
     }
 
-    /// Parses `bytes`; nil when they are a PNG without animation (no `acTL` before `IDAT`), which the
-    /// still PNG decoder handles. The canvas is checked against `options`' pixel limit as soon as IHDR
+    /// Parses `bytes`; nil when they are a PNG without animation (no `acTL` before `IDAT`) or whose
+    /// animation chunks are broken, which the still PNG decoder handles. The canvas is checked against `options`' pixel limit as soon as IHDR
     /// is read; a truncated file fails unless `options.allowPartialImage` (then the whole frames before
     /// the cut are kept).
     static func parse(_ bytes: [UInt8], options: DecodeOptions) throws(ImageError) -> APNGContainer? {
@@ -81,6 +87,7 @@ struct APNGContainer: Sendable {
                 case .keepReading: continue
                 case .ended: return try parser.finish(ended: true)
                 case .notAnimated: return nil
+                case .invalid(let reason): throw .badImageData(reason: reason)
                 }
             }
         }
