@@ -94,6 +94,9 @@ static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
 
 static void on_info(png_structp png, png_infop info) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
+    // The progressive reader calls this again for an IDAT after other chunks (after its benign "Too many
+    // IDATs found"): the image is already set up, and its rows must stay where they are.
+    if (r->state.header_done) return;
     png_uint_32 w, h;
     int depth, color, interlace;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
@@ -151,10 +154,28 @@ static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass)
     r->state.rows++;
 }
 
+/// Adam7 passes: first column and row, and the steps between columns and rows.
+static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2},
+                                {0, 1, 1, 2}};
+
+/// Whether the rows delivered cover the image: every row of a non-interlaced image, or every row of the
+/// last non-empty Adam7 pass. libpng's progressive reader reaches IEND without complaint when the deflate
+/// stream ended early, so the shim counts.
+static int all_rows_arrived(const cpng_reader *r) {
+    if (!r->state.interlaced) return r->state.rows >= r->state.height;
+    for (int pass = 6; pass >= 0; pass--) {
+        if (r->state.width <= adam7[pass][0] || r->state.height <= adam7[pass][1]) continue;
+        int rows = (r->state.height - adam7[pass][1] + adam7[pass][3] - 1) / adam7[pass][3];
+        return r->state.pass == pass && r->state.rows >= rows;
+    }
+    return 1;
+}
+
 static void on_end(png_structp png, png_infop info) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
     capture_metadata(png, info, r);
     r->state.finished = 1;
+    r->state.missing_rows = r->state.header_done && !all_rows_arrived(r);
 }
 
 cpng_reader *cpng_reader_new(long long max_pixels) {

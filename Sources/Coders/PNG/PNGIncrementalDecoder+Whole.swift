@@ -30,7 +30,7 @@ extension PNGIncrementalDecoder {
             do throws(ImageError) { try feed(data.dropFirst(split)) } catch { failure = error }
             cpng_reader_use_pixels(reader, nil)
             let after = self.state
-            if after.interlaced == 0 && after.finished == 0 {
+            if after.interlaced == 0 && (after.finished == 0 || after.missing_rows != 0) {
                 // Rows that never arrived are zero, as in a partial image.
                 let done = min(height, Int(after.rows)) * rowBytes
                 buffer.baseAddress.map { ($0 + done).initialize(repeating: 0, count: rowBytes * height - done) }

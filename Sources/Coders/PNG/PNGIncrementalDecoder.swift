@@ -106,7 +106,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
             throw .badImageData(reason: "PNG: \(message)")
         }
         guard state.header_done != 0 else { throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)") }
-        let complete = state.finished != 0
+        let complete = state.finished != 0 && state.missing_rows == 0
         if !complete && !options.allowPartialImage {
             throw .badImageData(reason: "PNG: the data ended before the image (truncated file)")
         }

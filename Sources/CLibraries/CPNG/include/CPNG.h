@@ -22,6 +22,7 @@ typedef struct {
     int pass;             ///< Adam7 pass of the latest row (0 for non-interlaced)
     int rows;             ///< rows delivered in the latest pass
     int finished;         ///< IEND reached
+    int missing_rows;     ///< IEND reached, but the deflate stream ended before the last row: a truncated image
     int data_warning;     ///< libpng warned about the image data in a way that may mean missing pixels; `message` says how
     int benign_warning;   ///< libpng warned about data after the image (extra deflate data, IDAT after the image):
                           ///< every row was decoded, so the image is shown, as browsers do
