@@ -154,8 +154,11 @@ struct APNGParser {
     private mutating func countWork(of control: APNGFrameControl, canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
         guard !options.firstFrameOnly || frames.isEmpty else { return }
         try options.checkFrameCount(frames.count + 1)
-        // Each side is under 2^31 (IHDR and fcTL checks), so these products and sums stay far below Int.max.
-        work += canvasWidth * canvasHeight + control.width * control.height
+        // Each side is under 2^31 (IHDR and fcTL checks), so each product fits; the sums may not, with a
+        // budget near Int.max.
+        let frameWork = canvasWidth * canvasHeight + control.width * control.height
+        let (sum, overflow) = work.addingReportingOverflow(frameWork)
+        work = overflow ? .max : sum
         try options.checkTotalPixels(work)
     }
 
