@@ -119,3 +119,16 @@ struct PNGDeadlineTests {
         #expect(image.frameCount == 5)
     }
 }
+
+extension PNGDeadlineTests {
+    /// Parsing the chunks of a long animation checks the deadline too (here, already past).
+    @Test func parsingManyChunksChecksTheDeadline() throws {
+        let data = HostileFiles.manyFramesAPNG(frames: 2_000, canvas: PixelSize(width: 4, height: 4))
+        do {
+            _ = try APNGCoder().decode(data, options: DecodeOptions(timeLimit: .zero))
+            Issue.record("decoded past its deadline")
+        } catch {
+            guard case .decodeBudgetExceeded(.time, _, _) = error else { Issue.record("\(error)"); return }
+        }
+    }
+}

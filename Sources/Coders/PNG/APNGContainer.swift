@@ -41,6 +41,10 @@ struct APNGContainer: Sendable {
     /// The file ended before `IEND`; only the frames before the one it cut are kept.
     let isTruncated: Bool
 
+    /// Chunks parsed (CRCs checked) between two checks of the decode's deadline and cancellation: a few
+    /// milliseconds of work for chunks of typical size.
+    private static let chunksPerStopCheck = 1024
+
     /// Whether `data` is a PNG with an `acTL` chunk before its first `IDAT`: the test for an APNG.
     /// Reads only chunk headers (no CRCs), so it is cheap enough for sniffing.
     static func hasAnimationControl(_ data: Data) -> Bool { sniffAnimation(data) == true }
@@ -66,16 +70,21 @@ struct APNGContainer: Sendable {
     }
 
     /// Parses `bytes`; nil when they are a PNG without animation (no `acTL` before `IDAT`) or whose
-    /// animation chunks are broken, which the still PNG decoder handles. The canvas is checked against `options`' pixel limit as soon as IHDR
-    /// is read; a truncated file fails unless `options.allowPartialImage` (then the whole frames before
-    /// the cut are kept).
+    /// animation chunks are broken, which the still PNG decoder handles. The canvas is checked against
+    /// `options`' pixel limit as soon as IHDR is read, the frame and work budgets as `acTL` and each
+    /// `fcTL` are read, and the deadline and cancellation every ``chunksPerStopCheck`` chunks; a truncated
+    /// file fails unless `options.allowPartialImage` (then the whole frames before the cut are kept).
     static func parse(_ bytes: [UInt8], options: DecodeOptions) throws(ImageError) -> APNGContainer? {
         guard bytes.count >= 8, bytes.prefix(8).elementsEqual(PNGChunkStream.signature) else {
             throw .badImageData(reason: "PNG: no PNG signature")
         }
         var parser = APNGParser(bytes: bytes, options: options)
         var offset = PNGChunkStream.signature.count
+        let watch = options.startWatch()
+        var chunksRead = 0
         while true {
+            chunksRead += 1
+            if chunksRead % chunksPerStopCheck == 0 { try watch.check() }
             switch PNGChunkStream.chunk(in: bytes, at: offset) {
             case .end:
                 return try parser.finish(ended: false)
