@@ -44,8 +44,11 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
     }
 
     /// Decodes an APNG into an animated ``Image`` (a still with `firstFrameOnly` or a single frame);
-    /// a plain PNG decodes as ``PNGCoder`` would. With `allowPartialImage`, a truncated file gives the
-    /// whole frames before the cut, marked ``Image/isIncomplete``.
+    /// a plain PNG decodes as ``PNGCoder`` would, and so does an APNG whose animation chunks are broken
+    /// (its default image, as the APNG specification asks). With `allowPartialImage`, a truncated file
+    /// gives the whole frames before the cut, marked ``Image/isIncomplete``. Throws
+    /// `.decodeBudgetExceeded` before decoding any frame when the frame count or the work of all frames
+    /// is over the options' budgets; a damaged later frame ends the animation at the frame before it.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard let container = try APNGContainer.parse([UInt8](data), options: options) else {
             return try PNGCoder().decode(data, options: options)
