@@ -35,7 +35,9 @@ struct APNGMalformedTests {
         chunks.indices.filter { chunks[$0].type == type }[occurrence]
     }
 
-    @Test func brokenStructuresFailWithBadImageData() throws {
+    /// Errors in the animation's own chunks make the file a still: its default image (frame 0 here), as
+    /// the APNG specification asks ("revert to displaying the default image") and Chromium does.
+    @Test func brokenAnimationChunksShowTheDefaultImage() throws {
         let good = try Self.threeFrames()
         var cases: [(String, Chunks)] = []
         func mutated(_ name: String, _ change: (inout Chunks) -> Void) {
@@ -68,27 +70,84 @@ struct APNGMalformedTests {
         mutated("fcTL before acTL") { chunks in chunks.swapAt(1, 2) }
         mutated("default frame not covering the canvas") { $0[index(of: "fcTL", in: $0)].data[7] = 5 }
         mutated("IDAT after the frames") { chunks in chunks.insert(chunks[index(of: "IDAT", in: chunks)], at: chunks.count - 1) }
-        mutated("no IDAT") { $0.removeAll { $0.type == "IDAT" } }
-        mutated("only headers") { $0 = Array($0.prefix(2)) + [("IEND", [])] }
-        mutated("unknown critical chunk") { $0.insert(("ABCD", [1, 2, 3]), at: $0.count - 1) }
-        mutated("fdAT data is not deflate") { chunks in
-            let at = index(of: "fdAT", in: chunks)
-            chunks[at].data = Array(chunks[at].data.prefix(4)) + [UInt8](repeating: 0xAB, count: 20)
-        }
+        mutated("fcTL with a bad CRC") { _ in }  // corrupted below, after assembly
+        let expected = TestPictures.gradient(width: 6, height: 4, layout: .rgba8)
         for (name, chunks) in cases {
-            let data = APNGFixture.assemble(chunks)
-            #expect(throws: ImageError.self, "\(name)") { try decodeEverything(data) }
-            do { try decodeEverything(data) } catch {
+            var data = APNGFixture.assemble(chunks)
+            if name == "fcTL with a bad CRC" {
+                var bytes = [UInt8](data)
+                let fcTL = try #require(findType("fcTL", occurrence: 1, in: bytes))
+                bytes[fcTL + 4 + 26] ^= 0x01  // the CRC's first byte
+                data = Data(bytes)
+            }
+            do {
+                let image = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
+                #expect(!image.isAnimated, "\(name)")
+                #expect(image.pixels.converted(to: .rgba8).bytes == expected.bytes, "\(name)")
+            } catch {
+                Issue.record("\(name): \(error)")
+            }
+        }
+    }
+
+    /// Errors a still PNG decoder fails on too stay errors: a typed `.badImageData`.
+    @Test func brokenCriticalChunksFailWithBadImageData() throws {
+        let good = try Self.threeFrames()
+        let cases: [(String, Chunks)] = [
+            ("no IDAT", good.filter { $0.type != "IDAT" }),
+            ("only headers", Array(good.prefix(2)) + [("IEND", [])]),
+            ("unknown critical chunk", { var chunks = good; chunks.insert(("ABCD", [1, 2, 3]), at: chunks.count - 1); return chunks }()),
+            ("IDAT is not deflate", { var chunks = good; chunks[index(of: "IDAT", in: chunks)].data = [UInt8](repeating: 0xAB, count: 20); return chunks }()),
+        ]
+        for (name, chunks) in cases {
+            do {
+                try decodeEverything(APNGFixture.assemble(chunks))
+                Issue.record("\(name): decoded")
+            } catch {
                 if case .badImageData = error {} else { Issue.record("\(name): \(error)") }
             }
         }
     }
 
-    @Test func aBadChunkCRCIsRejected() throws {
+    /// A later frame whose data is not deflate ends the animation at the frame before it (Core's rule, as
+    /// Chromium does); the lazy and the eager decode agree.
+    @Test func aDamagedLaterFrameEndsTheAnimationBeforeIt() throws {
+        var chunks = try Self.threeFrames()
+        let at = index(of: "fdAT", 1, in: chunks)  // frame 2's data
+        chunks[at].data = Array(chunks[at].data.prefix(4)) + [UInt8](repeating: 0xAB, count: 20)
+        let data = APNGFixture.assemble(chunks)
+        let eager = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
+        #expect(eager.frameCount == 2)
+        let lazy = try coder.decode(data, options: DecodeOptions())
+        #expect(lazy.frameCount == 3)  // declared; nothing decoded yet
+        var seen = 0
+        try #require(lazy.animation).forEachFrame { _ in seen += 1 }
+        #expect(seen == 2 && lazy.frameCount == 2)
+        #expect(try lazy.frame(at: 2).pixels.bytes == eager.frame(at: 1).pixels.bytes)
+    }
+
+    /// A bad CRC on an `fdAT` damages only its frame (Chromium does not even check it): the frames before
+    /// it play.
+    @Test func aBadFDATCRCDamagesOnlyItsFrame() throws {
         var bytes = [UInt8](try APNGFixture.assemble(Self.threeFrames()))
         let fdAT = try #require(findType("fdAT", in: bytes))
-        bytes[fdAT + 8] ^= 0x01  // inside the fdAT data: its CRC no longer matches
+        bytes[fdAT + 8] ^= 0x01  // inside frame 1's fdAT data: its CRC no longer matches
+        let image = try coder.decode(Data(bytes), options: DecodeOptions(preloadAllFrames: true))
+        #expect(image.frameCount == 1)
+    }
+
+    /// A bad CRC in a critical chunk (here the default image's IDAT) fails, as in libpng and browsers.
+    @Test func aBadCriticalChunkCRCIsRejected() throws {
+        var bytes = [UInt8](try APNGFixture.assemble(Self.threeFrames()))
+        let idat = try #require(findType("IDAT", in: bytes))
+        bytes[idat + 8] ^= 0x01
         #expect(throws: ImageError.self) { try decodeEverything(Data(bytes)) }
+    }
+
+    func findType(_ type: String, occurrence: Int, in bytes: [UInt8]) -> Int? {
+        let pattern = Array(type.utf8)
+        let all = (0..<(bytes.count - 4)).filter { Array(bytes[$0..<($0 + 4)]) == pattern }
+        return occurrence < all.count ? all[occurrence] : nil
     }
 
     func findType(_ type: String, in bytes: [UInt8]) -> Int? {

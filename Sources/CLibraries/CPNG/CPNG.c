@@ -15,6 +15,9 @@ struct cpng_reader {
     cpng_stream_decision decide;
     cpng_row_sink sink;
     void *sink_context;
+    cpng_stop_check stop;
+    void *stop_context;
+    int rows_since_check;
     int defer_pixels;   // on_info leaves `pixels` NULL: the caller lends a buffer with cpng_reader_use_pixels
     int borrowed;       // `pixels` belongs to the caller: never freed here
 };
@@ -28,10 +31,24 @@ static void on_error(png_structp png, png_const_charp message) {
     longjmp(r->jump, 1);
 }
 
-// Warnings about ancillary chunks (a bad iCCP, say) are harmless; a warning about the image data stream
-// (corrupt or extra deflate data in IDAT) means the pixels cannot be trusted, so it is kept as an error.
+// What libpng 1.6's progressive reader says about image data once every row was decoded: deflate data
+// past the image ("Extra compressed data in IDAT", "Extra compression data in IDAT"), a damaged end of the
+// deflate stream after the last row ("Truncated compressed data in IDAT"), and IDAT chunks after other
+// chunks ("Too many IDATs found", a benign error made a warning). Chromium and Firefox show such images.
+static int is_after_image_warning(png_const_charp message) {
+    return strstr(message, "Extra compress") || strstr(message, "Truncated compressed data")
+        || strstr(message, "Too many IDATs");
+}
+
+// Warnings about ancillary chunks (a bad iCCP, say) are harmless, and so are those about data after the
+// image (above); any other warning about the image data stream means the pixels cannot be trusted, so it
+// is kept as an error.
 static void on_warning(png_structp png, png_const_charp message) {
     cpng_reader *r = (cpng_reader *)png_get_error_ptr(png);
+    if (is_after_image_warning(message)) {
+        r->state.benign_warning = 1;
+        return;
+    }
     if (!r->state.data_warning && (strstr(message, "IDAT") || strstr(message, "compress"))) {
         r->state.data_warning = 1;
         snprintf(r->state.message, sizeof r->state.message, "%s", message);
@@ -77,6 +94,9 @@ static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
 
 static void on_info(png_structp png, png_infop info) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
+    // The progressive reader calls this again for an IDAT after other chunks (after its benign "Too many
+    // IDATs found"): the image is already set up, and its rows must stay where they are.
+    if (r->state.header_done) return;
     png_uint_32 w, h;
     int depth, color, interlace;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
@@ -109,6 +129,14 @@ static void on_info(png_structp png, png_infop info) {
 
 static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
+    if (r->stop && ++r->rows_since_check >= CPNG_ROWS_PER_STOP_CHECK) {
+        r->rows_since_check = 0;
+        if (r->stop(r->stop_context)) {
+            r->state.code = CPNG_STOPPED;
+            snprintf(r->state.message, sizeof r->state.message, "stopped (deadline or cancellation)");
+            longjmp(r->jump, 1);
+        }
+    }
     if (!row || number >= (png_uint_32)r->state.height) return;
     if (!r->state.pixels) {
         r->state.code = CPNG_ERROR;
@@ -126,10 +154,28 @@ static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass)
     r->state.rows++;
 }
 
+/// Adam7 passes: first column and row, and the steps between columns and rows.
+static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2},
+                                {0, 1, 1, 2}};
+
+/// Whether the rows delivered cover the image: every row of a non-interlaced image, or every row of the
+/// last non-empty Adam7 pass. libpng's progressive reader reaches IEND without complaint when the deflate
+/// stream ended early, so the shim counts.
+static int all_rows_arrived(const cpng_reader *r) {
+    if (!r->state.interlaced) return r->state.rows >= r->state.height;
+    for (int pass = 6; pass >= 0; pass--) {
+        if (r->state.width <= adam7[pass][0] || r->state.height <= adam7[pass][1]) continue;
+        int rows = (r->state.height - adam7[pass][1] + adam7[pass][3] - 1) / adam7[pass][3];
+        return r->state.pass == pass && r->state.rows >= rows;
+    }
+    return 1;
+}
+
 static void on_end(png_structp png, png_infop info) {
     cpng_reader *r = (cpng_reader *)png_get_progressive_ptr(png);
     capture_metadata(png, info, r);
     r->state.finished = 1;
+    r->state.missing_rows = r->state.header_done && !all_rows_arrived(r);
 }
 
 cpng_reader *cpng_reader_new(long long max_pixels) {
@@ -140,6 +186,10 @@ cpng_reader *cpng_reader_new(long long max_pixels) {
     if (r->png) r->info = png_create_info_struct(r->png);
     if (!r->png || !r->info) { cpng_reader_free(r); return NULL; }
     png_set_progressive_read_fn(r->png, r, on_info, on_row, on_end);
+    // Benign errors (an IDAT after other chunks, a bad ancillary chunk) become warnings, as in Firefox.
+    png_set_benign_errors(r->png, 1);
+    // Like Chromium: accept a zlib header whose window size is too small for the data (crbug.com/807324).
+    png_set_option(r->png, PNG_MAXIMUM_INFLATE_WINDOW, PNG_OPTION_ON);
     png_set_read_user_chunk_fn(r->png, r, on_unknown_chunk);
     return r;
 }
@@ -165,6 +215,12 @@ void cpng_reader_stream_rows(cpng_reader *r, cpng_stream_decision decide, cpng_r
     r->decide = decide;
     r->sink = sink;
     r->sink_context = context;
+}
+
+void cpng_reader_check_stop(cpng_reader *r, cpng_stop_check check, void *context) {
+    r->stop = check;
+    r->stop_context = context;
+    r->rows_since_check = 0;
 }
 
 void cpng_reader_free(cpng_reader *r) {

@@ -17,7 +17,10 @@ enum APNGCanvas {
                 for row in 0..<frame.height {
                     let s = row * sourceStride, d = (y + row) * canvasStride + x * 4
                     guard blend == .over else {
-                        for i in 0..<rowBytes { target[d + i] = source[s + i] }
+                        // One row copied whole; both ranges were checked above (the frame lies inside the
+                        // canvas, which is not empty).
+                        precondition(s + rowBytes <= source.count && d + rowBytes <= target.count)
+                        (target.baseAddress! + d).update(from: source.baseAddress! + s, count: rowBytes)
                         continue
                     }
                     for pixel in stride(from: 0, to: rowBytes, by: 4) {

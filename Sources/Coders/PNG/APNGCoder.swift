@@ -44,13 +44,16 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
     }
 
     /// Decodes an APNG into an animated ``Image`` (a still with `firstFrameOnly` or a single frame);
-    /// a plain PNG decodes as ``PNGCoder`` would. With `allowPartialImage`, a truncated file gives the
-    /// whole frames before the cut, marked ``Image/isIncomplete``.
+    /// a plain PNG decodes as ``PNGCoder`` would, and so does an APNG whose animation chunks are broken
+    /// (its default image, as the APNG specification asks). With `allowPartialImage`, a truncated file
+    /// gives the whole frames before the cut, marked ``Image/isIncomplete``. Throws
+    /// `.decodeBudgetExceeded` before decoding any frame when the frame count or the work of all frames
+    /// is over the options' budgets; a damaged later frame ends the animation at the frame before it.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard let container = try APNGContainer.parse([UInt8](data), options: options) else {
             return try PNGCoder().decode(data, options: options)
         }
-        let source = APNGFrameSource(container: container, maxPixelCount: options.maxPixelCount)
+        let source = APNGFrameSource(container: container, options: options)
         var image = try Image.decodedAnimation(source: source, format: .png, options: options)
         image.isIncomplete = container.isTruncated
         return image
@@ -62,7 +65,7 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
         guard let container = try APNGContainer.parse([UInt8](data), options: options) else {
             throw .badImageData(reason: "PNG: not an animated PNG (no acTL before IDAT)")
         }
-        return APNGFrameSource(container: container, maxPixelCount: options.maxPixelCount)
+        return APNGFrameSource(container: container, options: options)
     }
 
     /// Encodes `image` as `.png`: APNG when it is animated (unless `options.firstFrameOnly`), a plain

@@ -7,13 +7,19 @@ import WebImageCore
 /// Parsing checks everything a frame's decode will rely on: chunk CRCs (libpng never sees the
 /// original `fdAT` chunks, so it cannot), the shared `fcTL`/`fdAT` sequence numbers (0, 1, 2, ...),
 /// `acTL` before the first `IDAT`, frames inside the canvas, every frame having data, and the frame
-/// count matching `acTL`.
+/// count matching `acTL`. A file that breaks one of these animation rules is not an animation: it is
+/// shown as its default image (`IDAT`), as the APNG specification asks. The frame count and the work of
+/// all frames are checked against the decode budgets as the `fcTL` chunks are read, before any frame
+/// is decoded.
 struct APNGContainer: Sendable {
     /// One animation frame.
     struct Frame: Sendable {
         let control: APNGFrameControl
         /// The frame's compressed image data: `IDAT` data, or `fdAT` data after its sequence number.
         var data: [Range<Int>]
+        /// An `fdAT` chunk of this frame failed its CRC: the frame is damaged (decoding it throws
+        /// `.badImageData`), which ends the animation before it.
+        var hasBadCRC = false
     }
 
     /// The whole file.
@@ -34,6 +40,10 @@ struct APNGContainer: Sendable {
     let defaultImageIsFirstFrame: Bool
     /// The file ended before `IEND`; only the frames before the one it cut are kept.
     let isTruncated: Bool
+
+    /// Chunks parsed (CRCs checked) between two checks of the decode's deadline and cancellation: a few
+    /// milliseconds of work for chunks of typical size.
+    private static let chunksPerStopCheck = 1024
 
     /// Whether `data` is a PNG with an `acTL` chunk before its first `IDAT`: the test for an APNG.
     /// Reads only chunk headers (no CRCs), so it is cheap enough for sniffing.
@@ -59,17 +69,22 @@ struct APNGContainer: Sendable {
         }
     }
 
-    /// Parses `bytes`; nil when they are a PNG without animation (no `acTL` before `IDAT`), which the
-    /// still PNG decoder handles. The canvas is checked against `options`' pixel limit as soon as IHDR
-    /// is read; a truncated file fails unless `options.allowPartialImage` (then the whole frames before
-    /// the cut are kept).
+    /// Parses `bytes`; nil when they are a PNG without animation (no `acTL` before `IDAT`) or whose
+    /// animation chunks are broken, which the still PNG decoder handles. The canvas is checked against
+    /// `options`' pixel limit as soon as IHDR is read, the frame and work budgets as `acTL` and each
+    /// `fcTL` are read, and the deadline and cancellation every ``chunksPerStopCheck`` chunks; a truncated
+    /// file fails unless `options.allowPartialImage` (then the whole frames before the cut are kept).
     static func parse(_ bytes: [UInt8], options: DecodeOptions) throws(ImageError) -> APNGContainer? {
         guard bytes.count >= 8, bytes.prefix(8).elementsEqual(PNGChunkStream.signature) else {
             throw .badImageData(reason: "PNG: no PNG signature")
         }
         var parser = APNGParser(bytes: bytes, options: options)
         var offset = PNGChunkStream.signature.count
+        let watch = options.startWatch()
+        var chunksRead = 0
         while true {
+            chunksRead += 1
+            if chunksRead % chunksPerStopCheck == 0 { try watch.check() }
             switch PNGChunkStream.chunk(in: bytes, at: offset) {
             case .end:
                 return try parser.finish(ended: false)
@@ -81,6 +96,7 @@ struct APNGContainer: Sendable {
                 case .keepReading: continue
                 case .ended: return try parser.finish(ended: true)
                 case .notAnimated: return nil
+                case .invalid(let reason): throw .badImageData(reason: reason)
                 }
             }
         }

@@ -5,6 +5,11 @@ import WebImageCore
 /// `IDAT` data is moved into the animation: as `IDAT` for frame 0 (the default image, which still-only
 /// decoders show) and as numbered `fdAT` chunks for the others. Every frame covers the whole canvas
 /// with `APNG_DISPOSE_OP_NONE` and `APNG_BLEND_OP_SOURCE`, so decoding gives back the exact pixels.
+///
+/// Frames stream from ``AnimatedFrames/forEachFrame(_:)``: each is composed, compressed and appended to
+/// the output before the next one is composed, so converting an animation holds a few canvases plus the
+/// output, never all frames. An animation that ends early at a damaged frame is written with the frames
+/// before it (`acTL` is patched with the count actually written).
 enum APNGEncoder {
     /// Frame delays are written in milliseconds (`delay_den` 1000); `delay_num` is 16 bits.
     private static let delayDenominator: UInt16 = 1000
@@ -18,50 +23,40 @@ enum APNGEncoder {
         let imageData: [Range<Int>]
     }
 
-    static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
-        let count = options.firstFrameOnly ? 1 : image.frameCount
-        guard count > 1 else { return try PNGCoder().encode(image.firstFrameOnly, as: .png, options: options) }
-        var frames: [ImageFrame] = []
-        for index in 0..<count {
-            do { frames.append(try image.frame(at: index)) } catch { throw .badImageData(reason: "\(error)") }
-        }
-        guard frames.allSatisfy({ $0.pixels.width == image.width && $0.pixels.height == image.height }) else {
-            throw .badImageData(reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
-        }
-        // All frames share IHDR, so they share the richest layout any of them has.
-        let layout: PixelLayout = frames.contains { $0.pixels.layout == .rgba8 } ? .rgba8
-            : frames.contains { $0.pixels.layout == .rgb8 } ? .rgb8 : .gray8
-        var encoded: [EncodedFrame] = []
-        for frame in frames {
-            let png = try PNGCoder().encode(Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
-            encoded.append(try split([UInt8](png)))
-        }
-        let first = encoded[0]
-        // The canvas is what libpng wrote (smaller than the image when `maxPixelSize` shrank it).
-        let header = first.bytes[first.header]
-        guard encoded.allSatisfy({ $0.bytes[$0.header] == header }) else {
-            throw .badImageData(reason: "APNG encode: libpng wrote frames of different sizes or formats")
-        }
-        let canvasWidth = Int(PNGChunkStream.readUInt32(first.bytes, at: first.header.lowerBound))
-        let canvasHeight = Int(PNGChunkStream.readUInt32(first.bytes, at: first.header.lowerBound + 4))
-
+    /// The APNG being written, one frame at a time.
+    private struct Writer {
         var output = PNGChunkStream.signature
-        PNGChunkStream.appendChunk("IHDR", header, to: &output)
-        var animationControl: [UInt8] = []
-        PNGChunkStream.append(UInt32(frames.count), to: &animationControl)
-        PNGChunkStream.append(UInt32(clamping: image.loopCount), to: &animationControl)
-        PNGChunkStream.appendChunk("acTL", animationControl[...], to: &output)
-        for chunk in first.ancillary { output += first.bytes[chunk] }
-
+        /// Where the `acTL` chunk starts, to patch its frame count once every frame is written.
+        var animationControlOffset = 0
+        /// IHDR's data, which every frame's libpng output must repeat.
+        var header: [UInt8] = []
+        var canvasWidth = 0, canvasHeight = 0
         var sequence: UInt32 = 0
-        for (index, frame) in encoded.enumerated() {
+        var framesWritten = 0
+
+        mutating func write(_ frame: EncodedFrame, duration: TimeInterval, loopCount: Int) throws(ImageError) {
+            if framesWritten == 0 {
+                header = Array(frame.bytes[frame.header])
+                // The canvas is what libpng wrote (smaller than the image when `maxPixelSize` shrank it).
+                canvasWidth = Int(PNGChunkStream.readUInt32(header, at: 0))
+                canvasHeight = Int(PNGChunkStream.readUInt32(header, at: 4))
+                PNGChunkStream.appendChunk("IHDR", header[...], to: &output)
+                animationControlOffset = output.count
+                var animationControl: [UInt8] = []
+                PNGChunkStream.append(UInt32(0), to: &animationControl)  // the frame count, patched at the end
+                PNGChunkStream.append(UInt32(clamping: loopCount), to: &animationControl)
+                PNGChunkStream.appendChunk("acTL", animationControl[...], to: &output)
+                for chunk in frame.ancillary { output += frame.bytes[chunk] }
+            } else if !frame.bytes[frame.header].elementsEqual(header) {
+                throw .badImageData(reason: "APNG encode: libpng wrote frames of different sizes or formats")
+            }
             let control = APNGFrameControl(sequenceNumber: sequence, width: canvasWidth, height: canvasHeight, x: 0, y: 0,
-                                           delayNumerator: delayNumerator(for: frames[index].duration),
-                                           delayDenominator: delayDenominator, dispose: .none, blend: .source)
+                                           delayNumerator: APNGEncoder.delayNumerator(for: duration),
+                                           delayDenominator: APNGEncoder.delayDenominator, dispose: .none, blend: .source)
             sequence += 1
             PNGChunkStream.appendChunk("fcTL", control.bytes[...], to: &output)
             for data in frame.imageData {
-                if index == 0 {
+                if framesWritten == 0 {
                     PNGChunkStream.appendChunk("IDAT", frame.bytes[data], to: &output)
                 } else {
                     var payload: [UInt8] = []
@@ -72,9 +67,56 @@ enum APNGEncoder {
                     PNGChunkStream.appendChunk("fdAT", payload[...], to: &output)
                 }
             }
+            framesWritten += 1
         }
-        PNGChunkStream.appendChunk("IEND", [], to: &output)
-        return Data(output)
+
+        /// Writes the real frame count into `acTL` (and its CRC) and ends the file.
+        mutating func finish() -> Data {
+            var count: [UInt8] = []
+            PNGChunkStream.append(UInt32(framesWritten), to: &count)
+            let data = animationControlOffset + 8
+            output.replaceSubrange(data..<(data + 4), with: count)
+            var crc: [UInt8] = []
+            PNGChunkStream.append(CRC32.checksum(output[(animationControlOffset + 4)..<(data + 8)]), to: &crc)
+            output.replaceSubrange((data + 8)..<(data + 12), with: crc)
+            PNGChunkStream.appendChunk("IEND", [], to: &output)
+            return Data(output)
+        }
+    }
+
+    static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
+        guard let animation = image.animation, !options.firstFrameOnly, image.frameCount > 1 else {
+            return try PNGCoder().encode(image.firstFrameOnly, as: .png, options: options)
+        }
+        let layout = try sharedLayout(of: animation)
+        var writer = Writer()
+        do {
+            try animation.forEachFrame { frame in
+                guard frame.pixels.width == image.width, frame.pixels.height == image.height else {
+                    throw ImageError.badImageData(reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
+                }
+                let png = try PNGCoder().encode(Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
+                try writer.write(try split([UInt8](png)), duration: frame.duration, loopCount: image.loopCount)
+            }
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw .badImageData(reason: "APNG encode: \(error)")
+        }
+        return writer.finish()
+    }
+
+    /// The layout every frame is written in (they share IHDR): the richest layout of frames held in
+    /// memory, RGBA for frames decoded on demand (composing them all just to look would double the work).
+    private static func sharedLayout(of animation: AnimatedFrames) throws(ImageError) -> PixelLayout {
+        guard animation.isFullyLoaded else { return .rgba8 }
+        var layouts: Set<PixelLayout> = []
+        do {
+            try animation.forEachFrame { layouts.insert($0.pixels.layout) }
+        } catch {
+            throw .badImageData(reason: "APNG encode: \(error)")
+        }
+        return layouts.contains(.rgba8) ? .rgba8 : layouts.contains(.rgb8) ? .rgb8 : .gray8
     }
 
     /// `duration` in milliseconds, within `delay_num`'s 16 bits.

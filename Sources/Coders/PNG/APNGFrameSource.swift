@@ -7,8 +7,15 @@ import WebImageCore
 /// `IDAT`, then drawn onto the canvas with the frame's blend and dispose operations.
 struct APNGFrameSource: AnimatedFrameSource {
     let container: APNGContainer
-    /// The pixel limit each frame's decode is held to (frames never exceed the canvas, which was checked).
-    let maxPixelCount: Int
+    /// Each frame's decode: the pixel limit (frames never exceed the canvas, which was checked), the time
+    /// limit of one frame's composition and the cancellation token of the decode that made this source.
+    let frameOptions: DecodeOptions
+
+    init(container: APNGContainer, options: DecodeOptions) {
+        self.container = container
+        frameOptions = DecodeOptions(applyOrientation: false, maxPixelCount: options.maxPixelCount,
+                                     timeLimit: options.timeLimit, cancellation: options.cancellation)
+    }
 
     var canvasWidth: Int { container.canvasWidth }
     var canvasHeight: Int { container.canvasHeight }
@@ -17,7 +24,11 @@ struct APNGFrameSource: AnimatedFrameSource {
 
     func duration(at index: Int) -> TimeInterval { container.frames[index].control.duration }
 
+    /// Frame `index` drawn onto `background`. Throws `.badImageData` for a damaged frame (bad deflate data
+    /// or a bad `fdAT` CRC), which ends the animation before it; `.cancelled` or a time budget error when
+    /// the decode is stopped (checked before the frame and between its rows).
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
+        try frameOptions.startWatch().check()
         let control = container.frames[index].control
         let pixels = try decodeFrame(at: index)
         let before = background ?? PixelBuffer(width: canvasWidth, height: canvasHeight, layout: .rgba8)
@@ -39,6 +50,7 @@ struct APNGFrameSource: AnimatedFrameSource {
     /// Frame `index`'s own pixels (its rectangle, not the canvas) as RGBA8.
     func decodeFrame(at index: Int) throws(ImageError) -> PixelBuffer {
         let frame = container.frames[index]
+        guard !frame.hasBadCRC else { throw .badImageData(reason: "APNG: frame \(index) has an fdAT chunk with a bad CRC") }
         let bytes = container.bytes
         var stream = PNGChunkStream.signature
         var header: [UInt8] = []
@@ -50,7 +62,7 @@ struct APNGFrameSource: AnimatedFrameSource {
         for data in frame.data { PNGChunkStream.appendChunk("IDAT", bytes[data], to: &stream) }
         PNGChunkStream.appendChunk("IEND", [], to: &stream)
 
-        let decoder = PNGIncrementalDecoder(options: DecodeOptions(applyOrientation: false, maxPixelCount: maxPixelCount))
+        let decoder = PNGIncrementalDecoder(options: frameOptions)
         // The whole frame is here: decode it straight into the array it is returned in (one copy).
         let pixels = try decoder.decodeComplete(Data(stream)).pixels
         guard pixels.width == frame.control.width, pixels.height == frame.control.height else {

@@ -33,7 +33,12 @@ final class APNGIncrementalDecoder: IncrementalImageDecoder {
         do {
             try still.append(bytes)
         } catch {
-            // A plain PNG fails here and now; an APNG's still view failing is not the animation's verdict.
+            // A plain PNG fails here and now; an APNG's still view failing is not the animation's verdict,
+            // unless the decode was stopped (deadline, cancellation) or ran out of a budget.
+            switch error {
+            case .cancelled, .decodeBudgetExceeded: throw error
+            default: break
+            }
             guard isAnimated == true else { throw error }
             stillFailed = true
         }

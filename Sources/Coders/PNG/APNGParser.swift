@@ -8,15 +8,18 @@ struct APNGParser {
         case keepReading
         /// `IEND`: the file is complete.
         case ended
-        /// `IDAT` came before any `acTL`: a still PNG.
+        /// `IDAT` came before any `acTL`, or the animation's chunks are broken: a still PNG (its default
+        /// image), which the still decoder reads.
         case notAnimated
+        /// An error in the critical chunks, which fails the still image too.
+        case invalid(String)
     }
 
     private enum Phase { case beforeImage, inImage, afterImage }
 
-    /// Chunks whose CRC must match besides the critical ones: APNG's own, whose data becomes frame
-    /// data without libpng seeing the original chunk, and `tRNS`, which every frame repeats.
-    private static let checkedAncillaryTypes: Set<String> = ["acTL", "fcTL", "fdAT", "tRNS"]
+    /// APNG's control chunks, whose CRC this parser checks (libpng never sees them): a bad one makes the
+    /// file a still. A bad `fdAT` CRC damages only its frame (``APNGContainer/Frame/hasBadCRC``).
+    private static let animationControlTypes: Set<String> = ["acTL", "fcTL"]
 
     private let bytes: [UInt8]
     private let options: DecodeOptions
@@ -29,14 +32,21 @@ struct APNGParser {
     private var defaultImageIsFirstFrame = false
     /// Whether the frame being read takes `fdAT` chunks (it began with an `fcTL` after `IDAT`).
     private var frameTakesFDAT = false
+    /// Pixels of work the frames so far cost: each frame's canvas plus its own rectangle (see
+    /// ``DecodeOptions/checkAnimationWork(canvasWidth:canvasHeight:frameSizes:)``).
+    private var work = 0
 
     init(bytes: [UInt8], options: DecodeOptions) {
         self.bytes = bytes
         self.options = options
     }
 
+    /// Reads one chunk. Errors in the critical chunks throw; errors in the animation's own chunks
+    /// (`acTL`, `fcTL`, `fdAT`: sequence gaps, misplaced or repeated controls, frames outside the canvas,
+    /// a frame count that does not match, bad CRCs of `acTL`/`fcTL`) give `.notAnimated`: the file is shown
+    /// as its default image, a still, as the APNG specification asks and Chromium does. Budgets throw.
     mutating func read(_ chunk: PNGChunkLocation) throws(ImageError) -> Outcome {
-        if !chunk.crcMatches && (chunk.isCritical || Self.checkedAncillaryTypes.contains(chunk.type)) {
+        if !chunk.crcMatches && chunk.isCritical {
             throw .badImageData(reason: "PNG: \(chunk.type) chunk has a bad CRC")
         }
         guard let canvas = header else {
@@ -44,30 +54,39 @@ struct APNGParser {
             return .keepReading
         }
         if phase == .inImage && chunk.type != "IDAT" { phase = .afterImage }
-        switch chunk.type {
-        case "acTL": try readAnimationControl(chunk)
-        case "fcTL": try readFrameControl(chunk, canvasWidth: canvas.width, canvasHeight: canvas.height)
-        case "IDAT": if try !readImageData(chunk) { return .notAnimated }
-        case "fdAT": try readFrameData(chunk)
-        case "PLTE", "tRNS": if phase == .beforeImage { sharedChunks.append(chunk.start..<(chunk.data.upperBound + 4)) }
-        case "IEND": return .ended
-        case "IHDR": throw .badImageData(reason: "PNG: a second IHDR")
-        default: if chunk.isCritical { throw .badImageData(reason: "PNG: unknown critical chunk \(chunk.type)") }
+        do throws(ImageError) {
+            if !chunk.crcMatches && Self.animationControlTypes.contains(chunk.type) {
+                throw .badImageData(reason: "APNG: \(chunk.type) chunk has a bad CRC")
+            }
+            switch chunk.type {
+            case "acTL": try readAnimationControl(chunk)
+            case "fcTL": try readFrameControl(chunk, canvasWidth: canvas.width, canvasHeight: canvas.height)
+            case "IDAT": if try !readImageData(chunk) { return .notAnimated }
+            case "fdAT": try readFrameData(chunk)
+            case "PLTE", "tRNS": if phase == .beforeImage { sharedChunks.append(chunk.start..<(chunk.data.upperBound + 4)) }
+            case "IEND": return .ended
+            case "IHDR": return .invalid("PNG: a second IHDR")
+            default: if chunk.isCritical { return .invalid("PNG: unknown critical chunk \(chunk.type)") }
+            }
+        } catch {
+            // Budgets are not damage: only a broken animation structure falls back to the still.
+            guard case .badImageData = error else { throw error }
+            return .notAnimated
         }
         return .keepReading
     }
 
-    /// The container, once the chunks ran out (`ended` false: before `IEND`); nil for a still PNG.
+    /// The container, once the chunks ran out (`ended` false: before `IEND`); nil for a still PNG,
+    /// including an APNG whose animation chunks are broken (shown as its default image).
     func finish(ended: Bool) throws(ImageError) -> APNGContainer? {
         guard let header else { throw .badImageData(reason: "PNG: no IHDR (truncated or not a PNG)") }
         guard let animation else { return nil }
         guard phase != .beforeImage else { throw .badImageData(reason: "APNG: no IDAT (truncated or malformed)") }
         var frames = self.frames
         if ended {
-            try checkLastFrameHasData()
-            guard frames.count == animation.frameCount else {
-                throw .badImageData(reason: "APNG: acTL announces \(animation.frameCount) frames, the file has \(frames.count)")
-            }
+            // A frame without data or a frame count that differs from acTL's: a broken animation.
+            if let last = frames.last, last.data.isEmpty { return nil }
+            guard frames.count == animation.frameCount else { return nil }
         } else {
             guard options.allowPartialImage else {
                 throw .badImageData(reason: "APNG: the data ended before IEND (truncated file)")
@@ -103,6 +122,8 @@ struct APNGParser {
         let frameCount = Int(PNGChunkStream.readUInt32(bytes, at: chunk.data.lowerBound))
         let playCount = Int(PNGChunkStream.readUInt32(bytes, at: chunk.data.lowerBound + 4))
         guard frameCount > 0 else { throw .badImageData(reason: "APNG: acTL announces no frames") }
+        // The frame budget is checked from the header, before any frame is read.
+        try options.checkFrameCount(frameCount)
         animation = (frameCount, playCount)
     }
 
@@ -124,7 +145,21 @@ struct APNGParser {
             try checkLastFrameHasData()
             frameTakesFDAT = true
         }
+        try countWork(of: control, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         frames.append(APNGContainer.Frame(control: control, data: []))
+    }
+
+    /// Adds a frame's work (its canvas composed, its rectangle decompressed) and checks the budgets,
+    /// before any frame is decoded; with `firstFrameOnly` only frame 0 counts.
+    private mutating func countWork(of control: APNGFrameControl, canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
+        guard !options.firstFrameOnly || frames.isEmpty else { return }
+        try options.checkFrameCount(frames.count + 1)
+        // Each side is under 2^31 (IHDR and fcTL checks), so each product fits; the sums may not, with a
+        // budget near Int.max.
+        let frameWork = canvasWidth * canvasHeight + control.width * control.height
+        let (sum, overflow) = work.addingReportingOverflow(frameWork)
+        work = overflow ? .max : sum
+        try options.checkTotalPixels(work)
     }
 
     /// False when this `IDAT` shows the file is a still PNG.
@@ -147,9 +182,11 @@ struct APNGParser {
         guard chunk.data.count >= 4 else { throw .badImageData(reason: "APNG: fdAT has no sequence number") }
         try checkSequence(PNGChunkStream.readUInt32(bytes, at: chunk.data.lowerBound))
         frames[frames.count - 1].data.append((chunk.data.lowerBound + 4)..<chunk.data.upperBound)
+        if !chunk.crcMatches { frames[frames.count - 1].hasBadCRC = true }
     }
 
     private func checkLastFrameHasData() throws(ImageError) {
+        // A frame without data before the next fcTL: a broken animation.
         if let last = frames.last, last.data.isEmpty {
             throw .badImageData(reason: "APNG: frame \(frames.count - 1) has no image data (missing fdAT)")
         }

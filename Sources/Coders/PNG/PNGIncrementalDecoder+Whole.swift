@@ -8,13 +8,16 @@ extension PNGIncrementalDecoder {
     /// then lent that array for the image data. A full decode so holds one copy of the pixels, not two.
     func decodeComplete(_ data: Data) throws(ImageError) -> Image {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
+        // One clock for the whole call, checked between rows.
+        stopCheck.start(options)
+        try stopCheck.watch.check()
         cpng_reader_defer_pixels(reader)
         let split = Self.endOfFirstIDATHeader(in: data) ?? data.count
-        try append(data.prefix(split))
+        try feed(data.prefix(split))
         let state = self.state
         guard state.header_done != 0, state.streaming == 0, state.pixels == nil else {
             // No header yet (the error comes at the end), or a streamed thumbnail: the plain path.
-            try append(data.dropFirst(split))
+            try feed(data.dropFirst(split))
             return try finish()
         }
         let width = Int(state.width), height = Int(state.height), channels = Int(state.channels)
@@ -24,10 +27,10 @@ extension PNGIncrementalDecoder {
             // Adam7 passes fill each row piecemeal: start from zeros so a cut-off file shows no garbage.
             if state.interlaced != 0 { buffer.initialize(repeating: 0) }
             cpng_reader_use_pixels(reader, buffer.baseAddress)
-            do throws(ImageError) { try append(data.dropFirst(split)) } catch { failure = error }
+            do throws(ImageError) { try feed(data.dropFirst(split)) } catch { failure = error }
             cpng_reader_use_pixels(reader, nil)
             let after = self.state
-            if after.interlaced == 0 && after.finished == 0 {
+            if after.interlaced == 0 && (after.finished == 0 || after.missing_rows != 0) {
                 // Rows that never arrived are zero, as in a partial image.
                 let done = min(height, Int(after.rows)) * rowBytes
                 buffer.baseAddress.map { ($0 + done).initialize(repeating: 0, count: rowBytes * height - done) }

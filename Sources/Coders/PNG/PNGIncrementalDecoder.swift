@@ -13,20 +13,31 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     let reader: OpaquePointer?
     /// Set for thumbnail decodes; the reader holds an unretained pointer to it, so it must outlive `reader`.
     private let rowStream: PNGRowStream?
+    /// The deadline and cancellation libpng checks between rows; like `rowStream`, it outlives `reader`.
+    let stopCheck = PNGStopCheck()
 
     init(options: DecodeOptions) {
         self.options = options
         reader = cpng_reader_new(Int64(options.maxPixelCount))
         rowStream = options.thumbnailPixelSize == nil ? nil : PNGRowStream(options: options)
         if let reader, let rowStream { rowStream.attach(to: reader) }
+        if let reader { stopCheck.attach(to: reader) }
     }
 
-    // The reader goes first: it points at `rowStream`, which is released after deinit.
+    // The reader goes first: it points at `rowStream` and `stopCheck`, which are released after deinit.
     deinit { cpng_reader_free(reader) }
 
     var state: cpng_state { cpng_reader_state(reader).pointee }
 
+    /// One incremental step: its own deadline, checked before the bytes and between their rows.
     func append(_ bytes: Data) throws(ImageError) {
+        stopCheck.start(options)
+        try stopCheck.watch.check()
+        try feed(bytes)
+    }
+
+    /// Feeds `bytes` to libpng under the clock already started by the caller.
+    func feed(_ bytes: Data) throws(ImageError) {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
         let code = bytes.withUnsafeBytes { raw in
             cpng_reader_feed(reader, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
@@ -40,6 +51,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         case Int32(CPNG_TOO_LARGE):
             throw .imageTooLarge(width: Int(state.width), height: Int(state.height), limit: options.maxPixelCount)
         case Int32(CPNG_OUT_OF_MEMORY): throw .badImageData(reason: "PNG: out of memory")
+        case Int32(CPNG_STOPPED): throw stopCheck.reason ?? .cancelled
         default:
             let message = withUnsafeBytes(of: state.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .badImageData(reason: "PNG: \(message)")
@@ -94,7 +106,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
             throw .badImageData(reason: "PNG: \(message)")
         }
         guard state.header_done != 0 else { throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)") }
-        let complete = state.finished != 0
+        let complete = state.finished != 0 && state.missing_rows == 0
         if !complete && !options.allowPartialImage {
             throw .badImageData(reason: "PNG: the data ended before the image (truncated file)")
         }

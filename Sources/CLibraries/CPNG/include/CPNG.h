@@ -5,7 +5,11 @@
 #include <png.h>
 
 /// Result codes of the PNG reader.
-enum { CPNG_OK = 0, CPNG_ERROR = 1, CPNG_TOO_LARGE = 2, CPNG_OUT_OF_MEMORY = 3 };
+enum { CPNG_OK = 0, CPNG_ERROR = 1, CPNG_TOO_LARGE = 2, CPNG_OUT_OF_MEMORY = 3, CPNG_STOPPED = 4 };
+
+/// Rows decoded between two calls of the stop check (see `cpng_reader_check_stop`): few enough that a
+/// stop is seen within milliseconds even for very wide images, many enough that the check costs nothing.
+enum { CPNG_ROWS_PER_STOP_CHECK = 32 };
 
 /// What the progressive reader knows so far.
 typedef struct {
@@ -18,7 +22,10 @@ typedef struct {
     int pass;             ///< Adam7 pass of the latest row (0 for non-interlaced)
     int rows;             ///< rows delivered in the latest pass
     int finished;         ///< IEND reached
-    int data_warning;     ///< libpng warned about the image data itself (corrupt deflate stream); `message` says how
+    int missing_rows;     ///< IEND reached, but the deflate stream ended before the last row: a truncated image
+    int data_warning;     ///< libpng warned about the image data in a way that may mean missing pixels; `message` says how
+    int benign_warning;   ///< libpng warned about data after the image (extra deflate data, IDAT after the image):
+                          ///< every row was decoded, so the image is shown, as browsers do
     int streaming;        ///< rows go to the row sink as they are decoded; `pixels` holds one row only
     uint8_t *icc; size_t icc_size;    ///< iCCP profile, decompressed (owned by the reader)
     uint8_t *exif; size_t exif_size;  ///< eXIf payload: a TIFF structure (owned by the reader)
@@ -31,6 +38,10 @@ typedef struct {
 typedef int (*cpng_stream_decision)(void *context, int width, int height, int channels);
 /// Receives each decoded row (`width * channels` bytes, valid only during the call) of a streamed image.
 typedef void (*cpng_row_sink)(void *context, const uint8_t *row, int number);
+
+/// Asked every `CPNG_ROWS_PER_STOP_CHECK` rows: return nonzero to stop the decode (deadline or
+/// cancellation). The feed then returns `CPNG_STOPPED` through the reader's setjmp.
+typedef int (*cpng_stop_check)(void *context);
 
 typedef struct cpng_reader cpng_reader;
 
@@ -50,6 +61,9 @@ void cpng_reader_use_pixels(cpng_reader *reader, uint8_t *pixels);
 /// Offers to stream rows to `sink` (see `cpng_stream_decision`); call before the first feed. `context` is
 /// passed back to both callbacks and must outlive the reader's feeds.
 void cpng_reader_stream_rows(cpng_reader *reader, cpng_stream_decision decide, cpng_row_sink sink, void *context);
+/// Installs `check` (with its `context`, which must outlive the reader's feeds), asked between rows
+/// whether to stop; NULL removes it.
+void cpng_reader_check_stop(cpng_reader *reader, cpng_stop_check check, void *context);
 
 /// Encodes packed pixels (`channels` 1 gray, 3 RGB, 4 RGBA; rows `stride` bytes apart) with zlib
 /// `level` 0-9, Adam7-interlaced when `interlace` is set, with an iCCP chunk when `icc` is given.
