@@ -90,18 +90,12 @@ enum APNGEncoder {
         }
         let layout = try sharedLayout(of: animation)
         var writer = Writer()
-        do {
-            try animation.forEachFrame { frame in
-                guard frame.pixels.width == image.width, frame.pixels.height == image.height else {
-                    throw ImageError.badImageData(reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
-                }
-                let png = try PNGCoder().encode(Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
-                try writer.write(try split([UInt8](png)), duration: frame.duration, loopCount: image.loopCount)
+        try animation.forEachFrame { (frame) throws(ImageError) in
+            guard frame.pixels.width == image.width, frame.pixels.height == image.height else {
+                throw .badImageData(reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
             }
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            throw .badImageData(reason: "APNG encode: \(error)")
+            let png = try PNGCoder().encode(Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
+            try writer.write(try split([UInt8](png)), duration: frame.duration, loopCount: image.loopCount)
         }
         return writer.finish()
     }
@@ -111,11 +105,7 @@ enum APNGEncoder {
     private static func sharedLayout(of animation: AnimatedFrames) throws(ImageError) -> PixelLayout {
         guard animation.isFullyLoaded else { return .rgba8 }
         var layouts: Set<PixelLayout> = []
-        do {
-            try animation.forEachFrame { layouts.insert($0.pixels.layout) }
-        } catch {
-            throw .badImageData(reason: "APNG encode: \(error)")
-        }
+        try animation.forEachFrame { (frame) throws(ImageError) in layouts.insert(frame.pixels.layout) }
         return layouts.contains(.rgba8) ? .rgba8 : layouts.contains(.rgb8) ? .rgb8 : .gray8
     }
 
