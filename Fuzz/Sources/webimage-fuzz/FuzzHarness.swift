@@ -1,0 +1,47 @@
+import Foundation
+import WebImageCore
+import WebImageGIFCoder
+import WebImageJPEGCoder
+import WebImagePNGCoder
+import WebImageWebPCoder
+
+/// One fuzz target: which coder gets the input and how.
+///
+/// Every harness only requires that bad input ends in a thrown error (any error is fine; the fuzzer
+/// looks for crashes, sanitizer reports, leaks, timeouts and memory over its limit).
+enum FuzzHarness: String, CaseIterable {
+    case png
+    case apng
+    case jpeg
+    case webp
+    case webpAnimated = "webp-animated"
+    case gif
+    case pngIncremental = "png-incremental"
+    case jpegIncremental = "jpeg-incremental"
+    case webpIncremental = "webp-incremental"
+
+    func run(_ data: Data) {
+        let options = FuzzOptions.decodeOptions(for: data)
+        switch self {
+        case .png: StillHarness.run(data, coder: PNGCoder(), options: options)
+        case .jpeg: StillHarness.run(data, coder: JPEGCoder(), options: options)
+        case .webp: StillHarness.run(data, coder: WebPCoder(), options: options)
+        case .apng: AnimationHarness.run(data, coder: APNGCoder(), format: .png, options: options)
+        case .webpAnimated: AnimationHarness.run(data, coder: WebPCoder(), format: .webp, options: options)
+        case .gif: AnimationHarness.run(data, coder: GIFCoder(), format: .gif, options: options)
+        case .pngIncremental: IncrementalHarness.run(data, coder: PNGCoder(), options: options)
+        case .jpegIncremental: IncrementalHarness.run(data, coder: JPEGCoder(), options: options)
+        case .webpIncremental: IncrementalHarness.run(data, coder: WebPCoder(), options: options)
+        }
+    }
+
+    /// The format whose seed files this harness starts from (`manifest.tsv`'s `format` column).
+    var seedFormat: String {
+        switch self {
+        case .png, .apng, .pngIncremental: "png"
+        case .jpeg, .jpegIncremental: "jpeg"
+        case .webp, .webpAnimated, .webpIncremental: "webp"
+        case .gif: "gif"
+        }
+    }
+}
