@@ -47,7 +47,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// loopback host) on a free port and starts accepting.
     public init(address: String = "127.0.0.1") throws {
         self.address = address
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -117,6 +117,8 @@ public final class LoopbackHTTPServer: Sendable {
         defer { threads.leave() }
         while true {
             let fd = accept(listener, nil, nil)
+            // Not inherited by child processes the tests start (nghttpd, the webimage command).
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return

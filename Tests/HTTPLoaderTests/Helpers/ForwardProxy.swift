@@ -55,6 +55,8 @@ final class ForwardProxy: Sendable {
         defer { threads.leave() }
         while true {
             let fd = accept(listener, nil, nil)
+            // Not inherited by child processes the tests start (nghttpd, the webimage command).
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
@@ -121,7 +123,7 @@ final class ForwardProxy: Sendable {
         guard let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]) else { return nil }
         let host = String(authority[..<colon])
         guard host.hasPrefix("127.") else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -175,7 +177,7 @@ final class ForwardProxy: Sendable {
     }
 
     private static func listen() throws -> (Int32, UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
