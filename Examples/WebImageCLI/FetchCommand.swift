@@ -56,7 +56,8 @@ struct FetchCommand: AsyncParsableCommand {
         var failures = 0
         for url in parsed {
             let (result, ms) = await timedLoad(WebImage.shared, url, options: options, context: context)
-            rows.append(LoadRow(url: url, result: result, milliseconds: ms))
+            // The row is made after writing: a damaged frame found while encoding lowers the frame count.
+            defer { rows.append(LoadRow(url: url, result: result, milliseconds: ms)) }
             switch result {
             case .failure(let error):
                 failures += 1

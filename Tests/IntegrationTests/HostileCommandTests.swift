@@ -30,6 +30,9 @@ struct HostileCommandTests {
         #expect(errorLines.contains { $0.contains("scans.jpg") && $0.contains("budget") }, "\(run.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: output.url.path).sorted()
         #expect(written == ["damaged.png", "good.png"])
+        // The table shows the frames the damaged animation really has.
+        let damagedRow = try #require(run.stdout.split(separator: "\n").first { $0.contains("damaged.gif") })
+        #expect(damagedRow.split(separator: " ").contains("2"), "\(damagedRow)")
 
         // The damaged animation was written with the two frames before its broken one.
         let coders = ImageCodersManager(coders: [PNGCoder(), APNGCoder()])
