@@ -23,10 +23,14 @@ enum URLArgument {
         if text.hasPrefix("/") || text.hasPrefix("./") || text.hasPrefix("../") {
             return URL(fileURLWithPath: text).standardizedFileURL
         }
-        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
-              scheme == "file" || url.host?.isEmpty == false else {
-            throw .invalidURL(text)
+        if let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+           scheme == "file" || url.host?.isEmpty == false {
+            return url
         }
-        return url
+        // A relative path (`photos/a.jpg`) names a file when one is there.
+        if FileManager.default.fileExists(atPath: text) {
+            return URL(fileURLWithPath: text).standardizedFileURL
+        }
+        throw .invalidURL(text)
     }
 }

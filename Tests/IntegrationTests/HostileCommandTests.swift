@@ -62,4 +62,21 @@ struct HostileCommandTests {
             }
         }
     }
+
+    @Test func aRelativePathNamesALocalFile() throws {
+        let folder = try TemporaryDirectory(prefix: "relative")
+        let cache = try TemporaryDirectory(prefix: "relative-cache")
+        _ = try folder.write(HostileFiles.bandedAnimationGIF(frames: 2, size: PixelSize(8)), to: "banded.gif")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("photos"),
+                                                withIntermediateDirectories: true)
+        _ = try folder.write(HostileFiles.bandedAnimationGIF(frames: 3, size: PixelSize(8)), to: "photos/b.gif")
+        let run = try BuiltExecutable.run("webimage", ["fetch", "banded.gif", "photos/b.gif", "--no-cache"],
+                                          environment: environment(cache), in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("banded.gif") && run.stdout.contains("b.gif"))
+        // A relative name with no file behind it is still an invalid URL.
+        let missing = try BuiltExecutable.run("webimage", ["fetch", "nothing-here.gif"],
+                                              environment: environment(cache), in: folder.url)
+        #expect(missing.status != 0 && missing.stderr.contains("invalid URL"), "\(missing.stderr)")
+    }
 }

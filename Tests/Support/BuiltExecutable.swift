@@ -20,15 +20,17 @@ public enum BuiltExecutable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs `name` with `arguments` and `environment` additions, feeding `input` on stdin, and waits.
+    /// Runs `name` with `arguments` and `environment` additions, feeding `input` on stdin, in
+    /// `directory` (this process's own by default), and waits.
     public static func run(_ name: String, _ arguments: [String] = [], environment: [String: String] = [:],
-                           input: Data? = nil) throws -> Output {
+                           input: Data? = nil, in directory: URL? = nil) throws -> Output {
         guard let url = locate(name) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
         }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
