@@ -44,6 +44,28 @@ struct TLSTests {
         #expect(try await load(loader, https.url("/ok.pgm")).get().data == Data(FaultServer.image))
     }
 
+    @Test(arguments: [false, true])
+    func httpsGoesThroughAProxyTunnelWithVerificationOn(guardOn: Bool) async throws {
+        let https = try front()
+        let proxy = try ForwardProxy()
+        let loader = makeLoader {
+            $0.tls.caBundlePath = fixtures.rootCA.path
+            $0.proxy = .url(proxy.url)
+            if guardOn {
+                // The guard judges the target (loopback stands in for an allowed intranet origin here).
+                $0.refusesPrivateAddresses = true
+                $0.allowedPrivateAddresses = ["127.0.0.1"]
+            }
+        }
+        #expect(try await load(loader, https.url("/ok.pgm")).get().data == Data(FaultServer.image))
+        #expect(proxy.requestLines == ["CONNECT 127.0.0.1:\(https.port) HTTP/1.1"])
+        // The certificate is still checked end to end through the tunnel.
+        let wrong = try front(wrongName: true)
+        guard case .tls = failure(await load(loader, wrong.url("/ok.pgm"))) else {
+            Issue.record("a wrong host name behind the proxy must fail TLS"); return
+        }
+    }
+
     @Test func aPrivateCAInADirectoryIsTrustedWhenConfigured() async throws {
         let https = try front()
         // A CA directory holds certificates under their subject hash, as `openssl rehash` names them.
