@@ -116,6 +116,28 @@ struct DecodeBudgetTests {
         }
     }
 
+    @Test func oneFrameCallThatComposesManyFramesStopsAtTheTimeLimit() throws {
+        /// Each frame takes 2 ms, within any per-frame check; frame 200 needs 201 of them.
+        final class SlowSource: AnimatedFrameSource {
+            let canvasWidth = 2, canvasHeight = 2, frameCount = 300, loopCount = 0
+            func duration(at index: Int) -> TimeInterval { 0.1 }
+            func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
+                Thread.sleep(forTimeInterval: 0.002)
+                return ComposedFrame(frame: PixelBuffer(width: 2, height: 2, layout: .gray8), nextBackground: nil)
+            }
+        }
+        let frames = AnimatedFrames(source: SlowSource(), timeLimit: .milliseconds(40))
+        do {
+            _ = try frames.frame(at: 200)
+            Issue.record("composing 201 frames of 2 ms each must pass a 40 ms limit")
+        } catch ImageError.decodeBudgetExceeded(.time, _, let limit) {
+            #expect(limit == 40)
+        }
+        // The limit is per call: a near frame is still within it, and the animation is not damaged.
+        #expect(try frames.frame(at: 3).pixels.width == 2)
+        #expect(frames.frameCount == 300)
+    }
+
     @Test func aCancelledTaskStopsItsDecodeWatch() async {
         let task = Task { () -> ImageError? in
             withUnsafeCurrentTask { $0?.cancel() }

@@ -33,8 +33,8 @@ public struct DecodeOptions: Sendable, Hashable {
     /// of a large image may cost.
     public static let defaultMaxProgressiveScanCount = 500
 
-    /// Default time limit of one decode call (a whole decode, one incremental step, or composing one
-    /// frame of a lazily decoded animation): 30 seconds, far above any decode the
+    /// Default time limit of one decode call (a whole decode, one incremental step, or one call for a
+    /// lazily decoded animation's frame, which may compose several): 30 seconds, far above any decode the
     /// budgets above allow on one core, so it only stops work a budget did not foresee.
     public static let defaultTimeLimit: Duration = .seconds(30)
 
@@ -73,7 +73,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// limit. ``defaultTimeLimit`` by default. Checked inside the C libraries (per row, scan, chunk or frame).
     public var timeLimit: Duration?
     /// Stops a decode from another thread; a decode running inside a cancelled `Task` stops as well.
-    /// Nil by default.
+    /// Coders keep the token for the lazy frames of the images they return, so once it is cancelled those
+    /// frames fail with `.cancelled` too: give a token only to decodes whose images you will not keep
+    /// (`Task` cancellation, which the manager uses, has no such effect). Nil by default.
     public var cancellation: DecodeCancellation?
 
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,

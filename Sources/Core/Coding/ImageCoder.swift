@@ -86,7 +86,7 @@ extension Image {
                 // A still: oriented by its EXIF like any other still, then fitted to the output size.
                 return options.image(from: try source.composeFrame(at: 0, onto: nil).frame, format: format, metadata: metadata)
             }
-            let frames = AnimatedFrames(source: source, outputSize: outputSize)
+            let frames = AnimatedFrames(source: source, outputSize: outputSize, timeLimit: options.timeLimit)
             if options.preloadAllFrames { try frames.preloadAllFrames() }
             return try Image(animation: frames, format: format, scale: options.scale, metadata: metadata)
         } catch let error as ImageError {

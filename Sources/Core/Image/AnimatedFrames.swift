@@ -57,11 +57,19 @@ public final class AnimatedFrames: Sendable {
     /// Guards the frame cache and serializes calls into `source`, which therefore never runs concurrently.
     private let state: Locked<State>
 
+    /// Longest one ``frame(at:)`` or ``preloadAllFrames()`` call may spend composing frames (it may
+    /// compose several, forward from the nearest kept one); nil for no limit. The source's own checks
+    /// bound each frame; this bounds the call.
+    private let timeLimit: Duration?
+
     /// Frames composed lazily by `source`; with `outputSize`, each frame is downsampled to that size
-    /// (thumbnails of animations). Keeps at most `cachedFrameLimit` frames besides frame 0.
+    /// (thumbnails of animations). Keeps at most `cachedFrameLimit` frames besides frame 0. Each call that
+    /// composes frames stops with `.decodeBudgetExceeded(.time, ...)` past `timeLimit`, and with
+    /// `.cancelled` inside a cancelled `Task`.
     public init(source: any AnimatedFrameSource, outputSize: (width: Int, height: Int)? = nil,
-                cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit) {
+                cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit, timeLimit: Duration? = nil) {
         self.source = source
+        self.timeLimit = timeLimit
         self.declaredFrameCount = source.frameCount
         self.loopCount = source.loopCount
         self.declaredDurations = (0..<source.frameCount).map { source.duration(at: $0) }
@@ -73,6 +81,7 @@ public final class AnimatedFrames: Sendable {
     /// Frames already in memory.
     public init(frames: [ImageFrame], loopCount: Int) {
         self.source = nil
+        self.timeLimit = nil
         self.declaredFrameCount = frames.count
         self.loopCount = loopCount
         self.declaredDurations = frames.map(\.duration)
@@ -90,7 +99,7 @@ public final class AnimatedFrames: Sendable {
                 let shown = min(index, pinned.count - 1)
                 return (pinned[shown], shown)
             }
-            return try composeGood(index, in: &state)
+            return try composeGood(index, in: &state, watch: DecodeWatch(limit: timeLimit, cancellation: nil))
         }
         return ImageFrame(pixels: pixels, duration: declaredDurations[shown])
     }
@@ -124,8 +133,9 @@ public final class AnimatedFrames: Sendable {
             guard state.pinned == nil else { return }
             var all: [PixelBuffer] = []
             all.reserveCapacity(declaredFrameCount)
+            let watch = DecodeWatch(limit: timeLimit, cancellation: nil)
             for index in 0..<declaredFrameCount {
-                let (pixels, shown) = try composeGood(index, in: &state)
+                let (pixels, shown) = try composeGood(index, in: &state, watch: watch)
                 guard shown == index else { break }
                 all.append(pixels)
             }
@@ -152,19 +162,19 @@ public final class AnimatedFrames: Sendable {
 
     /// Frame `index`, or the last good frame when `index` is at or after a damaged frame; returns the
     /// pixels and the index of the frame they show.
-    private func composeGood(_ index: Int, in state: inout State) throws -> (PixelBuffer, Int) {
+    private func composeGood(_ index: Int, in state: inout State, watch: DecodeWatch) throws -> (PixelBuffer, Int) {
         if let damaged = state.damagedFrame, index >= damaged {
-            return (try compose(damaged - 1, in: &state), damaged - 1)
+            return (try compose(damaged - 1, in: &state, watch: watch), damaged - 1)
         }
         do {
-            return (try compose(index, in: &state), index)
+            return (try compose(index, in: &state, watch: watch), index)
         } catch let error as DamagedFrame {
             state.damagedFrame = min(state.damagedFrame ?? error.index, error.index)
             // Drop what was kept at or after the damage; the canvas left there is unusable.
             state.entries = state.entries.filter { $0.key < error.index }
             if let last = state.lastCanvas, last.index >= error.index { state.lastCanvas = nil }
             let good = error.index - 1
-            return (try compose(good, in: &state), good)
+            return (try compose(good, in: &state, watch: watch), good)
         }
     }
 
@@ -173,7 +183,7 @@ public final class AnimatedFrames: Sendable {
         let index: Int
     }
 
-    private func compose(_ index: Int, in state: inout State) throws -> PixelBuffer {
+    private func compose(_ index: Int, in state: inout State, watch: DecodeWatch) throws -> PixelBuffer {
         state.useCounter &+= 1
         if var hit = state.entries[index] {
             hit.lastUse = state.useCounter
@@ -197,6 +207,7 @@ public final class AnimatedFrames: Sendable {
         }
         var result: PixelBuffer? = nil
         for current in start...index {
+            try watch.check()
             let composed: ComposedFrame
             do {
                 composed = try source.composeFrame(at: current, onto: background)
