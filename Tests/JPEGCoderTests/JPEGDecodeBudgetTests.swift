@@ -131,9 +131,12 @@ struct JPEGDecodeBudgetTests {
 
     @Test func cancellingFromAnotherThreadStopsADecodeInProgress() throws {
         let cancellation = DecodeCancellation()
-        // From a Dispatch thread, not a task: the test's own task could wait for the cooperative pool, which
-        // other tests keep busy, until after the decode ended.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { cancellation.cancel() }
+        // From a thread of its own, not a task or a Dispatch queue: both are pools that other tests can keep
+        // busy until after the decode ended; the kernel schedules a thread of its own within milliseconds.
+        Thread {
+            Thread.sleep(forTimeInterval: 0.05)
+            cancellation.cancel()
+        }.start()
         // Without the check the decode would finish (after seconds) and return an image.
         #expect(throws: ImageError.cancelled) {
             try coder.decode(Self.slowFile, options: Self.unboundedOptions(timeLimit: nil, cancellation: cancellation))
