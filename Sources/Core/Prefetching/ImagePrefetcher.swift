@@ -86,6 +86,9 @@ public final class PrefetchToken: ImageOperation {
 
     /// Guards the cursor into `urls`, the counts and the operations in flight.
     private let state = Locked(State())
+    /// The last count given to `progress`; held while calling it, which serializes the calls (taken
+    /// before `state`, never after it, and `progress` may call ``cancel()``, which takes only `state`).
+    private let reporting = Locked(0)
 
     init(urls: [URL], progress: (@Sendable (Int, Int) -> Void)?, completion: (@Sendable (Int, Int) -> Void)?,
          onEnd: @escaping @Sendable (PrefetchToken) -> Void) {
@@ -131,15 +134,26 @@ public final class PrefetchToken: ImageOperation {
     }
 
     func record(index: Int, success: Bool) {
-        let done = state.withLock { state -> Int? in
-            guard !state.cancelled else { return nil }
+        let recorded = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
             state.operations.removeValue(forKey: index)
             if success { state.finished += 1 } else { state.skipped += 1 }
-            return state.finished + state.skipped
+            return true
         }
-        guard let done else { return }
-        progress?(done, urls.count)
-        finishIfDone()
+        guard recorded else { return }
+        // Loads end on several threads at once: report every count not reported yet, in order, so the
+        // progress callback sees 1, 2, 3 ... each once. Whoever reports the last count finishes, so the
+        // completion comes after the last progress.
+        let reportedLast = reporting.withLock { reported -> Bool in
+            let done = state.withLock { $0.finished + $0.skipped }
+            guard reported < done else { return false }
+            while reported < done {
+                reported += 1
+                progress?(reported, urls.count)
+            }
+            return reported == urls.count
+        }
+        if reportedLast { finishIfDone() }
     }
 
     func finishIfDone() {
