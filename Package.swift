@@ -160,6 +160,17 @@ targets += [
                       path: "Examples/CustomLoader", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Transformers
+
+products += [.library(name: "WebImageTransformers", targets: ["WebImageTransformers"])]
+targets += [
+    // Resize, crop, geometry, filters and the processing-option text form; pure Swift on Core's pixels.
+    .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"],
+                path: "Tests/TransformersTests", swiftSettings: swiftSettings),
+]
+
 // MARK: - Package
 
 let package = Package(
