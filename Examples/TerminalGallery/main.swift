@@ -23,15 +23,15 @@ for name in names {
     let view = TerminalImageView(columns: 48)
     say("\(name): placeholder")
     let result: Result<ImageLoadResult, ImageError> = await withCheckedContinuation { continuation in
-        view.setImage(with: resources.appendingPathComponent(name), placeholder: placeholder, context: context,
-                      progress: { progress in
-                          if let fraction = progress.fractionCompleted {
-                              say(String(format: "%@: loading %3.0f%%", name, fraction * 100))
-                          }
-                      }, completed: { result in
-                          if case .success(let answer) = result, !answer.isFinal { return }
-                          continuation.resume(returning: result)
-                      })
+        view.setImage(with: resources.appendingPathComponent(name), placeholder: placeholder,
+                      context: context) { result in
+            if case .success(let answer) = result, !answer.isFinal { return }
+            continuation.resume(returning: result)
+        } progress: { progress in
+            if let fraction = progress.fractionCompleted {
+                say(String(format: "%@: loading %3.0f%%", name, fraction * 100))
+            }
+        }
     }
     switch result {
     case .success(let loaded):

@@ -103,6 +103,18 @@ struct CancellationTests {
         #expect(final?.image.width == 8)
     }
 
+    @Test func loadEventsThrowTheLoadsImageError() async {
+        let h = Harness()
+        let missing = Harness.url("missing.raw")
+        do throws(ImageError) {
+            for try await _ in h.manager.loadEvents(for: missing) {}
+            Issue.record("a missing image must fail")
+        } catch {
+            // `error` is an ImageError here: the sequence's failure type is typed.
+            #expect(error != .cancelled)
+        }
+    }
+
     @Test func breakingOutOfLoadEventsCancelsTheLoad() async throws {
         let h = Harness()
         let url = Harness.url("stop.raw")

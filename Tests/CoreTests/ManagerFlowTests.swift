@@ -219,4 +219,29 @@ struct ManagerFlowTests {
         let fromDisk = try await h.manager.image(for: url, context: diskOnly)
         #expect(fromDisk.cacheType == .disk && fromDisk.image.width == 20)
     }
+
+    @Test func aCoderThatIgnoresTheThumbnailSizeStillYieldsAThumbnail() async throws {
+        let h = Harness()
+        let url = Harness.url("ignored.raw")
+        h.loader.serve(RawImageCoder.solid(width: 100, height: 50), at: url)
+        var context = ImageContext()
+        context.thumbnailPixelSize = PixelSize(20)
+        context.imageCoder = FullSizeOnlyCoder()
+        let thumb = try await h.manager.image(for: url, context: context)
+        #expect(thumb.image.width == 20 && thumb.image.height == 10)
+        // The decode-only coder wrote no encoder: the protocol's defaults answer for it.
+        #expect(!FullSizeOnlyCoder().canEncode(to: .raw))
+        #expect(throws: ImageError.unsupportedFormat(.raw)) {
+            try FullSizeOnlyCoder().encode(thumb.image, as: .raw, options: EncodeOptions())
+        }
+    }
+}
+
+/// A decode-only coder that ignores `thumbnailPixelSize`, as a hasty plugin would.
+private struct FullSizeOnlyCoder: ImageCoder {
+    var decodableFormats: [ImageFormat] { [.raw] }
+    func canDecode(_ data: Data) -> Bool { RawImageCoder().canDecode(data) }
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        try RawImageCoder().decode(data, options: DecodeOptions())
+    }
 }

@@ -91,6 +91,8 @@ struct VocabularyTests {
 
     @Test func permanentFailuresAreTheOnesWorthBlocking() {
         #expect(ImageError.isPermanentFailure(.invalidStatusCode(404)))
+        #expect(ImageError.isPermanentFailure(.pluginFailure(message: "no such asset", isRetryable: false)))
+        #expect(!ImageError.isPermanentFailure(.pluginFailure(message: "backend busy", isRetryable: true)))
         #expect(ImageError.isPermanentFailure(.badImageData(reason: "x")))
         #expect(!ImageError.isPermanentFailure(.invalidStatusCode(429)))
         #expect(!ImageError.isPermanentFailure(.cancelled))

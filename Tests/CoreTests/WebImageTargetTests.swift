@@ -106,9 +106,42 @@ struct WebImageTargetTests {
         let target = RecordingTarget()
         let received = Locked<[Int64]>([])
         let answers = Answers()
-        target.setImage(with: url, context: context(h), progress: { p in received.withLock { $0.append(p.receivedBytes) } },
-                        completed: answers.handler)
+        target.setImage(with: url, context: context(h), completed: answers.handler,
+                        progress: { p in received.withLock { $0.append(p.receivedBytes) } })
         _ = await answers.next()
         #expect(received.withLock { $0 } == [Int64(data.count)])
+    }
+}
+
+/// A main-actor target, as a view of a UI toolkit is.
+@MainActor final class MainActorRecordingTarget: MainActorImageTarget {
+    /// Images set so far, in order; only touched on the main actor.
+    private(set) var images: [Image?] = []
+    func setImage(_ image: Image?) { images.append(image) }
+}
+
+@Suite("Main-actor target binding")
+struct MainActorImageTargetTests {
+    @MainActor @Test func aTrailingClosureIsTheCompletionAndTheImageIsSetOnTheMainActor() async throws {
+        let h = Harness()
+        let url = Harness.url("main.raw")
+        h.loader.serve(RawImageCoder.solid(width: 3, height: 2), at: url)
+        let target = MainActorRecordingTarget()
+        var context = ImageContext()
+        context.customManager = h.manager
+        let placeholder = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .gray8, bytes: [9]))
+        let result: Result<ImageLoadResult, ImageError> = await withCheckedContinuation { continuation in
+            target.setImage(with: url, placeholder: placeholder, context: context) { result in
+                continuation.resume(returning: result)
+            }
+            // The placeholder is shown before the call returns.
+            #expect(target.images.count == 1 && target.images[0]?.width == 1)
+        }
+        let loaded = try result.get()
+        #expect(loaded.image.width == 3)
+        // The image is set by a hop to the main actor; yield until it ran.
+        for _ in 0..<1_000 where target.images.count < 2 { await Task.yield() }
+        #expect(target.images.count == 2 && target.images[1]?.width == 3)
+        #expect(target.imageURL() == url)
     }
 }

@@ -32,4 +32,16 @@ extension DecodeOptions {
             ? outputSize(width: storedHeight, height: storedWidth)
             : outputSize(width: storedWidth, height: storedHeight)
     }
+
+    /// `image` fitted to the output size when its coder returned it larger than asked (a custom coder
+    /// that ignores ``thumbnailPixelSize``): the manager applies it to every decode, so a thumbnail's cache
+    /// key never holds a full-size image. Stills only; an animation is returned as it is.
+    public func enforcingOutputSize(_ image: Image) -> Image {
+        guard thumbnailPixelSize != nil, !image.isAnimated else { return image }
+        let size = outputSize(width: image.width, height: image.height)
+        guard size.width < image.width || size.height < image.height else { return image }
+        var fitted = image
+        fitted.pixels = ImageResampler.resample(image.pixels, width: size.width, height: size.height)
+        return fitted
+    }
 }

@@ -88,6 +88,8 @@ extension ImageError {
             return true
         case .invalidStatusCode(let code):
             return permanentStatusCodes.contains(code)
+        case .pluginFailure(_, let isRetryable):
+            return !isRetryable
         case .decodeBudgetExceeded(let budget, _, _):
             // The same file over the same budget fails again; running out of time may not.
             return budget != .time

@@ -46,8 +46,8 @@ extension ImageManager {
     /// }
     /// ```
     public func loadEvents(for url: URL, options: ImageOptions = [],
-                           context: ImageContext = ImageContext()) -> AsyncThrowingStream<ImageLoadEvent, any Error> {
-        AsyncThrowingStream { continuation in
+                           context: ImageContext = ImageContext()) -> ImageLoadEvents {
+        ImageLoadEvents(AsyncThrowingStream { continuation in
             let operation = loadImage(with: url, options: options, context: context, progress: { progress in
                 continuation.yield(.progress(progress))
             }) { result in
@@ -64,6 +64,42 @@ extension ImageManager {
             continuation.onTermination = { termination in
                 if case .cancelled = termination { operation.cancel() }
             }
+        })
+    }
+}
+
+/// The events of one load (``ImageManager/loadEvents(for:options:context:)``), as an `AsyncSequence`
+/// whose failures are ``ImageError``s, like ``ImageManager/image(for:options:context:)``'s.
+public struct ImageLoadEvents: AsyncSequence, Sendable {
+    public typealias Element = ImageLoadEvent
+    public typealias Failure = ImageError
+
+    private let stream: AsyncThrowingStream<ImageLoadEvent, any Error>
+
+    init(_ stream: AsyncThrowingStream<ImageLoadEvent, any Error>) { self.stream = stream }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+
+    /// Steps through the events; the load's failure is thrown as the ``ImageError`` it was.
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = ImageLoadEvent
+        public typealias Failure = ImageError
+
+        var base: AsyncThrowingStream<ImageLoadEvent, any Error>.Iterator
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(ImageError) -> ImageLoadEvent? {
+            do {
+                return try await base.next(isolation: actor)
+            } catch let error as ImageError {
+                throw error
+            } catch {
+                // The stream only ever finishes with the load's ImageError.
+                throw .cancelled
+            }
+        }
+
+        public mutating func next() async throws(ImageError) -> ImageLoadEvent? {
+            try await next(isolation: nil)
         }
     }
 }

@@ -58,7 +58,8 @@ extension ImageManager {
             } else {
                 do {
                     let coder = request.context.imageCoder ?? coders
-                    decoded = try coder.decode(loaded.data, options: request.context.decodeOptions(for: options, url: url))
+                    let decodeOptions = request.context.decodeOptions(for: options, url: url)
+                    decoded = decodeOptions.enforcingOutputSize(try coder.decode(loaded.data, options: decodeOptions))
                 } catch {
                     fail(request, error: error, delivery: delivery)
                     return

@@ -52,6 +52,10 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A parameter given to a transformer, a parser or another public API is out of its range; `name` is
     /// the parameter, `reason` what is wrong with its value.
     case invalidParameter(name: String, reason: String)
+    /// A plugin's own failure (a custom loader's "not found", a cache's backend error): `message` says what
+    /// happened, and `isRetryable` whether asking again later may succeed (false puts the URL on the
+    /// manager's failed list).
+    case pluginFailure(message: String, isRetryable: Bool)
 
     public var description: String {
         switch self {
@@ -78,6 +82,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedResponse(let reason): "not an HTTP response: \(reason)"
         case .headerTooLarge(let limit): "response head larger than \(limit) bytes"
         case .invalidParameter(let name, let reason): "invalid \(name): \(reason)"
+        case .pluginFailure(let message, let isRetryable): "\(message)\(isRetryable ? "" : " (permanent)")"
         }
     }
 }

@@ -28,36 +28,17 @@ extension WebImageTarget {
     /// ``ImageContext/operationKey``, else one per target), shows `placeholder` at once (after a
     /// failure only, with `.delayPlaceholder`), forwards progress, and sets the loaded image unless
     /// `.avoidAutoSetImage` is given. `completed` runs after the image is set.
+    ///
+    /// `completed` comes before `progress`, so a single trailing closure is the completion:
+    /// `target.setImage(with: url) { result in ... }`; add progress as a second trailing closure
+    /// (`... } progress: { progress in ... }`).
     @discardableResult
     public func setImage(with url: URL?, placeholder: Image? = nil, options: ImageOptions = [],
-                         context: ImageContext = ImageContext(), progress: LoadProgressHandler? = nil,
-                         completed: ImageLoadCompletion? = nil) -> ImageLoadOperation? {
-        let key = TargetRegistry.Key(target: ObjectIdentifier(self), operation: context.operationKey ?? "")
-        TargetRegistry.shared.cancel(key)
-        TargetRegistry.shared.remember(url, for: key, target: self)
-        if !options.contains(.delayPlaceholder) { deliver(placeholder) }
-        guard let url else {
-            if options.contains(.delayPlaceholder) { deliver(placeholder) }
-            completed?(.failure(.invalidURL("")))
-            return nil
-        }
-        let manager = context.customManager ?? .shared
-        let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { [weak self] result in
-            guard let self else { return }
-            let isFinal: Bool
-            switch result {
-            case .success(let answer):
-                isFinal = answer.isFinal
-                if !options.contains(.avoidAutoSetImage) { self.deliver(answer.image) }
-            case .failure:
-                isFinal = true
-                if options.contains(.delayPlaceholder) { self.deliver(placeholder) }
-            }
-            if isFinal { TargetRegistry.shared.finished(key) }
-            completed?(result)
-        }
-        TargetRegistry.shared.track(operation, for: key)
-        return operation
+                         context: ImageContext = ImageContext(), completed: ImageLoadCompletion? = nil,
+                         progress: LoadProgressHandler? = nil) -> ImageLoadOperation? {
+        TargetBinding.load(url, into: ObjectIdentifier(self), target: self, placeholder: placeholder,
+                           options: options, context: context, progress: progress, completed: completed,
+                           deliver: { [weak self] image in self?.deliver(image) })
     }
 
     /// Cancels this target's running load for `operationKey` (nil: the default slot).
@@ -80,6 +61,41 @@ extension WebImageTarget {
     }
 }
 
+/// The load flow every kind of target shares: cancel the slot's previous load, show the placeholder,
+/// load, deliver, and forget the operation when its final answer arrives.
+enum TargetBinding {
+    static func load(_ url: URL?, into identity: ObjectIdentifier, target: AnyObject & Sendable,
+                     placeholder: Image?, options: ImageOptions, context: ImageContext,
+                     progress: LoadProgressHandler?, completed: ImageLoadCompletion?,
+                     deliver: @escaping @Sendable (Image?) -> Void) -> ImageLoadOperation? {
+        let key = TargetRegistry.Key(target: identity, operation: context.operationKey ?? "")
+        TargetRegistry.shared.cancel(key)
+        TargetRegistry.shared.remember(url, for: key, target: target)
+        if !options.contains(.delayPlaceholder) { deliver(placeholder) }
+        guard let url else {
+            if options.contains(.delayPlaceholder) { deliver(placeholder) }
+            completed?(.failure(.invalidURL("")))
+            return nil
+        }
+        let manager = context.customManager ?? .shared
+        let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { result in
+            let isFinal: Bool
+            switch result {
+            case .success(let answer):
+                isFinal = answer.isFinal
+                if !options.contains(.avoidAutoSetImage) { deliver(answer.image) }
+            case .failure:
+                isFinal = true
+                if options.contains(.delayPlaceholder) { deliver(placeholder) }
+            }
+            if isFinal { TargetRegistry.shared.finished(key) }
+            completed?(result)
+        }
+        TargetRegistry.shared.track(operation, for: key)
+        return operation
+    }
+}
+
 /// What each target is loading, keyed by target and operation key (SDWebImage keeps this in
 /// associated objects, which Swift on Linux does not have).
 final class TargetRegistry: Sendable {
@@ -91,7 +107,7 @@ final class TargetRegistry: Sendable {
     }
 
     private struct Entry {
-        weak var target: (any WebImageTarget)?
+        weak var target: (AnyObject & Sendable)?
         var url: URL?
         var operation: ImageLoadOperation?
     }
@@ -108,7 +124,7 @@ final class TargetRegistry: Sendable {
         operation?.cancel()
     }
 
-    func remember(_ url: URL?, for key: Key, target: any WebImageTarget) {
+    func remember(_ url: URL?, for key: Key, target: AnyObject & Sendable) {
         entries.withLock { entries in
             entries = entries.filter { $0.value.target != nil }
             entries[key] = Entry(target: target, url: url, operation: nil)
@@ -126,7 +142,7 @@ final class TargetRegistry: Sendable {
         entries.withLock { $0[key]?.operation = nil }
     }
 
-    func url(for key: Key, target: any WebImageTarget) -> URL? {
+    func url(for key: Key, target: AnyObject) -> URL? {
         entries.withLock { entries in
             guard let entry = entries[key], entry.target === target else { return nil }
             return entry.url
