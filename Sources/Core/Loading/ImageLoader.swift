@@ -45,6 +45,19 @@ public typealias LoadProgressHandler = @Sendable (LoadProgress) -> Void
 ///
 /// Register one with ``ImageLoadersManager/addLoader(_:)``; the last registered loader that can
 /// request a URL handles it.
+///
+/// The manager does the caching, decoding, transforming and failed-URL bookkeeping; a loader's duties are
+/// only these:
+/// - Apply the context's ``ImageContext/requestModifier`` (or a default of its own) to each request, and
+///   fail with `.requestRefused` when the modifier refuses it.
+/// - Apply ``ImageContext/responseModifier`` and ``ImageContext/downloadDecryptor`` to what arrives, when it
+///   has responses and bodies to apply them to.
+/// - With `refreshCached` and ``ImageContext/cacheValidators``, ask conditionally and complete with
+///   `.cacheNotModified` for "not modified".
+/// - Report progress with non-decreasing byte counts, and call `completion` exactly once, unless the
+///   returned operation is cancelled first; a cancelled load releases what it holds and completes at most
+///   with `.cancelled`.
+/// - Fail with ``ImageError`` cases: `.pluginFailure(message:isRetryable:)` for failures of its own.
 public protocol ImageLoader: Sendable {
     /// Whether this loader handles `url` (usually by its scheme).
     func canRequestImage(for url: URL) -> Bool
