@@ -9,6 +9,14 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 // MARK: - Core, file loader, memory cache (issue 2)
 
+// Observability: swift-log, swift-metrics and swift-distributed-tracing are the server-side Swift APIs;
+// with no backend bootstrapped by the application they cost next to nothing.
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
+]
+
 var products: [Product] = [
     .library(name: "WebImageCore", targets: ["WebImageCore"]),
     .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
@@ -16,7 +24,11 @@ var products: [Product] = [
 ]
 
 var targets: [Target] = [
-    .target(name: "WebImageCore", path: "Sources/Core", swiftSettings: swiftSettings),
+    .target(name: "WebImageCore",
+            dependencies: [.product(name: "Logging", package: "swift-log"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Sources/Core", swiftSettings: swiftSettings),
     .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"],
             path: "Sources/Loaders/File", swiftSettings: swiftSettings),
     .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"],
@@ -24,7 +36,10 @@ var targets: [Target] = [
     // Fixtures, corpus access and helpers shared by every test target.
     .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"],
             path: "Tests/Support", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageCoreTests", dependencies: ["WebImageCore", "WebImageTestSupport"],
+    .testTarget(name: "WebImageCoreTests",
+                dependencies: ["WebImageCore", "WebImageTestSupport",
+                               .product(name: "MetricsTestKit", package: "swift-metrics"),
+                               .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
                 path: "Tests/CoreTests", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageFileLoader", "WebImageTestSupport"],
                 path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
@@ -131,7 +146,7 @@ targets += [
 
 // MARK: - Umbrella module, command and examples (issue 7)
 
-var dependencies: [Package.Dependency] = [
+dependencies += [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
 ]
 

@@ -49,7 +49,15 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(reason: "no data") }
         guard let coder = coder(forDecoding: data) else { throw .unsupportedFormat(ImageFormat.detect(data)) }
-        return try coder.decode(data, options: options)
+        let started = ContinuousClock.now
+        do {
+            let image = try coder.decode(data, options: options)
+            CoderInstruments.recordDecode(format: image.format, succeeded: true, since: started)
+            return image
+        } catch {
+            CoderInstruments.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
+            throw error
+        }
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {
@@ -60,7 +68,10 @@ public final class ImageCodersManager: ProgressiveImageCoder {
         guard let coder = coders.reversed().first(where: { $0.canEncode(to: format) }) else {
             throw .unsupportedFormat(format)
         }
-        return try coder.encode(image, as: format, options: options)
+        let started = ContinuousClock.now
+        let data = try coder.encode(image, as: format, options: options)
+        CoderInstruments.recordEncode(format: format, since: started)
+        return data
     }
 
     public func canDecodeIncrementally(_ data: Data) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Logging
 
 /// A key of ``ImageContext``: a type naming one value, with the value's type and default.
 ///
@@ -70,6 +71,7 @@ public enum ImageContextKeys {
     public enum Decryptor: ImageContextKey { public static let defaultValue: (any DownloadDecryptor)? = nil }
     public enum CallbackQueue: ImageContextKey { public static let defaultValue: DispatchQueue? = nil }
     public enum OperationKey: ImageContextKey { public static let defaultValue: String? = nil }
+    public enum RequestLogger: ImageContextKey { public static let defaultValue: Logger? = nil }
     public enum LoaderCachedImage: ImageContextKey { public static let defaultValue: Image? = nil }
     public enum Validators: ImageContextKey { public static let defaultValue: CacheValidators? = nil }
     public enum MinimumProgressInterval: ImageContextKey { public static let defaultValue: Double = 0 }
@@ -153,6 +155,10 @@ extension ImageContext {
     /// The queue completion and progress handlers run on; nil runs them on the framework's threads.
     public var callbackQueue: DispatchQueue? {
         get { self[ImageContextKeys.CallbackQueue.self] } set { self[ImageContextKeys.CallbackQueue.self] = newValue }
+    }
+    /// Where this request's load flow logs; nil uses the manager's ``ImageManager/Settings/logger``.
+    public var logger: Logger? {
+        get { self[ImageContextKeys.RequestLogger.self] } set { self[ImageContextKeys.RequestLogger.self] = newValue }
     }
     /// Names the load slot on a view target; a new load with the same key cancels the previous one.
     public var operationKey: String? {

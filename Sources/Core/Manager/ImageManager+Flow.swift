@@ -1,9 +1,21 @@
 import Foundation
+import Logging
 import Synchronization
+import Metrics
+import Tracing
 
 /// The load flow of DESIGN.md, steps 3 to 7, run in one task per operation.
 extension ImageManager {
     func run(_ request: LoadRequest, delivery: Delivery, progress: LoadProgressHandler?) async {
+        await withSpan("webimage.load") { span in
+            span.attributes["webimage.url.scheme"] = request.url.scheme ?? ""
+            span.attributes["webimage.url.host"] = request.url.host ?? ""
+            request.logger.debug("load started", metadata: ["url": "\(request.url)", "key": "\(request.key)"])
+            await runSteps(request, delivery: delivery, progress: progress)
+        }
+    }
+
+    private func runSteps(_ request: LoadRequest, delivery: Delivery, progress: LoadProgressHandler?) async {
         var request = request
         let url = request.url
         let options = request.options
@@ -11,7 +23,11 @@ extension ImageManager {
         // 3. The cache, unless the caller wants the loader only.
         var cached: CacheQueryResult? = nil
         if !options.contains(.fromLoaderOnly) {
-            cached = await queryCache(request)
+            cached = await withSpan("webimage.cache.query") { span in
+                let answer = await queryCache(request)
+                span.attributes["webimage.cache.result"] = answer?.cacheType.rawValue ?? "miss"
+                return answer
+            }
             if Task.isCancelled { return }
         }
         if let cached, !options.contains(.refreshCached) {
@@ -38,7 +54,23 @@ extension ImageManager {
             request.context.cacheValidators = cached.validators
         }
 
-        let outcome = await load(request, delivery: delivery, progress: progress)
+        let outcome = await withSpan("webimage.download", ofKind: .client) { span in
+            let outcome = await load(request, delivery: delivery, progress: progress)
+            switch outcome {
+            case .success(let loaded):
+                span.attributes["webimage.download.bytes"] = loaded.data.count
+                LoadInstruments.recordDownload(result: "success", bytes: loaded.data.count)
+                request.logger.debug("downloaded", metadata: ["url": "\(url)", "bytes": "\(loaded.data.count)"])
+            case .failure(.cacheNotModified):
+                LoadInstruments.recordDownload(result: "not_modified", bytes: 0)
+                request.logger.debug("not modified", metadata: ["url": "\(url)"])
+            case .failure(let error):
+                span.recordError(error)
+                LoadInstruments.recordDownload(result: "failure", bytes: 0)
+                request.logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+            return outcome
+        }
         if Task.isCancelled { return }
 
         switch outcome {
@@ -57,9 +89,7 @@ extension ImageManager {
                 decoded = image
             } else {
                 do {
-                    let coder = request.context.imageCoder ?? coders
-                    let decodeOptions = request.context.decodeOptions(for: options, url: url)
-                    decoded = decodeOptions.enforcingOutputSize(try coder.decode(loaded.data, options: decodeOptions))
+                    decoded = try decode(loaded.data, request: request)
                 } catch {
                     fail(request, error: error, delivery: delivery)
                     return
@@ -71,6 +101,29 @@ extension ImageManager {
         }
     }
 
+    /// Decodes downloaded bytes with the request's coder, and fits the result to the thumbnail size.
+    private func decode(_ data: Data, request: LoadRequest) throws(ImageError) -> Image {
+        let coder = request.context.imageCoder ?? coders
+        let decodeOptions = request.context.decodeOptions(for: request.options, url: request.url)
+        let decoded: Result<Image, ImageError> = withSpan("webimage.decode") { span in
+            let result = Result { () throws(ImageError) -> Image in try coder.decode(data, options: decodeOptions) }
+            switch result {
+            case .success(let image): span.attributes["webimage.image.format"] = image.format.identifier
+            case .failure(let error): span.recordError(error)
+            }
+            return result
+        }
+        let image = try decoded.get()
+        let fitted = decodeOptions.enforcingOutputSize(image)
+        if fitted.width != image.width || fitted.height != image.height {
+            request.logger.debug("coder ignored the thumbnail size; fitted its image", metadata: [
+                "url": "\(request.url)", "decoded": "\(image.width)x\(image.height)",
+                "fitted": "\(fitted.width)x\(fitted.height)",
+            ])
+        }
+        return fitted
+    }
+
     private func fail(_ request: LoadRequest, error: ImageError, delivery: Delivery) {
         if error != .cancelled && request.loader.shouldBlockFailedURL(request.url, error: error) {
             addFailedURL(request.url)
@@ -80,10 +133,14 @@ extension ImageManager {
 
     private func queryCache(_ request: LoadRequest) async -> CacheQueryResult? {
         let queryType = request.context.queryCacheType
-        if queryType != .none,
-           let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
-                                                    context: request.context, cacheType: queryType) {
-            return hit
+        if queryType != .none {
+            let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
+                                                     context: request.context, cacheType: queryType)
+            LoadInstruments.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
+            request.logger.trace("cache lookup", metadata: [
+                "key": "\(request.key)", "result": "\(hit?.cacheType.rawValue ?? "miss")",
+            ])
+            if let hit { return hit }
         }
         // A transformed image missing from the cache can be made from the cached original.
         guard let transformer = request.transformer, request.key != request.originalKey,
@@ -118,7 +175,19 @@ extension ImageManager {
     private func transform(_ image: Image, with transformer: any ImageTransformer,
                            request: LoadRequest) -> (image: Image, transformed: Bool) {
         if image.isAnimated && !request.options.contains(.transformAnimatedImage) { return (image, false) }
-        guard let output = transformer.transform(image, forKey: request.key) else { return (image, false) }
+        let started = ContinuousClock.now
+        let output = withSpan("webimage.transform") { span in
+            span.attributes["webimage.transformer"] = transformer.transformerKey
+            return transformer.transform(image, forKey: request.key)
+        }
+        let elapsed = ContinuousClock.now - started
+        Metrics.Timer(label: WebImageMetrics.transformDuration, dimensions: [("animated", "\(image.isAnimated)")])
+            .recordNanoseconds(elapsed.nanoseconds)
+        request.logger.debug("transformed", metadata: [
+            "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",
+            "result": "\(output == nil ? "kept the original" : "transformed")", "ms": "\(elapsed.nanoseconds / 1_000_000)",
+        ])
+        guard let output else { return (image, false) }
         return (output, true)
     }
 
@@ -158,7 +227,9 @@ extension ImageManager {
             }
         }
         let pendingStores = stores
-        let storeAll: @Sendable () async -> Void = { for store in pendingStores { await store() } }
+        let storeAll: @Sendable () async -> Void = {
+            await withSpan("webimage.cache.store") { _ in for store in pendingStores { await store() } }
+        }
         if request.options.contains(.waitStoreCache) {
             await storeAll()
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Loads images: checks the cache, downloads with a loader, decodes, transforms, stores and answers
@@ -36,6 +37,10 @@ public final class ImageManager: Sendable {
         public var defaultOptions: ImageOptions = []
         /// Context values laid under every request's own.
         public var defaultContext = ImageContext()
+        /// Where the load flow logs, at debug level (a load's start, cache answer, download, decode,
+        /// transform and end) and trace level (each step's details); a request's
+        /// ``ImageContext/logger`` wins. The library never bootstraps logging: the application does.
+        public var logger = Logger(label: "SwiftWebImage.ImageManager")
         public init() {}
     }
 
@@ -72,11 +77,21 @@ public final class ImageManager: Sendable {
     /// Whether `url` is on the failed list.
     public func isFailedURL(_ url: URL) -> Bool { state.withLock { $0.failedURLs.contains(url) } }
     /// Takes `url` off the failed list.
-    public func removeFailedURL(_ url: URL) { _ = state.withLock { $0.failedURLs.remove(url) } }
+    public func removeFailedURL(_ url: URL) {
+        if state.withLock({ $0.failedURLs.remove(url) }) != nil { LoadInstruments.failedURLsChanged(by: -1) }
+    }
     /// Empties the failed list.
-    public func removeAllFailedURLs() { state.withLock { $0.failedURLs.removeAll() } }
+    public func removeAllFailedURLs() {
+        let removed = state.withLock { state in
+            defer { state.failedURLs.removeAll() }
+            return state.failedURLs.count
+        }
+        if removed > 0 { LoadInstruments.failedURLsChanged(by: -Double(removed)) }
+    }
 
-    func addFailedURL(_ url: URL) { _ = state.withLock { $0.failedURLs.insert(url) } }
+    func addFailedURL(_ url: URL) {
+        if state.withLock({ $0.failedURLs.insert(url).inserted }) { LoadInstruments.failedURLsChanged(by: 1) }
+    }
 
     /// The cache key of `url` under `context`: the key filter's output (else the URL string), then the
     /// thumbnail and transformer suffixes.
@@ -116,11 +131,21 @@ public final class ImageManager: Sendable {
         let options = options.union(settings.defaultOptions)
         let context = settings.defaultContext.merging(context)
         let requestURL = url ?? URL(fileURLWithPath: "/")
+        let started = ContinuousClock.now
+        let logger = context.logger ?? settings.logger
         let operation = ImageLoadOperation(url: requestURL) { [weak self] operation in
             _ = self?.state.withLock { $0.running.removeValue(forKey: ObjectIdentifier(operation)) }
+            LoadInstruments.runningLoadsChanged(by: -1)
+            if operation.isCancelled {
+                LoadInstruments.recordLoad(result: "cancelled", source: "none",
+                                           nanoseconds: (ContinuousClock.now - started).nanoseconds)
+                logger.debug("load cancelled", metadata: ["url": "\(requestURL)"])
+            }
         }
         state.withLock { $0.running[ObjectIdentifier(operation)] = operation }
-        let delivery = Delivery(operation: operation, queue: context.callbackQueue, completion: completion)
+        LoadInstruments.runningLoadsChanged(by: 1)
+        let delivery = Delivery(operation: operation, queue: context.callbackQueue, completion: completion,
+                                started: started, logger: logger)
 
         guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
             delivery.finish(.failure(.invalidURL(url?.absoluteString ?? "")))
@@ -135,7 +160,8 @@ public final class ImageManager: Sendable {
             delivery.finish(.success(hit))
             return operation
         }
-        let request = LoadRequest(url: url, options: options, context: context, key: cacheKey(for: url, context: context),
+        let request = LoadRequest(url: url, options: options, context: context, logger: logger,
+                                  key: cacheKey(for: url, context: context),
                                   originalKey: originalCacheKey(for: url, context: context),
                                   transformer: context.imageTransformer ?? settings.transformer,
                                   serializer: context.cacheSerializer ?? settings.cacheSerializer,
@@ -161,6 +187,7 @@ struct LoadRequest: Sendable {
     let url: URL
     let options: ImageOptions
     var context: ImageContext
+    let logger: Logger
     let key: String
     let originalKey: String
     let transformer: (any ImageTransformer)?
@@ -175,10 +202,32 @@ struct Delivery: Sendable {
     let operation: ImageLoadOperation
     let queue: DispatchQueue?
     let completion: ImageLoadCompletion
+    /// When `loadImage` was called: the start of the load's duration.
+    let started: ContinuousClock.Instant
+    let logger: Logger
 
     func finish(_ result: Result<ImageLoadResult, ImageError>) {
         guard operation.claimFinal() else { return }
+        record(result)
         run { completion(result) }
+    }
+
+    /// Counts and times the final answer, and logs it.
+    private func record(_ result: Result<ImageLoadResult, ImageError>) {
+        let nanoseconds = (ContinuousClock.now - started).nanoseconds
+        switch result {
+        case .success(let answer):
+            let source = answer.cacheType == .none ? "network" : answer.cacheType.rawValue
+            LoadInstruments.recordLoad(result: "success", source: source, nanoseconds: nanoseconds)
+            logger.debug("load finished", metadata: [
+                "url": "\(operation.url)", "source": "\(source)",
+                "size": "\(answer.image.width)x\(answer.image.height)", "ms": "\(nanoseconds / 1_000_000)",
+            ])
+        case .failure(let error):
+            LoadInstruments.recordLoad(result: error == .cancelled ? "cancelled" : "failure", source: "none",
+                                       nanoseconds: nanoseconds)
+            logger.debug("load failed", metadata: ["url": "\(operation.url)", "error": "\(error)"])
+        }
     }
 
     func intermediate(_ result: ImageLoadResult) {
