@@ -37,11 +37,11 @@ var targets: [Target] = [
     .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"],
             path: "Tests/Support", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageCoreTests",
-                dependencies: ["WebImageCore", "WebImageTestSupport",
+                dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageTesting",
                                .product(name: "MetricsTestKit", package: "swift-metrics"),
                                .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
                 path: "Tests/CoreTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageFileLoader", "WebImageTestSupport"],
+    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageTesting", "WebImageFileLoader", "WebImageTestSupport"],
                 path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"],
                 path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
@@ -56,7 +56,7 @@ targets += [
     .target(name: "CPNG", path: "Sources/CLibraries/CPNG", linkerSettings: [.linkedLibrary("png16")]),
     .target(name: "WebImagePNGCoder", dependencies: ["WebImageCore", "CPNG"], path: "Sources/Coders/PNG",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImagePNGCoder", "WebImageTestSupport"],
+    .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImageTesting", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/PNGCoderTests", exclude: ["png-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
@@ -68,7 +68,7 @@ targets += [
     .target(name: "CJPEG", path: "Sources/CLibraries/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     .target(name: "WebImageJPEGCoder", dependencies: ["WebImageCore", "CJPEG"], path: "Sources/Coders/JPEG",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageJPEGCoderTests", dependencies: ["WebImageJPEGCoder", "WebImageTestSupport"],
+    .testTarget(name: "WebImageJPEGCoderTests", dependencies: ["WebImageTesting", "WebImageJPEGCoder", "WebImageTestSupport"],
                 path: "Tests/JPEGCoderTests", swiftSettings: swiftSettings),
 ]
 
@@ -80,7 +80,7 @@ targets += [
                    providers: [.apt(["libwebp-dev"])]),
     .target(name: "WebImageWebPCoder", dependencies: ["WebImageCore", "CWebP"], path: "Sources/Coders/WebP",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageWebPCoderTests", dependencies: ["WebImageWebPCoder", "WebImageTestSupport"],
+    .testTarget(name: "WebImageWebPCoderTests", dependencies: ["WebImageTesting", "WebImageWebPCoder", "WebImageTestSupport"],
                 path: "Tests/WebPCoderTests", exclude: ["webp-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
@@ -92,7 +92,7 @@ targets += [
     .target(name: "CGIF", path: "Sources/CLibraries/CGIF", linkerSettings: [.linkedLibrary("gif")]),
     .target(name: "WebImageGIFCoder", dependencies: ["WebImageCore", "CGIF"], path: "Sources/Coders/GIF",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageGIFCoderTests", dependencies: ["WebImageGIFCoder", "WebImageTestSupport"],
+    .testTarget(name: "WebImageGIFCoderTests", dependencies: ["WebImageTesting", "WebImageGIFCoder", "WebImageTestSupport"],
                 path: "Tests/GIFCoderTests", exclude: ["gif-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
@@ -110,7 +110,7 @@ targets += [
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
     .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHTTPLoaderTests",
-                dependencies: ["WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport"],
+                dependencies: ["WebImageTesting", "WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport"],
                 path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
     // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
     .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
@@ -140,7 +140,7 @@ targets += [
     .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
                       path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageDiskCacheTests",
-                dependencies: ["WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"],
+                dependencies: ["WebImageTesting", "WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"],
                 path: "Tests/DiskCacheTests", swiftSettings: swiftSettings),
 ]
 
@@ -173,6 +173,15 @@ targets += [
                       path: "Examples/CustomCoder", swiftSettings: swiftSettings),
     .executableTarget(name: "CustomLoader", dependencies: ["WebImageCore", "WebImageMemoryCache"],
                       path: "Examples/CustomLoader", swiftSettings: swiftSettings),
+]
+
+// MARK: - Testing kit
+
+products += [.library(name: "WebImageTesting", targets: ["WebImageTesting"])]
+targets += [
+    // Contract checks for plugin authors (coders, loaders, caches); the project's plugins run them too.
+    .target(name: "WebImageTesting", dependencies: ["WebImageCore"], path: "Sources/Testing",
+            swiftSettings: swiftSettings),
 ]
 
 // MARK: - Transformers

@@ -56,6 +56,16 @@ public final class FileLoader: ImageLoader {
                              completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
         let operation = FileReadOperation()
         let configuration = self.configuration
+        // The context's request modifier may refuse a file or point at another one; the allowed roots
+        // still apply to wherever it points.
+        var url = url
+        if let modifier = context.requestModifier {
+            guard let modified = modifier.modify(ImageRequest(url: url)) else {
+                completion(.failure(.requestRefused(reason: "the request modifier refused \(url.path)")))
+                return operation
+            }
+            url = modified.url
+        }
         let decoder: (any IncrementalImageDecoder)? = options.contains(.progressiveLoad) && progress != nil
             ? (context.imageCoder as? any ProgressiveImageCoder ?? coders)
                 .makeIncrementalDecoder(options: context.decodeOptions(for: options, url: url))

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageWebPCoder
+import WebImageTestSupport
+import WebImageTesting
+
+/// The contract every coder keeps (WebImageTesting's `CoderContract`), run on this plugin as any plugin
+/// author runs it on theirs.
+@Suite("WebPCoder keeps the coder contract")
+struct WebPCoderContractTests {
+    @Test func theCoderContractHolds() throws {
+        let coder = WebPCoder()
+        let samples = try [PixelLayout.rgb8, .rgba8].map { layout in
+            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
+                             as: .webp, options: EncodeOptions())
+        }
+        let violations = CoderContract(coder: coder, samples: samples).violations()
+        #expect(violations.isEmpty, "\(violations)")
+    }
+}
