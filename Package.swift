@@ -195,6 +195,15 @@ targets += [
                 path: "Tests/TransformersTests", swiftSettings: swiftSettings),
 ]
 
+// MARK: - README examples
+
+targets += [
+    // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
+    .testTarget(name: "ReadmeSnippets",
+                dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers"],
+                path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
+]
+
 // MARK: - Package
 
 let package = Package(
