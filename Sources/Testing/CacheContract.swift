@@ -27,6 +27,7 @@ public struct CacheContract: Sendable {
     /// Keys stored and queried at once in the concurrency check.
     public var concurrentKeys = 200
 
+    /// Checks of `cache` with `sample` and its encoded bytes.
     public init(cache: any ImageCache, sample: Image, sampleData: Data) {
         self.cache = cache
         self.sample = sample

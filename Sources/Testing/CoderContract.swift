@@ -26,6 +26,7 @@ public struct CoderContract: Sendable {
     /// The first bytes kept intact in corrupted copies (the signature), so the coder still recognises them.
     public var intactPrefix = 8
 
+    /// Checks of `coder` on `samples`.
     public init(coder: any ImageCoder, samples: [Data]) {
         self.coder = coder
         self.samples = samples

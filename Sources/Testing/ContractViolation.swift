@@ -8,6 +8,7 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     /// What happened.
     public var detail: String
 
+    /// A violation of `duty`, with what happened.
     public init(duty: String, detail: String) {
         self.duty = duty
         self.detail = detail

@@ -26,6 +26,7 @@ public struct LoaderContract: Sendable {
     /// Longest wait for a completion before the check reports it missing.
     public var timeout: Duration = .seconds(30)
 
+    /// Checks of `loader` loading `url` (and failing `missingURL`).
     public init(loader: any ImageLoader, url: URL, missingURL: URL? = nil) {
         self.loader = loader
         self.url = url

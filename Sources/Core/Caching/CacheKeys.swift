@@ -9,6 +9,7 @@ public protocol CacheKeyFilter: Sendable {
 /// A ``CacheKeyFilter`` made from a closure.
 public struct CacheKeyFilterBlock: CacheKeyFilter {
     private let body: @Sendable (URL) -> String
+    /// A filter that returns `body`'s key for each URL.
     public init(_ body: @escaping @Sendable (URL) -> String) { self.body = body }
     public func cacheKey(for url: URL) -> String { body(url) }
 }
@@ -23,6 +24,7 @@ public protocol CacheSerializer: Sendable {
 /// A ``CacheSerializer`` made from a closure.
 public struct CacheSerializerBlock: CacheSerializer {
     private let body: @Sendable (Image, Data?, URL?) -> Data?
+    /// A serializer that stores what `body` returns (nil: the image's own encoding).
     public init(_ body: @escaping @Sendable (Image, Data?, URL?) -> Data?) { self.body = body }
     public func cacheData(for image: Image, originalData: Data?, url: URL?) -> Data? { body(image, originalData, url) }
 }

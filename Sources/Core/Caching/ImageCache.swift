@@ -29,6 +29,7 @@ public struct CacheQueryResult: Sendable {
     /// since `refreshCached` revalidates with them.
     public var validators: CacheValidators?
 
+    /// A hit of `image` found in `cacheType`, with the stored bytes and validators when there are some.
     public init(image: Image, data: Data? = nil, cacheType: ImageCacheType, validators: CacheValidators? = nil) {
         self.image = image
         self.data = data

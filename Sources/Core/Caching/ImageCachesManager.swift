@@ -18,11 +18,17 @@ public enum CachesOperationPolicy: String, Sendable, Hashable, CaseIterable {
 public final class ImageCachesManager: ImageCache {
     /// The policies for each operation; `.serial` queries and `.concurrent` writes by default.
     public struct Policies: Sendable, Hashable {
+        /// How queries visit the caches: in order until one answers, by default.
         public var query: CachesOperationPolicy = .serial
+        /// Which caches store: the highest-priority one (the last added), by default.
         public var store: CachesOperationPolicy = .highestOnly
+        /// How removals reach the caches: all at once, by default.
         public var remove: CachesOperationPolicy = .concurrent
+        /// How `containsImage` visits the caches: in order until one has the key, by default.
         public var contains: CachesOperationPolicy = .serial
+        /// How clearing reaches the caches: all at once, by default.
         public var clear: CachesOperationPolicy = .concurrent
+        /// The default policies.
         public init() {}
     }
 
@@ -32,6 +38,7 @@ public final class ImageCachesManager: ImageCache {
     /// Registered caches (newest last) and policies. Copied out before use: caches run outside the lock.
     private let state: Locked<(caches: [any ImageCache], policies: Policies)>
 
+    /// Caches to act as one (the last one added is asked first) under `policies`.
     public init(caches: [any ImageCache] = [], policies: Policies = Policies()) {
         state = Locked((caches, policies))
     }

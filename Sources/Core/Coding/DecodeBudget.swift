@@ -45,6 +45,7 @@ public final class DecodeCancellation: Sendable, Hashable {
     /// Set once by ``cancel()``; an atomic because decodes read it per row from any thread.
     private let flag = Atomic(false)
 
+    /// A token not cancelled yet.
     public init() {}
 
     /// Asks every decode that holds this token to stop.

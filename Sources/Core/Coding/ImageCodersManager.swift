@@ -14,6 +14,7 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     /// Registered coders, newest last. Reads copy the array out, so coders run outside the lock.
     private let registered: Locked<[any ImageCoder]>
 
+    /// A manager over `coders` (the last registered that can decode some data decodes it).
     public init(coders: [any ImageCoder] = []) {
         registered = Locked(coders)
     }

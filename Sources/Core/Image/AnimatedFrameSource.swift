@@ -30,6 +30,7 @@ public struct ComposedFrame: Sendable {
     /// same as ``frame`` (no disposal), which saves a canvas.
     public var nextBackground: PixelBuffer?
 
+    /// A composed frame and the canvas its disposal leaves (nil: the frame itself).
     public init(frame: PixelBuffer, nextBackground: PixelBuffer?) {
         self.frame = frame
         self.nextBackground = nextBackground

@@ -116,6 +116,7 @@ public struct ImageFrame: Sendable {
     /// Seconds the frame stays on screen.
     public var duration: TimeInterval
 
+    /// A frame showing `pixels` for `duration` seconds.
     public init(pixels: PixelBuffer, duration: TimeInterval) {
         self.pixels = pixels
         self.duration = duration
@@ -131,6 +132,7 @@ public struct ImageMetadata: Sendable, Hashable {
     /// The raw XMP packet.
     public var xmp: Data?
 
+    /// Metadata made of the given blocks, each as stored in a file.
     public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif

@@ -21,19 +21,33 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
     public var description: String { identifier }
 
+    /// No known format: images made in memory, or bytes nothing recognises.
     public static let undefined = ImageFormat("undefined", mimeType: nil, fileExtension: nil)
+    /// JPEG (JFIF, EXIF), `image/jpeg`.
     public static let jpeg = ImageFormat("jpeg", mimeType: "image/jpeg", fileExtension: "jpg")
+    /// PNG, and animated PNG (APNG), `image/png`.
     public static let png = ImageFormat("png", mimeType: "image/png")
+    /// GIF, still or animated, `image/gif`.
     public static let gif = ImageFormat("gif", mimeType: "image/gif")
+    /// WebP, lossy or lossless, still or animated, `image/webp`.
     public static let webp = ImageFormat("webp", mimeType: "image/webp")
+    /// TIFF, `image/tiff` (recognised; no built-in coder).
     public static let tiff = ImageFormat("tiff", mimeType: "image/tiff")
+    /// HEIC: HEIF with HEVC images, as phones write them, `image/heic`.
     public static let heic = ImageFormat("heic", mimeType: "image/heic")
+    /// HEIF with other codecs, `image/heif`.
     public static let heif = ImageFormat("heif", mimeType: "image/heif")
+    /// AVIF: HEIF with AV1 images, `image/avif`.
     public static let avif = ImageFormat("avif", mimeType: "image/avif")
+    /// Windows bitmap, `image/bmp` (recognised; no built-in coder).
     public static let bmp = ImageFormat("bmp", mimeType: "image/bmp")
+    /// Windows icon, `image/x-icon` (recognised; no built-in coder).
     public static let ico = ImageFormat("ico", mimeType: "image/x-icon")
+    /// SVG, `image/svg+xml` (recognised; vector images are not decoded).
     public static let svg = ImageFormat("svg", mimeType: "image/svg+xml")
+    /// PDF, `application/pdf` (recognised; not decoded).
     public static let pdf = ImageFormat("pdf", mimeType: "application/pdf")
+    /// JPEG XL, `image/jxl`.
     public static let jpegXL = ImageFormat("jxl", mimeType: "image/jxl")
 }
 

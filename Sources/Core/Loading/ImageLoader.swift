@@ -9,6 +9,7 @@ public struct LoadProgress: Sendable {
     /// A partial image decoded so far (only with `.progressiveLoad`).
     public var partialImage: Image?
 
+    /// Progress of `receivedBytes` out of `expectedBytes` (nil: unknown).
     public init(receivedBytes: Int64, expectedBytes: Int64?, partialImage: Image? = nil) {
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
@@ -31,6 +32,7 @@ public struct LoadedImage: Sendable {
     /// The response head, for network loads.
     public var response: ImageResponse?
 
+    /// What a loader loaded: the bytes, the image when it decoded them, and the response head.
     public init(data: Data, image: Image? = nil, response: ImageResponse? = nil) {
         self.data = data
         self.image = image

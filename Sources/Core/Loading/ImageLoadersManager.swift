@@ -10,6 +10,7 @@ public final class ImageLoadersManager: ImageLoader {
     /// Registered loaders, newest last. Copied out before use so loaders run outside the lock.
     private let registered: Locked<[any ImageLoader]>
 
+    /// A manager over `loaders` (the last one that accepts a URL loads it).
     public init(loaders: [any ImageLoader] = []) {
         registered = Locked(loaders)
     }
@@ -54,6 +55,7 @@ public final class ImageLoadersManager: ImageLoader {
 
 /// An operation that already ended; cancelling it does nothing.
 public final class FinishedOperation: ImageOperation {
+    /// An operation that is already over.
     public init() {}
     public func cancel() {}
     public var isCancelled: Bool { false }

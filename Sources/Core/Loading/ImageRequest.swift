@@ -11,6 +11,7 @@ public struct ImageRequest: Sendable, Hashable {
     /// Seconds before the whole request fails with `.timeout`; nil uses the loader's default.
     public var timeout: TimeInterval?
 
+    /// A request for `url`.
     public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval? = nil) {
         self.url = url
         self.method = method
@@ -28,6 +29,7 @@ public struct ImageResponse: Sendable, Hashable {
     /// Header fields, names lowercased.
     public var headers: [String: String]
 
+    /// A response head for `url`.
     public init(url: URL, statusCode: Int = 200, headers: [String: String] = [:]) {
         self.url = url
         self.statusCode = statusCode
@@ -49,8 +51,11 @@ public struct ImageResponse: Sendable, Hashable {
 /// ETag and Last-Modified of a cached response; sent back as `If-None-Match` / `If-Modified-Since`
 /// when `refreshCached` revalidates.
 public struct CacheValidators: Sendable, Hashable, Codable {
+    /// The `ETag` the server sent, sent back as `If-None-Match`.
     public var etag: String?
+    /// The `Last-Modified` the server sent, sent back as `If-Modified-Since`.
     public var lastModified: String?
+    /// Validators made of the response's `ETag` and `Last-Modified`.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
@@ -80,6 +85,7 @@ public protocol DownloadDecryptor: Sendable {
 /// A ``RequestModifier`` made from a closure.
 public struct RequestModifierBlock: RequestModifier {
     private let body: @Sendable (ImageRequest) -> ImageRequest?
+    /// A modifier that sends what `body` returns, or refuses the request when it returns nil.
     public init(_ body: @escaping @Sendable (ImageRequest) -> ImageRequest?) { self.body = body }
     public func modify(_ request: ImageRequest) -> ImageRequest? { body(request) }
 }
@@ -87,6 +93,7 @@ public struct RequestModifierBlock: RequestModifier {
 /// A ``ResponseModifier`` made from a closure.
 public struct ResponseModifierBlock: ResponseModifier {
     private let body: @Sendable (ImageResponse) throws(ImageError) -> ImageResponse
+    /// A modifier that uses what `body` returns, or rejects the response when it throws.
     public init(_ body: @escaping @Sendable (ImageResponse) throws(ImageError) -> ImageResponse) { self.body = body }
     public func modify(_ response: ImageResponse) throws(ImageError) -> ImageResponse { try body(response) }
 }
@@ -94,6 +101,7 @@ public struct ResponseModifierBlock: ResponseModifier {
 /// A ``DownloadDecryptor`` made from a closure.
 public struct DownloadDecryptorBlock: DownloadDecryptor {
     private let body: @Sendable (Data, ImageResponse?) -> Data?
+    /// A decryptor that decodes the bytes `body` returns (nil fails the load).
     public init(_ body: @escaping @Sendable (Data, ImageResponse?) -> Data?) { self.body = body }
     public func decrypt(_ data: Data, response: ImageResponse?) -> Data? { body(data, response) }
 }

@@ -28,6 +28,7 @@ public protocol ImageContextKey {
 public struct ImageContext: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
+    /// An empty context: every key has its default.
     public init() {}
 
     /// The value for `key`, or its default.
@@ -51,29 +52,53 @@ public struct ImageContext: Sendable {
 
 /// Declares the built-in keys. Each is a caseless enum used only as a type.
 public enum ImageContextKeys {
+    /// The key of ``ImageContext/customManager``.
     public enum CustomManager: ImageContextKey { public static let defaultValue: ImageManager? = nil }
+    /// The key of ``ImageContext/imageCache``.
     public enum ImageCache: ImageContextKey { public static let defaultValue: (any WebImageCore.ImageCache)? = nil }
+    /// The key of ``ImageContext/imageLoader``.
     public enum ImageLoader: ImageContextKey { public static let defaultValue: (any WebImageCore.ImageLoader)? = nil }
+    /// The key of ``ImageContext/imageCoder``.
     public enum ImageCoder: ImageContextKey { public static let defaultValue: (any WebImageCore.ImageCoder)? = nil }
+    /// The key of ``ImageContext/imageTransformer``.
     public enum Transformer: ImageContextKey { public static let defaultValue: (any ImageTransformer)? = nil }
+    /// The key of ``ImageContext/cacheKeyFilter``.
     public enum KeyFilter: ImageContextKey { public static let defaultValue: (any CacheKeyFilter)? = nil }
+    /// The key of ``ImageContext/cacheSerializer``.
     public enum Serializer: ImageContextKey { public static let defaultValue: (any CacheSerializer)? = nil }
+    /// The key of ``ImageContext/storeCacheType``.
     public enum StoreCacheType: ImageContextKey { public static let defaultValue = ImageCacheType.all }
+    /// The key of ``ImageContext/originalStoreCacheType``.
     public enum OriginalStoreCacheType: ImageContextKey { public static let defaultValue = ImageCacheType.disk }
+    /// The key of ``ImageContext/queryCacheType``.
     public enum QueryCacheType: ImageContextKey { public static let defaultValue = ImageCacheType.all }
+    /// The key of ``ImageContext/originalQueryCacheType``.
     public enum OriginalQueryCacheType: ImageContextKey { public static let defaultValue = ImageCacheType.disk }
+    /// The key of ``ImageContext/thumbnailPixelSize``.
     public enum ThumbnailPixelSize: ImageContextKey { public static let defaultValue: PixelSize? = nil }
+    /// The key of ``ImageContext/preserveAspectRatio``.
     public enum PreserveAspectRatio: ImageContextKey { public static let defaultValue = true }
+    /// The key of ``ImageContext/imageScaleFactor``.
     public enum ScaleFactor: ImageContextKey { public static let defaultValue: Double? = nil }
+    /// The key of ``ImageContext/decodeOptions``.
     public enum Decode: ImageContextKey { public static let defaultValue: DecodeOptions? = nil }
+    /// The key of ``ImageContext/requestModifier``.
     public enum Requests: ImageContextKey { public static let defaultValue: (any RequestModifier)? = nil }
+    /// The key of ``ImageContext/responseModifier``.
     public enum Responses: ImageContextKey { public static let defaultValue: (any ResponseModifier)? = nil }
+    /// The key of ``ImageContext/downloadDecryptor``.
     public enum Decryptor: ImageContextKey { public static let defaultValue: (any DownloadDecryptor)? = nil }
+    /// The key of ``ImageContext/callbackQueue``.
     public enum CallbackQueue: ImageContextKey { public static let defaultValue: DispatchQueue? = nil }
+    /// The key of ``ImageContext/operationKey``.
     public enum OperationKey: ImageContextKey { public static let defaultValue: String? = nil }
+    /// The key of ``ImageContext/logger``.
     public enum RequestLogger: ImageContextKey { public static let defaultValue: Logger? = nil }
+    /// The key of ``ImageContext/loaderCachedImage``.
     public enum LoaderCachedImage: ImageContextKey { public static let defaultValue: Image? = nil }
+    /// The key of ``ImageContext/cacheValidators``.
     public enum Validators: ImageContextKey { public static let defaultValue: CacheValidators? = nil }
+    /// The key of ``ImageContext/minimumProgressInterval``.
     public enum MinimumProgressInterval: ImageContextKey { public static let defaultValue: Double = 0 }
 }
 

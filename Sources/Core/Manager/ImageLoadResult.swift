@@ -14,6 +14,7 @@ public struct ImageLoadResult: Sendable {
     /// true for the final answer every load ends with.
     public var isFinal: Bool
 
+    /// A result of a load of `url`.
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, isFinal: Bool = true) {
         self.image = image
         self.data = data

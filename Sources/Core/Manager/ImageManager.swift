@@ -41,6 +41,7 @@ public final class ImageManager: Sendable {
         /// transform and end) and trace level (each step's details); a request's
         /// ``ImageContext/logger`` wins. The library never bootstraps logging: the application does.
         public var logger = Logger(label: "SwiftWebImage.ImageManager")
+        /// The defaults: no filter, serializer, transformer or veto; no extra options or context.
         public init() {}
     }
 
@@ -53,6 +54,7 @@ public final class ImageManager: Sendable {
     /// Guards the settings, the failed-URL list and the set of running operations.
     private let state = Locked(State())
 
+    /// A manager over `cache`, `loader` and `coders`.
     public init(cache: any ImageCache, loader: any ImageLoader, coders: ImageCodersManager = .shared) {
         self.cache = cache
         self.loader = loader

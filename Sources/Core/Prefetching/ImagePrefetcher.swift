@@ -18,6 +18,7 @@ public final class ImagePrefetcher: Sendable {
     /// Guards the number of loads allowed at once (3 by default) and the live tokens.
     private let state: Locked<(maxConcurrent: Int, tokens: [ObjectIdentifier: PrefetchToken])>
 
+    /// A prefetcher loading through `manager`, at most `maxConcurrentPrefetchCount` at a time, with `options` and `context` for every load.
     public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3,
                 options: ImageOptions = [.lowPriority], context: ImageContext = ImageContext()) {
         self.manager = manager

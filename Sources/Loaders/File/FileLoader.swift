@@ -23,9 +23,11 @@ public final class FileLoader: ImageLoader {
         /// Files bigger than this fail with `.fileIO` naming this limit, before any byte is read (a file that
         /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
         public var maxFileSize = 256 * 1024 * 1024
+        /// The defaults: any readable file, up to the default size limit.
         public init() {}
     }
 
+    /// The loader's settings.
     public let configuration: Configuration
     private let coders: ImageCodersManager
 
