@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // Each section below declares one part of the framework: its products, targets and tests.
 // A user depends on the products they need; the C libraries are linked only by the plugins that use them.
 
-// MARK: - Core, file loader, memory cache (issue 2)
+// MARK: - Core, file loader, memory cache
 
 // Observability: swift-log, swift-metrics and swift-distributed-tracing are the server-side Swift APIs;
 // with no backend bootstrapped by the application they cost next to nothing.
@@ -15,6 +15,8 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
+    // `swift package generate-documentation` (scripts/docs); a plugin, so no product links it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
 ]
 
 var products: [Product] = [
@@ -47,7 +49,7 @@ var targets: [Target] = [
                 path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - PNG coder (issue 3)
+// MARK: - PNG coder
 
 products += [.library(name: "WebImagePNGCoder", targets: ["WebImagePNGCoder"])]
 targets += [
@@ -60,7 +62,7 @@ targets += [
                 path: "Tests/PNGCoderTests", exclude: ["png-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
-// MARK: - JPEG coder (issue 3)
+// MARK: - JPEG coder
 
 products += [.library(name: "WebImageJPEGCoder", targets: ["WebImageJPEGCoder"])]
 targets += [
@@ -72,7 +74,7 @@ targets += [
                 path: "Tests/JPEGCoderTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - WebP coder (issue 4)
+// MARK: - WebP coder
 
 products += [.library(name: "WebImageWebPCoder", targets: ["WebImageWebPCoder"])]
 targets += [
@@ -84,7 +86,7 @@ targets += [
                 path: "Tests/WebPCoderTests", exclude: ["webp-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
-// MARK: - GIF coder (issue 4)
+// MARK: - GIF coder
 
 products += [.library(name: "WebImageGIFCoder", targets: ["WebImageGIFCoder"])]
 targets += [
@@ -96,7 +98,7 @@ targets += [
                 path: "Tests/GIFCoderTests", exclude: ["gif-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
-// MARK: - HTTP loader (issue 5)
+// MARK: - HTTP loader
 
 products += [
     .library(name: "WebImageHTTPLoader", targets: ["WebImageHTTPLoader"]),
@@ -117,7 +119,7 @@ targets += [
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
 ]
 
-// MARK: - Disk cache and two-level image cache (issue 6)
+// MARK: - Disk cache and two-level image cache
 
 products += [
     .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
@@ -144,7 +146,7 @@ targets += [
                 path: "Tests/DiskCacheTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - Umbrella module, command and examples (issue 7)
+// MARK: - Umbrella module, command and examples
 
 dependencies += [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),

@@ -66,7 +66,7 @@ extension ImageCache {
     public func imageFromMemory(forKey key: String) -> Image? { nil }
 }
 
-/// The memory storage the two-level cache is written against; ``WebImageMemoryCache`` provides the default.
+/// The memory storage the two-level cache is written against; `WebImageMemoryCache` provides the default.
 public protocol MemoryStorage: Sendable {
     /// The image for `key`, marking it recently used.
     func image(forKey key: String) -> Image?
@@ -78,7 +78,7 @@ public protocol MemoryStorage: Sendable {
     func removeAllImages()
 }
 
-/// The disk storage the two-level cache is written against; ``WebImageDiskCache`` provides the default.
+/// The disk storage the two-level cache is written against; `WebImageDiskCache` provides the default.
 /// Calls block on file I/O: callers run them off threads that must not wait.
 public protocol DiskStorage: Sendable {
     /// The bytes for `key`, nil when there are none.

@@ -6,10 +6,15 @@ extension DecodeOptions {
     /// either way), then resized to the output size. Coders finish every decode with it, so a thumbnail
     /// fits the requested size once upright, whatever the format.
     ///
-    /// - Parameter storedSize: the image's real size in the file when `pixels` were decoded smaller (JPEG's
-    ///   DCT scaling): the output size is then computed from it, with
-    ///   ``outputSize(storedWidth:storedHeight:orientation:)``, not from the pixels' rounded size, so a
-    ///   thumbnail has the same size whichever coder made it.
+    /// - Parameters:
+    ///   - pixels: the decoded pixels, in the orientation they are stored in.
+    ///   - format: the format they were decoded from.
+    ///   - metadata: the file's metadata; its EXIF orientation turns the pixels upright.
+    ///   - isIncomplete: whether the pixels come from part of the file (progressive loading).
+    ///   - storedSize: the image's real size in the file when `pixels` were decoded smaller (JPEG's
+    ///     DCT scaling): the output size is then computed from it, with
+    ///     ``outputSize(storedWidth:storedHeight:orientation:)``, not from the pixels' rounded size, so a
+    ///     thumbnail has the same size whichever coder made it.
     public func image(from pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata,
                       isIncomplete: Bool = false, storedSize: PixelSize? = nil) -> Image {
         let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up

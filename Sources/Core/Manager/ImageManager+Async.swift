@@ -69,7 +69,7 @@ extension ImageManager {
 }
 
 /// The events of one load (``ImageManager/loadEvents(for:options:context:)``), as an `AsyncSequence`
-/// whose failures are ``ImageError``s, like ``ImageManager/image(for:options:context:)``'s.
+/// whose failures are ``ImageError``s, like ``ImageManager/image(for:options:context:progress:)``'s.
 public struct ImageLoadEvents: AsyncSequence, Sendable {
     public typealias Element = ImageLoadEvent
     public typealias Failure = ImageError

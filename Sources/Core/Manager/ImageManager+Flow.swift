@@ -4,7 +4,8 @@ import Synchronization
 import Metrics
 import Tracing
 
-/// The load flow of DESIGN.md, steps 3 to 7, run in one task per operation.
+/// The load flow described in Sources/Core/WebImageCore.docc/Architecture.md, steps 3 to 7, run in one
+/// task per operation.
 extension ImageManager {
     func run(_ request: LoadRequest, delivery: Delivery, progress: LoadProgressHandler?) async {
         await withSpan("webimage.load") { span in

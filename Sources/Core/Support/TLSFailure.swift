@@ -1,5 +1,5 @@
 /// Which TLS check failed, in ``ImageError/tls(_:message:)``: what a server author needs to tell a
-/// misconfigured origin (``untrustedCertificate``) from an attack or a stale pin (``pinnedKeyMismatch``)
+/// misconfigured origin (``untrustedCertificate(verifyResult:)``) from an attack or a stale pin (``pinnedKeyMismatch``)
 /// from a configuration mistake on this side (``localConfiguration``).
 public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     /// The server's certificate chain does not lead to a trusted CA (unknown or private CA, self-signed,

@@ -5,7 +5,7 @@ import Synchronization
 /// `UIView+WebCache`, without UIKit).
 ///
 /// Implement ``setImage(_:)``; the extension gives you
-/// ``setImage(with:placeholder:options:context:progress:completed:)``, which cancels the target's
+/// ``setImage(with:placeholder:options:context:completed:progress:)``, which cancels the target's
 /// previous load, shows the placeholder, reports progress and sets the result.
 ///
 /// ```swift
