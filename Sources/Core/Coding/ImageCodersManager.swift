@@ -14,8 +14,27 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     /// Registered coders, newest last. Reads copy the array out, so coders run outside the lock.
     private let registered: Locked<[any ImageCoder]>
 
+    /// What ``defaultColorConversion`` holds; guarded so it can be set while other threads decode.
+    private let colorConversionDefault = Locked(ColorConversion.none)
+
     public init(coders: [any ImageCoder] = []) {
         registered = Locked(coders)
+    }
+
+    /// What decodes whose ``DecodeOptions/colorConversion`` is nil do with an embedded ICC profile:
+    /// ``ColorConversion/none`` by default; the `WebImage` module sets ``ColorConversion/sRGB(_:)`` with
+    /// Little CMS on the shared manager.
+    public var defaultColorConversion: ColorConversion {
+        get { colorConversionDefault.withLock { $0 } }
+        set { colorConversionDefault.withLock { $0 = newValue } }
+    }
+
+    /// `options` with their colour conversion decided (``defaultColorConversion`` when they leave it nil).
+    func resolvingColorConversion(_ options: DecodeOptions) -> DecodeOptions {
+        guard options.colorConversion == nil else { return options }
+        var options = options
+        options.colorConversion = defaultColorConversion
+        return options
     }
 
     /// The registered coders, oldest first.
@@ -49,7 +68,9 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(reason: "no data") }
         guard let coder = coder(forDecoding: data) else { throw .unsupportedFormat(ImageFormat.detect(data)) }
-        return try coder.decode(data, options: options)
+        let options = resolvingColorConversion(options)
+        let image = try coder.decode(data, options: options)
+        return options.colorConversion?.apply(to: image) ?? image
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {
@@ -79,7 +100,7 @@ public final class ImageCodersManager: ProgressiveImageCoder {
 
     /// Needs the first bytes to pick a coder, so it returns a decoder that chooses once it has them.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
-        SniffingIncrementalDecoder(manager: self, options: options)
+        SniffingIncrementalDecoder(manager: self, options: resolvingColorConversion(options))
     }
 }
 
@@ -108,10 +129,16 @@ final class SniffingIncrementalDecoder: IncrementalImageDecoder {
         buffered = Data()
     }
 
-    func partialImage() -> Image? { inner?.partialImage() }
+    /// The partial image, converted to sRGB as ``finish()``'s is.
+    func partialImage() -> Image? {
+        inner?.partialImage().map { options.colorConversion?.apply(to: $0) ?? $0 }
+    }
 
     func finish() throws(ImageError) -> Image {
-        if let inner { return try inner.finish() }
+        if let inner {
+            let image = try inner.finish()
+            return options.colorConversion?.apply(to: image) ?? image
+        }
         return try manager.decode(buffered, options: options)
     }
 }
