@@ -48,8 +48,20 @@ import WebImageWebPCoder
         let kept = try coders.decode(png, options: keep)
         #expect(kept.metadata.iccProfile == (try ColorFixtures.displayP3))
         #expect(kept.pixels == Self.photo)
-        // A coder called directly converts nothing on its own (nil means none there).
+        // A coder called directly converts nothing on its own (nil means none there)...
         #expect(try PNGCoder().decode(png, options: DecodeOptions()).pixels == Self.photo)
+        // ...and converts as the manager does when the options ask.
+        var convert = DecodeOptions()
+        convert.colorConversion = .sRGB(converter)
+        let direct = try PNGCoder().decode(png, options: convert)
+        #expect(direct.metadata.iccProfile == nil)
+        #expect(direct.pixels == (try coders.decode(png, options: DecodeOptions())).pixels)
+        // A thumbnail is converted too (after its resize).
+        convert.thumbnailPixelSize = PixelSize(8)
+        let thumbnail = try PNGCoder().decode(png, options: convert)
+        #expect(thumbnail.width == 8 && thumbnail.metadata.iccProfile == nil)
+        #expect(thumbnail.pixels == (try converter.convertedToSRGB(
+            try PNGCoder().decode(png, options: DecodeOptions(thumbnailPixelSize: PixelSize(8))))).pixels)
     }
 
     @Test func incrementalDecodesThroughTheManagerAreConverted() throws {

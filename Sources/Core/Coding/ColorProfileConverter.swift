@@ -4,9 +4,11 @@ import Foundation
 /// untagged images. Core ships none; `WebImageColorManagement` has one on Little CMS
 /// (`LittleCMSConverter`), which the `WebImage` module turns on by default.
 ///
-/// Set through ``DecodeOptions/colorConversion`` (or ``ImageCodersManager/defaultColorConversion``):
-/// ``ImageCodersManager`` applies it to every image it decodes that carries a profile, and the JPEG coder
-/// hands it CMYK samples with their profile instead of converting them naively.
+/// Set through ``DecodeOptions/colorConversion`` (or ``ImageCodersManager/defaultColorConversion``): coders
+/// apply it as they finish a decode (``DecodeOptions/image(from:format:metadata:isIncomplete:storedSize:)``,
+/// ``Image/decodedAnimation(source:format:options:metadata:)``), ``ImageCodersManager`` to whatever a
+/// custom coder returns with a profile, and the JPEG coder hands it CMYK samples with their profile
+/// instead of converting them naively.
 public protocol ColorProfileConverter: Sendable {
     /// Identifies the converter and its settings (`"lcms2(perceptual)"`); two converters with the same key
     /// must give the same pixels, since ``DecodeOptions`` compare by it.

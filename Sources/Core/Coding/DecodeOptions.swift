@@ -81,7 +81,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// (see ``ColorProfileConverter``), ``ColorConversion/none`` keeps them as stored. Nil (the default)
     /// leaves the choice to the ``ImageCodersManager`` that decodes (its
     /// ``ImageCodersManager/defaultColorConversion``: none in Core, sRGB in the `WebImage` module); a coder
-    /// called directly treats nil as none.
+    /// called directly treats nil as none. The built-in coders convert as they finish a decode (after any
+    /// thumbnail resize; CMYK JPEG before it, through the profile); the manager converts what a custom coder
+    /// left with a profile.
     public var colorConversion: ColorConversion? = nil
 
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
