@@ -67,6 +67,7 @@ func run(_ path: String, _ arguments: [String]) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    process.standardError = FileHandle.nullDevice  // jpgicc prints its banner there
     try process.run()
     process.waitUntilExit()
     precondition(process.terminationStatus == 0, "\(path) failed")
@@ -111,8 +112,9 @@ let a = try JPEGCoder().decode(Data(contentsOf: ourOutput), options: plain).pixe
 let b = try JPEGCoder().decode(Data(contentsOf: peerOutput), options: plain).pixels
 let difference = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
 print("icc-bench: 12 MP (4000x3000) JPEG q\(quality) with Display P3 -> sRGB JPEG q\(quality), best of \(runs)")
-print(String(format: "%-40@ %10@ %10@ %8@", "case" as NSString, "ours ms" as NSString, "jpgicc ms" as NSString, "ratio" as NSString))
-print(String(format: "%-40@ %10.1f %10.1f %8.3f", "read+decode+convert+encode+write" as NSString, best.ours, best.peer, best.ours / best.peer))
+print(["case".padding(toLength: 34, withPad: " ", startingAt: 0), "ours ms", "jpgicc ms", "ratio"].joined(separator: "   "))
+print("read+decode+convert+encode+write".padding(toLength: 36, withPad: " ", startingAt: 0)
+      + String(format: "%10.1f %10.1f %8.3f", best.ours, best.peer, best.ours / best.peer))
 print(String(format: "ours: decode %.1f ms, convert %.1f ms, encode %.1f ms; a process start costs %.1f ms",
              stages.decode, stages.convert, stages.encode, stages.spawn))
 print(String(format: "outputs differ by %.3f levels per channel on average (%d vs %d bytes of pixels)",
