@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 
 /// Converts an image that still carries its ICC profile to sRGB, as a transformer: for images decoded
-/// without a colour conversion (``DecodeOptions/colorConversion`` `.none`), for example by a server that
+/// without a colour conversion (``DecodeOptions/colorConversion`` `.off`), for example by a server that
 /// caches originals as stored and converts when it makes a variant. Images without a profile, or whose
 /// profile cannot be used, pass through unchanged (``transform(_:forKey:)`` returns nil).
 public struct ColorProfileTransformer: ImageTransformer {

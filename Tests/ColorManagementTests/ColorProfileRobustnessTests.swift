@@ -57,7 +57,7 @@ import WebImageWebPCoder
     /// A CMYK JPEG whose profile lcms cannot use decodes with the naive conversion, as without a converter.
     @Test func cmykJPEGsWithABadProfileFallBackToTheNaiveConversion() throws {
         var naiveOptions = DecodeOptions()
-        naiveOptions.colorConversion = ColorConversion.none
+        naiveOptions.colorConversion = .off
         var managedOptions = DecodeOptions()
         managedOptions.colorConversion = .sRGB(converter)
         for (name, profile) in try Self.hostileProfiles() where !profile.isEmpty && profile.count <= 60_000

@@ -44,7 +44,7 @@ import WebImageWebPCoder
         coders.defaultColorConversion = .sRGB(converter)
         #expect(try coders.decode(png, options: DecodeOptions()).metadata.iccProfile == nil)
         var keep = DecodeOptions()
-        keep.colorConversion = ColorConversion.none
+        keep.colorConversion = .off
         let kept = try coders.decode(png, options: keep)
         #expect(kept.metadata.iccProfile == (try ColorFixtures.displayP3))
         #expect(kept.pixels == Self.photo)
@@ -86,7 +86,7 @@ import WebImageWebPCoder
         #expect(a == b && a.hashValue == b.hashValue)
         b.colorConversion = .sRGB(LittleCMSConverter(intent: .relativeColorimetric))
         #expect(a != b)
-        b.colorConversion = ColorConversion.none
+        b.colorConversion = .off
         #expect(a != b)
     }
 
@@ -122,7 +122,7 @@ import WebImageWebPCoder
         var keep = EncodeOptions()
         keep.keepsColorProfile = true
         var asStored = DecodeOptions()
-        asStored.colorConversion = ColorConversion.none
+        asStored.colorConversion = .off
         let kept = try coders.decode(try coders.encode(tagged, as: format, options: keep), options: asStored)
         #expect(kept.metadata.iccProfile == p3)
         let stripped = try coders.decode(try coders.encode(tagged, as: format, options: EncodeOptions()), options: asStored)
@@ -140,7 +140,7 @@ import WebImageWebPCoder
 
     @Test func aCMYKProfileIsNeverKeptOverRGBPixels() throws {
         var asStored = DecodeOptions()
-        asStored.colorConversion = ColorConversion.none
+        asStored.colorConversion = .off
         let naive = try JPEGCoder().decode(try ColorFixtures.cmykJPEG, options: asStored)
         #expect(naive.metadata.iccColorSpace == "CMYK")
         var keep = EncodeOptions()

@@ -87,7 +87,7 @@ import WebImageWebPCoder
         var options = DecodeOptions()
         options.colorConversion = .sRGB(converter)
         let managed = try JPEGCoder().decode(try ColorFixtures.cmykJPEG, options: options)
-        options.colorConversion = ColorConversion.none
+        options.colorConversion = .off
         let naive = try JPEGCoder().decode(try ColorFixtures.cmykJPEG, options: options)
         #expect(managed.pixels.layout == .rgb8)
         #expect(managed.metadata.iccProfile == nil)

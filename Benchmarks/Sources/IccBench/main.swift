@@ -96,7 +96,7 @@ for _ in 0..<runs {
 // Where our time goes, and what a process start costs the peer.
 let data = try Data(contentsOf: input)
 var plain = DecodeOptions()
-plain.colorConversion = ColorConversion.none
+plain.colorConversion = .off
 var stages = (decode: Double.infinity, convert: Double.infinity, encode: Double.infinity, spawn: Double.infinity)
 for _ in 0..<runs {
     var stored: Image?

@@ -28,14 +28,15 @@ public protocol ColorProfileConverter: Sendable {
 
 /// What a decode does with an embedded ICC profile.
 public enum ColorConversion: Sendable, Hashable {
-    /// Pixels stay as stored, the profile stays in ``ImageMetadata/iccProfile``.
-    case none
+    /// Pixels stay as stored, the profile stays in ``ImageMetadata/iccProfile``. (Not named `none`, which
+    /// would read as `Optional.none`, nil, in ``DecodeOptions/colorConversion``.)
+    case off
     /// Images with a profile are converted to sRGB by this converter, and lose the profile.
     case sRGB(any ColorProfileConverter)
 
     public static func == (lhs: ColorConversion, rhs: ColorConversion) -> Bool {
         switch (lhs, rhs) {
-        case (.none, .none): true
+        case (.off, .off): true
         case (.sRGB(let a), .sRGB(let b)): a.converterKey == b.converterKey
         default: false
         }
@@ -43,7 +44,7 @@ public enum ColorConversion: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .none: hasher.combine(0)
+        case .off: hasher.combine(0)
         case .sRGB(let converter): hasher.combine(1); hasher.combine(converter.converterKey)
         }
     }

@@ -78,10 +78,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// (`Task` cancellation, which the manager uses, has no such effect). Nil by default.
     public var cancellation: DecodeCancellation?
     /// What to do with an embedded ICC profile: ``ColorConversion/sRGB(_:)`` converts the pixels to sRGB
-    /// (see ``ColorProfileConverter``), ``ColorConversion/none`` keeps them as stored. Nil (the default)
+    /// (see ``ColorProfileConverter``), ``ColorConversion/off`` keeps them as stored. Nil (the default)
     /// leaves the choice to the ``ImageCodersManager`` that decodes (its
-    /// ``ImageCodersManager/defaultColorConversion``: none in Core, sRGB in the `WebImage` module); a coder
-    /// called directly treats nil as none. The built-in coders convert as they finish a decode (after any
+    /// ``ImageCodersManager/defaultColorConversion``: off in Core, sRGB in the `WebImage` module); a coder
+    /// called directly treats nil as off. The built-in coders convert as they finish a decode (after any
     /// thumbnail resize; CMYK JPEG before it, through the profile); the manager converts what a custom coder
     /// left with a profile.
     public var colorConversion: ColorConversion? = nil

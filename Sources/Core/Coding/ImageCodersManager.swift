@@ -15,14 +15,14 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     private let registered: Locked<[any ImageCoder]>
 
     /// What ``defaultColorConversion`` holds; guarded so it can be set while other threads decode.
-    private let colorConversionDefault = Locked(ColorConversion.none)
+    private let colorConversionDefault = Locked(ColorConversion.off)
 
     public init(coders: [any ImageCoder] = []) {
         registered = Locked(coders)
     }
 
     /// What decodes whose ``DecodeOptions/colorConversion`` is nil do with an embedded ICC profile:
-    /// ``ColorConversion/none`` by default; the `WebImage` module sets ``ColorConversion/sRGB(_:)`` with
+    /// ``ColorConversion/off`` by default; the `WebImage` module sets ``ColorConversion/sRGB(_:)`` with
     /// Little CMS on the shared manager.
     public var defaultColorConversion: ColorConversion {
         get { colorConversionDefault.withLock { $0 } }
