@@ -51,7 +51,9 @@ public struct LittleCMSConverter: ColorProfileConverter {
     public func convertCMYKToSRGB(invertedSamples samples: [UInt8], width: Int, height: Int,
                                   profile: Data) throws(ImageError) -> PixelBuffer {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width >= 0, height >= 0, !overflow, samples.count >= count * 4 else {
+        let (byteCount, overflow2) = count.multipliedReportingOverflow(by: 4)
+        // lcms takes row lengths in bytes as 32-bit values.
+        guard width >= 0, height >= 0, !overflow, !overflow2, width <= Int(UInt32.max) / 4, samples.count >= byteCount else {
             throw .invalidParameter(name: "samples", reason: "\(samples.count) bytes for \(width)x\(height) CMYK pixels")
         }
         switch transform(for: profile, format: .invertedCMYK8) {

@@ -82,6 +82,9 @@ import WebImageWebPCoder
         #expect(throws: ImageError.self) {
             try converter.convertCMYKToSRGB(invertedSamples: [], width: .max, height: 2, profile: profile)
         }
+        #expect(throws: ImageError.self) {
+            try converter.convertCMYKToSRGB(invertedSamples: [], width: 1 << 20, height: 1 << 42, profile: profile)
+        }
         #expect(throws: ImageError.self, "an RGB profile is not a CMYK one") {
             try converter.convertCMYKToSRGB(invertedSamples: [0, 0, 0, 0], width: 1, height: 1, profile: try ColorFixtures.displayP3)
         }
