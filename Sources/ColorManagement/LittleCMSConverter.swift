@@ -20,7 +20,8 @@ import WebImageTransformers
 /// (an RGB profile on gray pixels, say) makes ``convertedToSRGB(_:)`` throw `.badImageData`, and decoding
 /// keeps the pixels as stored (as browsers ignore a profile they cannot use).
 ///
-/// Gray pixels stay gray: they are converted to a gray profile with sRGB's tone curve and white.
+/// Gray pixels stay gray: they are converted to a gray profile with sRGB's tone curve and white. Gray
+/// decoded as RGB(A) (PNG gray with alpha) with its gray profile gets the same curve on each channel.
 public struct LittleCMSConverter: ColorProfileConverter {
     /// How colours outside sRGB are brought in. ``RenderingIntent/perceptual`` by default, as `jpgicc`.
     public let intent: RenderingIntent
@@ -67,11 +68,40 @@ public struct LittleCMSConverter: ColorProfileConverter {
 
     /// `pixels`, in the colour space of `profile`, in sRGB; the same pixels for a profile equivalent to sRGB.
     func convert(_ pixels: PixelBuffer, profile: Data) throws(ImageError) -> PixelBuffer {
+        if pixels.layout != .gray8, ImageMetadata(iccProfile: profile).iccColorSpace == "GRAY" {
+            return try convertExpandedGray(pixels, profile: profile)
+        }
         switch transform(for: profile, format: ColorPixelFormat(pixels.layout)) {
         case .transform(let transform): return transform.apply(to: pixels)
         case .identity: return pixels
         case .unusable(let error): throw error
         }
+    }
+
+    /// RGB(A) pixels tagged with a gray profile: a gray image the decoder expanded (PNG gray with alpha has
+    /// no layout of its own, so it decodes to `.rgba8` with R = G = B). Each colour channel goes through the
+    /// gray transform's 256 values; alpha is kept.
+    private func convertExpandedGray(_ pixels: PixelBuffer, profile: Data) throws(ImageError) -> PixelBuffer {
+        let table: [UInt8]
+        switch transform(for: profile, format: .gray8) {
+        case .transform(let transform):
+            let levels = (0...255).map { UInt8($0) }
+            table = levels.withUnsafeBytes { transform.apply($0, width: 256, height: 1, bytesPerRow: 256) }
+        case .identity: return pixels
+        case .unusable(let error): throw error
+        }
+        var output = pixels
+        let colorChannels = 3, stride = pixels.layout.bytesPerPixel
+        output.bytes.withUnsafeMutableBufferPointer { bytes in
+            for y in 0..<pixels.height {
+                var offset = y * pixels.bytesPerRow
+                for _ in 0..<pixels.width {
+                    for channel in 0..<colorChannels { bytes[offset + channel] = table[Int(bytes[offset + channel])] }
+                    offset += stride
+                }
+            }
+        }
+        return output
     }
 
     private func transform(for profile: Data, format: ColorPixelFormat) -> ColorTransformCache.Entry {

@@ -26,17 +26,18 @@ import WebImageWebPCoder
             ("random bytes with the acsp signature", garbage),
             ("tag count of 16 M", badTagTable),
             ("over the 8 MB limit", p3 + Data(count: ColorTransform.maxProfileByteCount)),
-            ("gray profile on RGB pixels", try ColorFixtures.profile("gray-gamma18.icc")),
+            ("RGB profile on gray pixels", try ColorFixtures.displayP3),
             ("CMYK profile on RGB pixels", try ColorFixtures.profile("cmyk-test.icc")),
         ]
     }
 
     @Test func malformedOrMismatchedProfilesKeepThePixels() throws {
         for (name, profile) in try Self.hostileProfiles() {
-            let image = Image(pixels: pixels, metadata: ImageMetadata(iccProfile: profile))
+            let subject = name.hasPrefix("RGB profile on gray") ? pixels.converted(to: .gray8) : pixels
+            let image = Image(pixels: subject, metadata: ImageMetadata(iccProfile: profile))
             #expect(throws: ImageError.self, "\(name)") { try converter.convertedToSRGB(image) }
             let kept = ColorConversion.sRGB(converter).apply(to: image)
-            #expect(kept.pixels == pixels, "\(name): pixels changed")
+            #expect(kept.pixels == subject, "\(name): pixels changed")
             #expect(kept.metadata.iccProfile == profile, "\(name): unconverted pixels keep their profile")
         }
     }
@@ -67,8 +68,18 @@ import WebImageWebPCoder
             let managed = try JPEGCoder().decode(jpeg, options: managedOptions)
             #expect(naive.metadata.iccProfile == profile, "\(name)")
             #expect(managed.pixels == naive.pixels, "\(name): pixels differ from the naive conversion")
-            #expect(managed.metadata.iccProfile == profile, "\(name)")
+            // A profile of another colour space is dropped, so nothing applies it to the naive RGB later.
+            #expect(managed.metadata.iccProfile == (ImageMetadata(iccProfile: profile).iccColorSpace == "CMYK" ? profile : nil),
+                    "\(name)")
         }
+        // A broken CMYK profile (header intact, tags cut) is kept, and nothing converts the RGB with it.
+        let brokenCMYK = try ColorFixtures.profile("cmyk-test.icc").prefix(400)
+        let jpeg = ColorFixtures.replacingICCProfile(in: try ColorFixtures.cmykJPEG, with: brokenCMYK)
+        let coders = ImageCodersManager(coders: [JPEGCoder()])
+        coders.defaultColorConversion = .sRGB(converter)
+        let managed = try coders.decode(jpeg, options: DecodeOptions())
+        #expect(managed.metadata.iccProfile == brokenCMYK)
+        #expect(managed.pixels == (try JPEGCoder().decode(jpeg, options: naiveOptions)).pixels)
     }
 
     @Test func cmykConversionRejectsBadParameters() throws {

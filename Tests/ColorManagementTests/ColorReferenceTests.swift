@@ -64,6 +64,23 @@ import WebImageWebPCoder
         #expect(ColorFixtures.maxDifference(converted.pixels.bytes, references.flatMap(\.expected)) <= Self.tolerance)
     }
 
+    /// PNG gray with alpha decodes to RGBA with R = G = B, still tagged with its gray profile.
+    @Test func grayExpandedToRGBAWithAGrayProfileIsConverted() throws {
+        let references = try ColorFixtures.references(kind: "gray")
+        let bytes = references.enumerated().flatMap { index, reference in
+            [reference.input[0], reference.input[0], reference.input[0], UInt8(index * 20)]
+        }
+        let pixels = PixelBuffer(width: references.count, height: 1, layout: .rgba8, bytes: bytes)
+        let image = Image(pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.profile("gray-gamma18.icc")))
+        let converted = try converter.convertedToSRGB(image)
+        #expect(converted.pixels.layout == .rgba8 && converted.metadata.iccProfile == nil)
+        for (index, reference) in references.enumerated() {
+            let p = converted.pixels.rgba(x: index, y: 0)
+            #expect(p.a == UInt8(index * 20) && p.r == p.g && p.g == p.b)
+            #expect(ColorFixtures.maxDifference([p.r], reference.expected) <= Self.tolerance)
+        }
+    }
+
     /// A P3 PNG and a lossless WebP written with the profile, decoded through a coders manager that converts.
     @Test(arguments: [ImageFormat.png, .webp])
     func filesWithAnEmbeddedProfileDecodeToSRGB(format: ImageFormat) throws {

@@ -9,7 +9,8 @@ enum JPEGCMYK {
     /// `samples` (CMYK as stored, Adobe-inverted, 4 bytes per pixel in a packed `.rgba8`-sized buffer) as
     /// RGB: through the converter and the file's profile, which the image then loses (its pixels are sRGB
     /// now); or, when there is no converter or it cannot use the profile (malformed, not CMYK), with the
-    /// naive formula the C decoder uses otherwise, keeping the profile as a file without conversion would.
+    /// naive formula the C decoder uses otherwise, keeping a CMYK profile as a file without conversion would
+    /// (and dropping one of another colour space).
     static func toRGB(_ samples: PixelBuffer, metadata: inout ImageMetadata, options: DecodeOptions) -> PixelBuffer {
         if let converter = options.colorConversion?.converter, let profile = metadata.iccProfile,
            let rgb = try? converter.convertCMYKToSRGB(invertedSamples: samples.bytes, width: samples.width,
@@ -17,6 +18,9 @@ enum JPEGCMYK {
             metadata.iccProfile = nil
             return rgb
         }
+        // A profile that is not a CMYK one describes nothing in this file; kept, a later conversion would
+        // apply it to the naive RGB.
+        if metadata.iccColorSpace != "CMYK" { metadata.iccProfile = nil }
         return naiveRGB(samples)
     }
 
