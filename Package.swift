@@ -158,7 +158,7 @@ targets += [
     .target(name: "WebImage",
             dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
                            "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageMemoryCache",
-                           "WebImageDiskCache"],
+                           "WebImageDiskCache", "WebImageColorManagement"],
             path: "Sources/WebImage", swiftSettings: swiftSettings),
     .executableTarget(name: "webimage",
                       dependencies: ["WebImage", "LoopbackHTTPServer",
@@ -204,6 +204,24 @@ targets += [
     .testTarget(name: "ReadmeSnippets",
                 dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers"],
                 path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
+]
+
+// MARK: - Colour management
+
+products += [.library(name: "WebImageColorManagement", targets: ["WebImageColorManagement"])]
+targets += [
+    // Little CMS 2 (Debian liblcms2-dev): ICC profiles read from memory, transforms to sRGB.
+    .systemLibrary(name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2",
+                   providers: [.apt(["liblcms2-dev"])]),
+    // Converts images with an embedded ICC profile to sRGB (Core's ColorProfileConverter seam);
+    // animations frame by frame through the transformers' FrameTransformer.
+    .target(name: "WebImageColorManagement", dependencies: ["WebImageCore", "WebImageTransformers", "CLCMS2"],
+            path: "Sources/ColorManagement", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageColorManagementTests",
+                dependencies: ["WebImageColorManagement", "CLCMS2", "WebImageJPEGCoder", "WebImagePNGCoder",
+                               "WebImageWebPCoder", "WebImage", "WebImageTestSupport"],
+                path: "Tests/ColorManagementTests", exclude: ["color-reference.tsv", "cmyk-tiles.jpg", "Profiles"],
+                swiftSettings: swiftSettings),
 ]
 
 // MARK: - Package

@@ -61,6 +61,15 @@ targets += [
                       path: "Sources/CacheBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Colour management (issue 13)
+
+products += [.executable(name: "icc-bench", targets: ["IccBench"])]
+targets += [
+    // A 12 MP Display P3 JPEG to sRGB: JPEGCoder + LittleCMSConverter vs lcms2's `jpgicc`.
+    .executableTarget(name: "IccBench", dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
+                      path: "Sources/IccBench", swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     platforms: [.macOS(.v15)],

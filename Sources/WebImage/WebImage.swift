@@ -7,11 +7,13 @@
 @_exported import WebImageGIFCoder
 @_exported import WebImageMemoryCache
 @_exported import WebImageDiskCache
+@_exported import WebImageColorManagement
 import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
+/// The first use registers the PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared`` (which
+/// then converts images with an embedded ICC profile to sRGB with Little CMS: ``LittleCMSConverter``), the
 /// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
 /// so ``ImageManager/shared`` loads anything.
@@ -77,6 +79,8 @@ let defaultSetup: DefaultSetup = {
     // After PNGCoder, so it is asked first: it claims APNGs and leaves plain PNGs to PNGCoder.
     coders.addCoder(APNGCoder())
     coders.addCoder(JPEGCoder())
+    // Images with an embedded ICC profile (Display P3 from phones, Adobe RGB, CMYK) decode to sRGB.
+    coders.defaultColorConversion = .sRGB(LittleCMSConverter())
     let http = HTTPLoader()
     ImageLoadersManager.shared.addLoader(FileLoader())
     ImageLoadersManager.shared.addLoader(http)

@@ -42,6 +42,7 @@ struct cjpeg_decoder {
     int hold_for_output;   // whole-file mode: wait for cjpeg_decoder_finish_into's buffer
     int owns_pixels;       // state.pixels is ours to free
     int cmyk;
+    int keep_cmyk;         // CMYK output as stored (CJPEG_KEEP_CMYK_WITH_PROFILE and the file has a profile)
     uint8_t *row;          // CMYK scratch row (4 samples per pixel)
     cjpeg_state state;
 };
@@ -126,6 +127,7 @@ static int setup_after_header(cjpeg_decoder *d) {
     if (jpeg_read_icc_profile(cinfo, &icc, &icc_size)) { d->state.icc = icc; d->state.icc_size = icc_size; }
 
     d->cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    d->keep_cmyk = d->cmyk && d->state.icc && (d->options & CJPEG_KEEP_CMYK_WITH_PROFILE);
     if (d->cmyk) cinfo->out_color_space = JCS_CMYK;
     else if (cinfo->num_components == 1) cinfo->out_color_space = JCS_GRAYSCALE;
     else cinfo->out_color_space = JCS_RGB;
@@ -188,7 +190,7 @@ static int read_rows(cjpeg_decoder *d) {
     while (cinfo->output_scanline < cinfo->output_height) {
         JDIMENSION y = cinfo->output_scanline, got;
         uint8_t *dst = d->state.pixels + stride * y;
-        if (d->cmyk) {
+        if (d->cmyk && !d->keep_cmyk) {
             rows[0] = d->row;
             got = jpeg_read_scanlines(cinfo, rows, 1);
             if (got) cmyk_to_rgb(d->row, dst, d->state.width);
@@ -250,8 +252,8 @@ static int advance(cjpeg_decoder *d) {
                 // One scan of every component, decoded straight to the output: its blocks, once.
                 shim_budget_add_work(cinfo, (long long)cinfo->image_width * (long long)cinfo->image_height);
             }
-            d->state.channels = d->cmyk ? 3 : cinfo->output_components;
-            if (d->cmyk && !(d->row = malloc((size_t)cinfo->output_width * 4))) return CJPEG_OUT_OF_MEMORY;
+            d->state.channels = d->cmyk && !d->keep_cmyk ? 3 : cinfo->output_components;
+            if (d->cmyk && !d->keep_cmyk && !(d->row = malloc((size_t)cinfo->output_width * 4))) return CJPEG_OUT_OF_MEMORY;
             d->state.header_done = 1;
             d->stage = STAGE_ALLOCATE;
             break;

@@ -35,6 +35,13 @@ static void term_destination(j_compress_ptr cinfo) {
 
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int channels, int quality, int progressive,
                  int subsampling, uint8_t **jpeg, size_t *jpeg_size, char message[200]) {
+    return cjpeg_encode_icc(pixels, width, height, channels, quality, progressive, subsampling, NULL, 0,
+                            jpeg, jpeg_size, message);
+}
+
+int cjpeg_encode_icc(const uint8_t *pixels, int width, int height, int channels, int quality, int progressive,
+                     int subsampling, const uint8_t *icc, size_t icc_size, uint8_t **jpeg, size_t *jpeg_size,
+                     char message[200]) {
     struct jpeg_compress_struct cinfo;
     shim_error err;
     // Room for the raw pixels plus headers: a JPEG hardly ever outgrows it, and malloc maps big blocks
@@ -75,6 +82,9 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int channels, int
     }
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
+    if (icc && icc_size > 0 && icc_size <= CJPEG_MAX_ICC_SIZE) {
+        jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
+    }
     size_t stride = (size_t)width * channels;
     JSAMPROW rows[ROWS_PER_CALL];
     while (cinfo.next_scanline < cinfo.image_height) {

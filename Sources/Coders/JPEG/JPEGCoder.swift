@@ -54,9 +54,13 @@ public struct JPEGCoder: ImageCoder {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var message = [CChar](repeating: 0, count: 200)
+        let icc = options.colorProfile(for: image) ?? Data()
         let code = pixels.bytes.withUnsafeBufferPointer { buffer in
-            cjpeg_encode(buffer.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.layout.bytesPerPixel),
-                         quality, options.progressive ? 1 : 0, subsampling, &output, &size, &message)
+            icc.withUnsafeBytes { profile in
+                cjpeg_encode_icc(buffer.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                                 Int32(pixels.layout.bytesPerPixel), quality, options.progressive ? 1 : 0, subsampling,
+                                 profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
+            }
         }
         guard code == CJPEG_OK, let output else {
             cjpeg_free(output)

@@ -34,6 +34,7 @@ final class JPEGDecompressor {
     init(options: DecodeOptions, skipsUnusedScans: Bool = true, sparseCoefficients: Bool = true) throws(ImageError) {
         self.options = options
         let flags = (skipsUnusedScans ? Int32(CJPEG_SKIP_UNUSED_SCANS) : 0) | (sparseCoefficients ? Int32(CJPEG_SPARSE_COEFFICIENTS) : 0)
+            | (options.colorConversion?.converter != nil ? Int32(CJPEG_KEEP_CMYK_WITH_PROFILE) : 0)
         guard let decoder = cjpeg_decoder_new(Int64(options.maxPixelCount), Int32(clamping: options.maxProgressiveScanCount),
                                               Int64(options.maxTotalPixelCount), flags)
         else { throw .badImageData(reason: "JPEG: out of memory") }
@@ -143,7 +144,10 @@ final class JPEGDecompressor {
 
     // MARK: Images
 
-    private static func layout(_ state: cjpeg_state) -> PixelLayout { state.channels == 1 ? .gray8 : .rgb8 }
+    /// 4 channels are CMYK samples (see ``JPEGCMYK``), carried in an `.rgba8`-sized buffer until ``image(_:isIncomplete:)``.
+    private static func layout(_ state: cjpeg_state) -> PixelLayout {
+        switch state.channels { case 1: .gray8; case 4: .rgba8; default: .rgb8 }
+    }
 
     /// A copy of the decoder's own pixels, nil before the output size is known. Single-scan rows not
     /// decoded yet are ``missingRowValue``; for several scans, call only once a scan has been rendered.
@@ -175,6 +179,8 @@ final class JPEGDecompressor {
     /// thumbnail resample, exactly as for a complete file.
     func image(_ pixels: PixelBuffer, isIncomplete: Bool) -> Image {
         let state = self.state
+        var metadata = self.metadata, pixels = pixels
+        if state.channels == 4 { pixels = JPEGCMYK.toRGB(pixels, metadata: &metadata, options: options) }
         return options.image(from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete,
                              storedSize: PixelSize(width: Int(state.image_width), height: Int(state.image_height)))
     }

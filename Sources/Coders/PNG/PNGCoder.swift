@@ -55,7 +55,7 @@ public struct PNGCoder: ProgressiveImageCoder {
         var size = 0
         // The shim mallocs `output` on success only; Data takes it over and frees it.
         let code = pixels.bytes.withUnsafeBufferPointer { raw in
-            let icc = options.iccProfile ?? Data()
+            let icc = options.colorProfile(for: image) ?? Data()
             return icc.withUnsafeBytes { profile in
                 cpng_encode(raw.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(channels),
                             pixels.bytesPerRow, Int32(options.compressionLevel), options.progressive ? 1 : 0,

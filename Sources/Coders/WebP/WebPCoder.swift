@@ -66,7 +66,7 @@ public struct WebPCoder: AnimatedImageCoder {
         let encoded = image.isAnimated && !options.firstFrameOnly
             ? try WebPAnimationEncoder.encode(image, options: options)
             : try WebPStillEncoder.encode(image.pixels, options: options)
-        guard let profile = options.iccProfile, !profile.isEmpty else { return encoded }
+        guard let profile = options.colorProfile(for: image), !profile.isEmpty else { return encoded }
         return try WebPChunkWriter.adding(iccProfile: profile, to: encoded)
     }
 }

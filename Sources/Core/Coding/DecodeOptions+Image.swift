@@ -3,8 +3,9 @@ import Foundation
 extension DecodeOptions {
     /// `pixels`, decoded in their stored orientation, as the image these options ask for: turned upright by
     /// the EXIF orientation in `metadata` (unless ``applyOrientation`` is off; the orientation is reported
-    /// either way), then resized to the output size. Coders finish every decode with it, so a thumbnail
-    /// fits the requested size once upright, whatever the format.
+    /// either way), then resized to the output size, then converted to sRGB when ``colorConversion`` asks
+    /// and `metadata` has an ICC profile. Coders finish every decode with it, so a thumbnail fits the
+    /// requested size once upright, whatever the format.
     ///
     /// - Parameters:
     ///   - pixels: the decoded pixels, in the orientation they are stored in.
@@ -25,8 +26,10 @@ extension DecodeOptions {
         if size.width != pixels.width || size.height != pixels.height {
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
         }
-        return Image(pixels: pixels, format: format, orientation: orientation,
-                     isOrientationApplied: applyOrientation, scale: scale, metadata: metadata, isIncomplete: isIncomplete)
+        let image = Image(pixels: pixels, format: format, orientation: orientation,
+                          isOrientationApplied: applyOrientation, scale: scale, metadata: metadata, isIncomplete: isIncomplete)
+        // Last, so a thumbnail converts only its own pixels.
+        return colorConversion?.apply(to: image) ?? image
     }
 
     /// The size ``image(from:format:metadata:isIncomplete:storedSize:)`` gives an image stored as

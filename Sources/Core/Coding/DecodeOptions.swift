@@ -77,6 +77,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// frames fail with `.cancelled` too: give a token only to decodes whose images you will not keep
     /// (`Task` cancellation, which the manager uses, has no such effect). Nil by default.
     public var cancellation: DecodeCancellation?
+    /// What to do with an embedded ICC profile: ``ColorConversion/sRGB(_:)`` converts the pixels to sRGB
+    /// (see ``ColorProfileConverter``), ``ColorConversion/off`` keeps them as stored. Nil (the default)
+    /// leaves the choice to the ``ImageCodersManager`` that decodes (its
+    /// ``ImageCodersManager/defaultColorConversion``: off in Core, sRGB in the `WebImage` module); a coder
+    /// called directly treats nil as off. The built-in coders convert as they finish a decode (after any
+    /// thumbnail resize; CMYK JPEG before it, through the profile); the manager converts what a custom coder
+    /// left with a profile.
+    public var colorConversion: ColorConversion? = nil
 
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
                 firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
@@ -156,6 +164,11 @@ public struct EncodeOptions: Sendable, Hashable {
     public var firstFrameOnly: Bool
     /// Embed this ICC profile where the format can carry one.
     public var iccProfile: Data?
+    /// Without ``iccProfile``: embed the image's own profile (``ImageMetadata/iccProfile``) where the format
+    /// can carry one (PNG, WebP, JPEG), so colours survive a re-encode of unconverted pixels. False (strip)
+    /// by default. An image converted to sRGB on decode has no profile left to keep; see
+    /// ``colorProfile(for:)``.
+    public var keepsColorProfile: Bool = false
 
     public init(quality: Double = 0.9, compressionLevel: Int = 6, lossless: Bool = false, progressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling = .quarter, maxPixelSize: PixelSize? = nil,

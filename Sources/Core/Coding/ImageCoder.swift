@@ -65,7 +65,8 @@ extension Image {
     /// The image an animated coder returns for `source` under `options`: a still when there is one frame
     /// or `firstFrameOnly` is set (turned upright by its EXIF orientation, as other stills are), otherwise
     /// lazily decoded frames (all preloaded with `preloadAllFrames`), downsampled when a thumbnail size is
-    /// asked for. Animations keep their stored orientation (frames are not turned). Checks the frame count
+    /// asked for, and converted to sRGB (frame by frame as they are composed) when
+    /// ``DecodeOptions/colorConversion`` asks. Animations keep their stored orientation (frames are not turned). Checks the frame count
     /// and the canvas work of all frames against the budgets first.
     public static func decodedAnimation(source: any AnimatedFrameSource, format: ImageFormat,
                                         options: DecodeOptions,
@@ -88,7 +89,8 @@ extension Image {
             }
             let frames = AnimatedFrames(source: source, outputSize: outputSize, timeLimit: options.timeLimit)
             if options.preloadAllFrames { try frames.preloadAllFrames() }
-            return try Image(animation: frames, format: format, scale: options.scale, metadata: metadata)
+            let animation = try Image(animation: frames, format: format, scale: options.scale, metadata: metadata)
+            return options.colorConversion?.apply(to: animation) ?? animation
         } catch let error as ImageError {
             throw error
         } catch {

@@ -14,9 +14,28 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     /// Registered coders, newest last. Reads copy the array out, so coders run outside the lock.
     private let registered: Locked<[any ImageCoder]>
 
+    /// What ``defaultColorConversion`` holds; guarded so it can be set while other threads decode.
+    private let colorConversionDefault = Locked(ColorConversion.off)
+
     /// A manager over `coders` (the last registered that can decode some data decodes it).
     public init(coders: [any ImageCoder] = []) {
         registered = Locked(coders)
+    }
+
+    /// What decodes whose ``DecodeOptions/colorConversion`` is nil do with an embedded ICC profile:
+    /// ``ColorConversion/off`` by default; the `WebImage` module sets ``ColorConversion/sRGB(_:)`` with
+    /// Little CMS on the shared manager.
+    public var defaultColorConversion: ColorConversion {
+        get { colorConversionDefault.withLock { $0 } }
+        set { colorConversionDefault.withLock { $0 = newValue } }
+    }
+
+    /// `options` with their colour conversion decided (``defaultColorConversion`` when they leave it nil).
+    func resolvingColorConversion(_ options: DecodeOptions) -> DecodeOptions {
+        guard options.colorConversion == nil else { return options }
+        var options = options
+        options.colorConversion = defaultColorConversion
+        return options
     }
 
     /// The registered coders, oldest first.
@@ -50,11 +69,12 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(reason: "no data") }
         guard let coder = coder(forDecoding: data) else { throw .unsupportedFormat(ImageFormat.detect(data)) }
+        let options = resolvingColorConversion(options)
         let started = ContinuousClock.now
         do {
             let image = try coder.decode(data, options: options)
             CoderInstruments.recordDecode(format: image.format, succeeded: true, since: started)
-            return image
+            return options.colorConversion?.apply(to: image) ?? image
         } catch {
             CoderInstruments.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
             throw error
@@ -91,7 +111,7 @@ public final class ImageCodersManager: ProgressiveImageCoder {
 
     /// Needs the first bytes to pick a coder, so it returns a decoder that chooses once it has them.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
-        SniffingIncrementalDecoder(manager: self, options: options)
+        SniffingIncrementalDecoder(manager: self, options: resolvingColorConversion(options))
     }
 }
 
@@ -120,10 +140,16 @@ final class SniffingIncrementalDecoder: IncrementalImageDecoder {
         buffered = Data()
     }
 
-    func partialImage() -> Image? { inner?.partialImage() }
+    /// The partial image, converted to sRGB as ``finish()``'s is.
+    func partialImage() -> Image? {
+        inner?.partialImage().map { options.colorConversion?.apply(to: $0) ?? $0 }
+    }
 
     func finish() throws(ImageError) -> Image {
-        if let inner { return try inner.finish() }
+        if let inner {
+            let image = try inner.finish()
+            return options.colorConversion?.apply(to: image) ?? image
+        }
         return try manager.decode(buffered, options: options)
     }
 }

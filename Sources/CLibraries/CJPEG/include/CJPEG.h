@@ -23,7 +23,7 @@ typedef struct {
     int header_done;           ///< the sizes below are known and the output buffer exists
     int width, height;         ///< output size (after DCT scaling)
     int image_width, image_height; ///< stored size in the file
-    int channels;              ///< 1 (gray) or 3 (RGB; CMYK and YCCK are converted)
+    int channels;              ///< 1 (gray), 3 (RGB; CMYK and YCCK are converted) or 4 (CMYK as stored, with CJPEG_KEEP_CMYK_WITH_PROFILE)
     int progressive;           ///< several scans, decoded in buffered-image mode: partial images show whole scans
     int rows;                  ///< single scan: rows of `pixels` decoded so far (the rest is not written yet)
     int scans_complete;        ///< several scans: scans whose data has fully arrived
@@ -53,6 +53,10 @@ enum {
     /// nonzero coefficients (only the DC value for components the first option skips), with a few rows
     /// expanded at a time (same pixels, a fraction of the memory).
     CJPEG_SPARSE_COEFFICIENTS = 2,
+    /// A CMYK or YCCK file that carries an ICC profile is output as its 4 CMYK samples per pixel, as
+    /// stored (Adobe-inverted), for a colour management system to convert with that profile; without
+    /// this option (or a profile) CMYK is converted to RGB naively.
+    CJPEG_KEEP_CMYK_WITH_PROFILE = 4,
 };
 
 /// A decoder for one JPEG, fed incrementally or all at once. It refuses images with more than
@@ -111,6 +115,16 @@ void cjpeg_decoder_free(cjpeg_decoder *decoder);
 /// On success returns CJPEG_OK and a malloc'd buffer in `*jpeg` (free with `cjpeg_free`).
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int channels, int quality, int progressive,
                  int subsampling, uint8_t **jpeg, size_t *jpeg_size, char message[200]);
+
+/// The largest ICC profile a JPEG can carry: 255 APP2 markers of 65,519 profile bytes each (65,533 bytes
+/// of marker data less the 14-byte "ICC_PROFILE\0" + sequence header).
+#define CJPEG_MAX_ICC_SIZE ((size_t)255 * 65519)
+
+/// `cjpeg_encode` that also writes `icc` (`icc_size` bytes, at most CJPEG_MAX_ICC_SIZE; NULL for none) in
+/// APP2 markers with libjpeg-turbo's jpeg_write_icc_profile.
+int cjpeg_encode_icc(const uint8_t *pixels, int width, int height, int channels, int quality, int progressive,
+                     int subsampling, const uint8_t *icc, size_t icc_size, uint8_t **jpeg, size_t *jpeg_size,
+                     char message[200]);
 
 void cjpeg_free(void *pointer);
 #endif
