@@ -73,14 +73,21 @@ struct ReadmeSnippet124 {
     }
 }
 
-// README.md line 246
+// README.md line 242
+func readmeSnippet242() async throws {
+    ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
+    var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
+    _ = options
+}
+
+// README.md line 280
 enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
 extension ImageContext {
     var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
 }
 
-// README.md line 264
-func readmeSnippet264() async throws {
+// README.md line 298
+func readmeSnippet298() async throws {
     var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
     configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
     configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
@@ -88,8 +95,8 @@ func readmeSnippet264() async throws {
     _ = configuration
 }
 
-// README.md line 325
-func readmeSnippet325() async throws {
+// README.md line 359
+func readmeSnippet359() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.retryPolicy = HTTPBackoffRetryPolicy(
         maxAttempts: 3,        // tries in all (default 3)
@@ -99,8 +106,8 @@ func readmeSnippet325() async throws {
     _ = configuration
 }
 
-// README.md line 359
-func readmeSnippet359() async throws {
+// README.md line 393
+func readmeSnippet393() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
     configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
