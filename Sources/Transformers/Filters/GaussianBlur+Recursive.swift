@@ -9,8 +9,8 @@ extension GaussianBlur {
         let filter = RecursiveGaussian(sigma: sigma)
         let width = pixels.width, height = pixels.height, layout = pixels.layout
         let channels = layout.bytesPerPixel, samples = width * channels
-        let edgeRun = RecursiveGaussian.edgeRun(sigma: sigma)
-        let rowRun = min(edgeRun, height), columnRun = min(edgeRun, width)
+        let rowRun = RecursiveGaussian.edgeRun(sigma: sigma, length: height)
+        let columnRun = RecursiveGaussian.edgeRun(sigma: sigma, length: width)
         // The columns' results: `height` rows then `rowRun` rows run past the bottom edge.
         var columns = [Float](repeating: 0, count: (height + rowRun) * samples)
         columns.withUnsafeMutableBufferPointer { columns in

@@ -27,7 +27,14 @@ struct RecursiveGaussian: Sendable {
         gain = 1 - c1 - c2 - c3
     }
 
-    /// How far past an edge the filter runs on the repeated edge sample, so that the backward pass
-    /// starts from a settled state: four sigmas, where a gaussian's tail is below 0.01 % of its peak.
-    static func edgeRun(sigma: Double) -> Int { Int((4 * sigma).rounded(.up)) }
+    /// How far past the end of a line of `length` samples the filter runs on the repeated edge sample, so
+    /// that the backward pass starts from a settled state: four sigmas, where a gaussian's tail is below
+    /// 0.01 % of its peak, but no more than twice the line plus ``edgeRunSlack``, which bounds the memory
+    /// a huge sigma on a small image takes (the image is nearly flat by then, and the error small).
+    static func edgeRun(sigma: Double, length: Int) -> Int {
+        min(Int((4 * sigma).rounded(.up)), 2 * length + edgeRunSlack)
+    }
+
+    /// Samples the edge run may always take, however short the line.
+    static let edgeRunSlack = 64
 }
