@@ -18,8 +18,13 @@ enum SmartCrop {
     static let saturationWeight: Float = 0.4
     /// Weight of skin-likeness (0...1 scaled to 0...255): faces and people matter most in photos.
     static let skinWeight: Float = 1.5
-    /// Direction of typical skin colour in normalised RGB; the cosine to it decides how skin-like a pixel is.
-    static let skinDirection: (r: Float, g: Float, b: Float) = (0.78, 0.57, 0.44)
+    /// Direction of typical skin colour in RGB (a unit vector); the cosine to it decides how skin-like a
+    /// pixel is.
+    static let skinDirection: (r: Float, g: Float, b: Float) = {
+        let (r, g, b): (Float, Float, Float) = (0.78, 0.57, 0.44)
+        let length = (r * r + g * g + b * b).squareRoot()
+        return (r / length, g / length, b / length)
+    }()
     /// Cosine to ``skinDirection`` below which a colour is not skin at all (grays sit near 0.97).
     static let skinThreshold: Float = 0.985
     /// Luma range (0...255) in which saturation and skin count: too dark or too bright carries no colour.
