@@ -105,6 +105,34 @@ struct AnimatedTransformTests {
         #expect(columns == (0..<Self.frameCount).map { 7 - $0 })
     }
 
+    @Test func processingOptionsAreAppliedLazilyToEveryFrame() async throws {
+        let folder = try TemporaryDirectory(prefix: "animated-processing")
+        let encoded = try GIFCoder().encode(Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
+                                            options: EncodeOptions())
+        let file = folder.file("spinner.gif")
+        try encoded.write(to: file)
+        // The parsed pipeline (mirror, then a 1 px black border), behind a counting first step.
+        let built = try #require(try ProcessingOptions(parsing: "pd:1/bg:000/fl").transformer(watermarkImage: nil)
+            as? ProcessingTransformer)
+        let counter = CountingMirror()
+        let pipeline = ProcessingTransformer(steps: [counter, FlipTransformer(horizontal: true, vertical: false)] + built.steps)
+        var context = ImageContext()
+        context.imageTransformer = pipeline
+        context.storeCacheType = .none
+        let result = try await Self.manager().image(for: file, options: [.transformAnimatedImage], context: context)
+        let image = result.image
+        #expect(counter.calls.value == 1)
+        #expect(image.width == 10 && image.height == 6)
+        #expect(image.frameCount == Self.frameCount && image.loopCount == Self.loopCount)
+        // Mirrored twice by the counter's own mirror and the extra flip, then once by `fl`: column 7 - index,
+        // moved right by the 1 px padding.
+        let second = try image.frame(at: 2)
+        #expect(Self.brightColumn(PixelBuffer(width: 10, height: 1, layout: second.pixels.layout,
+                                              bytes: Array(second.pixels.bytes[second.pixels.bytesPerRow...]))) == 1 + 7 - 2)
+        #expect(counter.calls.value <= 3)
+        #expect(abs(second.duration - Self.durations[2]) < 0.011)
+    }
+
     @Test func withoutTheOptionAnimationsAreLeftAlone() async throws {
         let folder = try TemporaryDirectory(prefix: "animated-untouched")
         let encoded = try GIFCoder().encode(Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
