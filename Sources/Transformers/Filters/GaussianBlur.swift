@@ -15,12 +15,16 @@ enum GaussianBlur {
     /// 2 * 3 * sigma + 1 taps start to cost more than the recursion's fixed dozen operations per sample.
     static let recursiveFromSigma = 5.0
 
+    /// Below this sigma a neighbour's weight, exp(-1 / (2 sigma²)) < 1e-21, is nothing: the blur is the
+    /// identity. Far smaller sigmas would underflow sigma² to 0 and turn the weights into NaN.
+    static let identityBelowSigma = 0.1
+
     /// Images with fewer samples than this run on one thread: splitting costs more than it saves.
     static let parallelMinimumSamples = 1 << 18
 
     /// `pixels` blurred by a gaussian of standard deviation `sigma` (in pixels; > 0), same size and layout.
     static func blurred(_ pixels: PixelBuffer, sigma: Double) -> PixelBuffer {
-        if pixels.width == 0 || pixels.height == 0 { return pixels }
+        if pixels.width == 0 || pixels.height == 0 || sigma < identityBelowSigma { return pixels }
         return sigma < recursiveFromSigma ? convolved(pixels, sigma: sigma) : recursive(pixels, sigma: sigma)
     }
 

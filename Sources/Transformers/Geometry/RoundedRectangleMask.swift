@@ -44,7 +44,9 @@ extension PixelBuffer {
         let borderAlpha = Double(borderColor.alpha) / 255
         let border = [borderColor.red, borderColor.green, borderColor.blue].map { Double($0) * borderAlpha }
         // Pixels farther than this from every edge are inside both shapes whole and keep their bytes.
-        let solid = Int((max(outer.radius, borderWidth) + 1).rounded(.up))
+        // Capped at the image's size: a border wider than the image (any finite width is accepted) would
+        // not fit in an Int.
+        let solid = Int(min((max(outer.radius, borderWidth) + 1).rounded(.up), Double(max(width, height))))
         out.withUnsafeMutableBufferPointer { pixels in
             for y in 0..<height {
                 let nearRow = y < solid || y >= height - solid

@@ -39,6 +39,11 @@ public struct WatermarkTransformer: FrameTransformer {
         if let scale, !(scale > 0 && scale <= 1) {
             throw .invalidParameter(name: "watermark scale", reason: "\(scale) is not within 0 (excluded)...1")
         }
+        let offsets = -CanvasLimit.maxPixelCount...CanvasLimit.maxPixelCount
+        guard offsets.contains(offsetX), offsets.contains(offsetY) else {
+            // Farther than any image can be wide, and near Int's ends the placement arithmetic would overflow.
+            throw .invalidParameter(name: "watermark offset", reason: "(\(offsetX), \(offsetY)) is not within \(offsets)")
+        }
         guard watermark.width > 0, watermark.height > 0 else {
             throw .invalidParameter(name: "watermark", reason: "the watermark image is empty")
         }
