@@ -132,6 +132,7 @@ extension ProcessingOptions {
         /// Trim the same amount from top and bottom.
         public var equalVertical: Bool
 
+        /// A trim; values are checked when the transformer is built.
         public init(threshold: Double, color: RGBAColor? = nil, equalHorizontal: Bool = false,
                     equalVertical: Bool = false) {
             self.threshold = threshold
@@ -143,11 +144,14 @@ extension ProcessingOptions {
 
     /// `crop:%width:%height:%gravity`: each size ≥ 1 is pixels, below 1 a fraction of the image, 0 all of it.
     public struct Crop: Sendable, Hashable {
+        /// Pixels (≥ 1), a fraction of the image's width (< 1), or 0 for all of it.
         public var width: Double
+        /// Pixels (≥ 1), a fraction of the image's height (< 1), or 0 for all of it.
         public var height: Double
         /// nil: the ``ProcessingOptions/gravity`` option's.
         public var gravity: Gravity?
 
+        /// A crop; values are checked when the transformer is built.
         public init(width: Double, height: Double, gravity: Gravity? = nil) {
             self.width = width
             self.height = height
@@ -164,6 +168,7 @@ extension ProcessingOptions {
         /// How the colour mixes with the image. `.normal` by default.
         public var blendMode: BlendMode
 
+        /// An overlay; values are checked when the transformer is built.
         public init(opacity: Double, color: RGBAColor = .black, blendMode: BlendMode = .normal) {
             self.opacity = opacity
             self.color = color
@@ -177,8 +182,10 @@ extension ProcessingOptions {
         public var radius: Double
         /// Border width in points; 0 draws none.
         public var borderWidth: Double
+        /// The border's colour, white by default.
         public var borderColor: RGBAColor
 
+        /// Rounded corners; values are checked when the transformer is built.
         public init(radius: Double, borderWidth: Double = 0, borderColor: RGBAColor = .white) {
             self.radius = radius
             self.borderWidth = borderWidth
@@ -190,8 +197,10 @@ extension ProcessingOptions {
     public struct Circle: Sendable, Hashable {
         /// Border width in points; 0 draws none.
         public var borderWidth: Double
+        /// The border's colour, white by default.
         public var borderColor: RGBAColor
 
+        /// A circle; values are checked when the transformer is built.
         public init(borderWidth: Double = 0, borderColor: RGBAColor = .white) {
             self.borderWidth = borderWidth
             self.borderColor = borderColor
@@ -200,18 +209,25 @@ extension ProcessingOptions {
 
     /// `extend:%extend:%gravity`: where the image sits on the grown canvas.
     public struct Extend: Sendable, Hashable {
+        /// Where the image sits on the grown canvas (not `.smart`). `.center` by default.
         public var gravity: Gravity
 
+        /// An extend placing the image by `gravity`.
         public init(gravity: Gravity = .center) { self.gravity = gravity }
     }
 
     /// `padding:%top:%right:%bottom:%left` in points, CSS-style.
     public struct Padding: Sendable, Hashable {
+        /// Points added above the image.
         public var top: Int
+        /// Points added right of the image.
         public var right: Int
+        /// Points added below the image.
         public var bottom: Int
+        /// Points added left of the image.
         public var left: Int
 
+        /// Padding on each side; values are checked when the transformer is built.
         public init(top: Int, right: Int, bottom: Int, left: Int) {
             self.top = top
             self.right = right
@@ -236,6 +252,7 @@ public struct WatermarkOption: Sendable, Hashable {
     /// The watermark's width relative to the image's; nil keeps its own size.
     public var scale: Double?
 
+    /// A watermark placement; values are checked when the transformer is built.
     public init(opacity: Double, position: Gravity = .center, offsetX: Double = 0, offsetY: Double = 0,
                 scale: Double? = nil) {
         self.opacity = opacity
