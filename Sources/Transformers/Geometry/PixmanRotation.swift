@@ -13,7 +13,9 @@ struct PixmanRotation {
 
     init(_ rotation: Rotation) { self.rotation = rotation }
 
-    func apply(to pixels: PixelBuffer, background: RGBAColor) -> PixelBuffer {
+    /// The rotated pixels; throws ``ImageError/badImageData(reason:)`` only if pixman cannot wrap the
+    /// buffers (it allocates nothing else).
+    func apply(to pixels: PixelBuffer, background: RGBAColor) throws(ImageError) -> PixelBuffer {
         let layout = pixels.layout.holding(background)
         let (width, height) = (rotation.width, rotation.height)
         var source = Self.premultiplied(pixels)
@@ -23,38 +25,43 @@ struct PixmanRotation {
             // The image's own translucency must survive, so it is drawn with SRC onto nothing and the
             // background is mixed in afterwards by geometric coverage (see `finish`).
             dest = [UInt32](repeating: 0, count: width * height)
-            transform(&source, pixels.width, pixels.height, format: PIXMAN_a8r8g8b8, into: &dest, op: PIXMAN_OP_SRC)
+            try transform(&source, pixels.width, pixels.height, format: PIXMAN_a8r8g8b8, into: &dest, op: PIXMAN_OP_SRC)
             return finish(dest, layout: layout, background: background, sourceWidth: pixels.width, sourceHeight: pixels.height)
         }
         // Opaque: the rotated image OVER the background is the lerp by coverage the edges need.
         dest = [UInt32](repeating: backgroundPixel, count: width * height)
-        transform(&source, pixels.width, pixels.height, format: PIXMAN_x8r8g8b8, into: &dest, op: PIXMAN_OP_OVER)
+        try transform(&source, pixels.width, pixels.height, format: PIXMAN_x8r8g8b8, into: &dest, op: PIXMAN_OP_OVER)
         return Self.unpremultiplied(dest, width: width, height: height, layout: layout)
     }
 
     /// Runs pixman: `source` through the rotation onto `dest` with `op`.
     private func transform(_ source: inout [UInt32], _ sourceWidth: Int, _ sourceHeight: Int,
-                           format: pixman_format_code_t, into dest: inout [UInt32], op: pixman_op_t) {
+                           format: pixman_format_code_t, into dest: inout [UInt32], op: pixman_op_t) throws(ImageError) {
         let r = rotation
         func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }   // 16.16
-        source.withUnsafeMutableBufferPointer { src in
-            dest.withUnsafeMutableBufferPointer { dst in
+        let wrapped = source.withUnsafeMutableBufferPointer { src in
+            dest.withUnsafeMutableBufferPointer { dst -> Bool in
                 // Ownership: the pixman images borrow these buffers only until they are unreferenced below,
                 // inside the closures that keep the buffers alive.
                 let sourceImage = pixman_image_create_bits(format, Int32(sourceWidth), Int32(sourceHeight),
                                                            src.baseAddress, Int32(sourceWidth * 4))
                 let destImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(r.width), Int32(r.height),
                                                          dst.baseAddress, Int32(r.width * 4))
+                defer {
+                    if let sourceImage { pixman_image_unref(sourceImage) }
+                    if let destImage { pixman_image_unref(destImage) }
+                }
+                guard sourceImage != nil, destImage != nil else { return false }
                 var matrix = pixman_transform()
                 matrix.matrix = ((fixed(r.a), fixed(r.b), fixed(r.c)), (fixed(r.d), fixed(r.e), fixed(r.f)), (0, 0, fixed(1)))
                 pixman_image_set_transform(sourceImage, &matrix)
                 pixman_image_set_filter(sourceImage, PIXMAN_FILTER_BILINEAR, nil, 0)
                 pixman_image_set_repeat(sourceImage, PIXMAN_REPEAT_NONE)
                 pixman_image_composite32(op, sourceImage, nil, destImage, 0, 0, 0, 0, 0, 0, Int32(r.width), Int32(r.height))
-                pixman_image_unref(sourceImage)
-                pixman_image_unref(destImage)
+                return true
             }
         }
+        if !wrapped { throw .badImageData(reason: "pixman could not wrap a \(sourceWidth)x\(sourceHeight) image") }
     }
 
     /// Straight RGBA out of pixman's SRC result, with `background` mixed in by how much of each pixel the

@@ -53,7 +53,7 @@ public struct RotateTransformer: FrameTransformer {
         default:
             let rotation = Rotation(degrees: degrees, sourceWidth: pixels.width, sourceHeight: pixels.height)
             try CanvasLimit.check(width: rotation.width, height: rotation.height)
-            return PixmanRotation(rotation).apply(to: pixels, background: background)
+            return try PixmanRotation(rotation).apply(to: pixels, background: background)
         }
     }
 }
