@@ -337,3 +337,32 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(keys.allSatisfy { !$0.contains(" ") })
     }
 }
+
+@Suite struct AnimatedGeometryTests {
+    /// Three gray frames: a 6 x 4 canvas of 0 with a block of 200 at a place that moves each frame.
+    private func movingBlock() -> Image {
+        let frames = (0..<3).map { i in
+            var bytes = [UInt8](repeating: 0, count: 24)
+            for y in 1..<3 { for x in (1 + i)..<(3 + i) { bytes[y * 6 + x] = 200 } }
+            return ImageFrame(pixels: gray(6, 4, bytes), duration: 0.1)
+        }
+        return Image(frames: frames, loopCount: 0)
+    }
+
+    @Test func trimCutsEveryFrameByTheFirstFramesBorder() throws {
+        let output = try TrimTransformer().transformed(movingBlock())
+        #expect(output.frameCount == 3)
+        #expect(output.width == 2 && output.height == 2)
+        #expect(try output.frame(at: 0).pixels.bytes == [200, 200, 200, 200])
+        #expect(try output.frame(at: 2).pixels.bytes == [0, 0, 0, 0])   // the block moved away; same rectangle
+        #expect(try TrimTransformer().transform(movingBlock(), forKey: "k")?.width == 2)
+    }
+
+    @Test func aSmartCropKeepsOneWindowAcrossFrames() throws {
+        let output = try CropTransformer(width: 2, height: 4, gravity: .smart).transformed(movingBlock())
+        #expect(output.frameCount == 3 && output.width == 2 && output.height == 4)
+        let first = try output.frame(at: 0).pixels.bytes
+        #expect(first.filter { $0 == 200 }.count == 4)   // the block of the first frame is in the window
+        #expect(try output.frame(at: 2).pixels.bytes.filter { $0 == 200 }.isEmpty)   // moved out, not followed
+    }
+}
