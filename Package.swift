@@ -165,7 +165,10 @@ targets += [
 products += [.library(name: "WebImageTransformers", targets: ["WebImageTransformers"])]
 targets += [
     // Resize, crop, geometry, filters and the processing-option text form; pure Swift on Core's pixels.
-    .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers",
+    // pixman: arbitrary-angle rotation (SIMD bilinear); measured in Benchmarks' geometry-bench.
+    .systemLibrary(name: "CPixman", path: "Sources/CLibraries/CPixman", pkgConfig: "pixman-1",
+                   providers: [.apt(["libpixman-1-dev"])]),
+    .target(name: "WebImageTransformers", dependencies: ["WebImageCore", "CPixman"], path: "Sources/Transformers",
             swiftSettings: swiftSettings),
     .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"],
                 path: "Tests/TransformersTests", exclude: ["filter-reference.tsv", "geometry-reference.tsv", "resample-reference.tsv"],

@@ -73,6 +73,17 @@ targets += [
                       path: "Sources/TransformBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Geometry transformers (issue 13)
+
+products += [.executable(name: "geometry-bench", targets: ["GeometryBench"])]
+targets += [
+    // pixman (Debian libpixman-1-dev), the C library our rotation and compositing are measured against.
+    .systemLibrary(name: "CPixmanBench", path: "Sources/CPixmanBench", pkgConfig: "pixman-1"),
+    .executableTarget(name: "GeometryBench",
+                      dependencies: ["CPixmanBench", .product(name: "WebImageTransformers", package: "SwiftWebImage")],
+                      path: "Sources/GeometryBench", swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     platforms: [.macOS(.v15)],

@@ -11,7 +11,9 @@ import WebImageTransformers
         #expect(GeometryFixtures.references.filter { $0.kind == "rotate" }.count == 5)
     }
 
-    /// Where both sample inside the source, values agree within 1 (Pillow truncates, we round); where the
+    /// Where both sample inside the source, values agree within 3 (pixman, which we rotate with, weighs
+    /// bilinear neighbours in 1/128ths, Pillow in doubles and truncates: 3 seen on this pattern, whose
+    /// neighbours jump by up to 255); where the
     /// pixel centre maps outside, both are exactly the fill; the one-pixel edge band (Pillow aliased, ours
     /// antialiased) lies between the fill and the image, which is checked by the size alone.
     @Test func arbitraryAnglesMatchPillowsBilinearRotation() throws {
@@ -34,7 +36,7 @@ import WebImageTransformers
                 }
             }
             #expect(insideCount > 0)
-            #expect(worstInside <= 1, "\(degrees) degrees: inside pixels differ by up to \(worstInside)")
+            #expect(worstInside <= 3, "\(degrees) degrees: inside pixels differ by up to \(worstInside)")
             #expect(outsideMismatches == 0, "\(degrees) degrees")
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import WebImageCore
-@testable import WebImageTransformers
+import WebImageTransformers
 
 /// Inputs and readers the geometry tests share.
 enum GeometryFixtures {

@@ -114,6 +114,25 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(try RotateTransformer(degrees: -0.0).transformerKey == RotateTransformer(degrees: 360).transformerKey)
     }
 
+    @Test func aTranslucentImageStaysTranslucentOnAnOpaqueBackground() throws {
+        // Half-transparent red, turned 45 degrees onto opaque blue.
+        let red = PixelBuffer(width: 10, height: 10, layout: .rgba8, bytes: (0..<100).flatMap { _ in [UInt8(255), 0, 0, 128] })
+        let output = try RotateTransformer(degrees: 45, background: RGBAColor(red: 0, green: 0, blue: 255)).transformFrame(red)
+        #expect(output.layout == .rgba8 && output.width == 16 && output.height == 16)   // as Pillow's expand
+        #expect(output.rgba(x: 8, y: 8) == (255, 0, 0, 128))
+        #expect(output.rgba(x: 0, y: 0) == (0, 0, 255, 255))
+        // Along the edges the two mix, more opaque than the image alone.
+        let mixed = (0..<16).flatMap { y in (0..<16).map { x in output.rgba(x: x, y: y) } }.filter { $0.r > 0 && $0.b > 0 }
+        #expect(!mixed.isEmpty)
+        #expect(mixed.allSatisfy { $0.a > 128 })
+    }
+
+    @Test func grayOnAGrayBackgroundStaysGray() throws {
+        let output = try RotateTransformer(degrees: 10, background: .white).transformFrame(GeometryFixtures.distinct(width: 9, height: 5, layout: .gray8))
+        #expect(output.layout == .gray8)
+        #expect(output.bytes[0] == 255)
+    }
+
     @Test func arbitraryRotationHasNoDarkFringes() throws {
         let white = PixelBuffer(width: 20, height: 12, layout: .rgba8, bytes: [UInt8](repeating: 255, count: 20 * 12 * 4))
         let output = try RotateTransformer(degrees: 30).transformFrame(white)
@@ -316,5 +335,34 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(Set(keys).count == keys.count, "\(keys)")
         #expect(try make().map(\.transformerKey) == keys)
         #expect(keys.allSatisfy { !$0.contains(" ") })
+    }
+}
+
+@Suite struct AnimatedGeometryTests {
+    /// Three gray frames: a 6 x 4 canvas of 0 with a block of 200 at a place that moves each frame.
+    private func movingBlock() -> Image {
+        let frames = (0..<3).map { i in
+            var bytes = [UInt8](repeating: 0, count: 24)
+            for y in 1..<3 { for x in (1 + i)..<(3 + i) { bytes[y * 6 + x] = 200 } }
+            return ImageFrame(pixels: gray(6, 4, bytes), duration: 0.1)
+        }
+        return Image(frames: frames, loopCount: 0)
+    }
+
+    @Test func trimCutsEveryFrameByTheFirstFramesBorder() throws {
+        let output = try TrimTransformer().transformed(movingBlock())
+        #expect(output.frameCount == 3)
+        #expect(output.width == 2 && output.height == 2)
+        #expect(try output.frame(at: 0).pixels.bytes == [200, 200, 200, 200])
+        #expect(try output.frame(at: 2).pixels.bytes == [0, 0, 0, 0])   // the block moved away; same rectangle
+        #expect(try TrimTransformer().transform(movingBlock(), forKey: "k")?.width == 2)
+    }
+
+    @Test func aSmartCropKeepsOneWindowAcrossFrames() throws {
+        let output = try CropTransformer(width: 2, height: 4, gravity: .smart).transformed(movingBlock())
+        #expect(output.frameCount == 3 && output.width == 2 && output.height == 4)
+        let first = try output.frame(at: 0).pixels.bytes
+        #expect(first.filter { $0 == 200 }.count == 4)   // the block of the first frame is in the window
+        #expect(try output.frame(at: 2).pixels.bytes.filter { $0 == 200 }.isEmpty)   // moved out, not followed
     }
 }

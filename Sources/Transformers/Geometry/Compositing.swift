@@ -8,7 +8,7 @@ extension PixelBuffer {
     func compositing(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double) -> PixelBuffer {
         let target: PixelLayout = layout == .rgba8 ? .rgba8 : (layout == .gray8 && overlay.layout == .gray8 ? .gray8 : .rgb8)
         var base = converted(to: target).packed()
-        let top = overlay.converted(to: .rgba8).packed()
+        let top = overlay.rgba8()
         let firstColumn = max(0, -x), lastColumn = min(top.width, base.width - x)
         let firstRow = max(0, -y), lastRow = min(top.height, base.height - y)
         guard firstColumn < lastColumn, firstRow < lastRow, opacity > 0 else { return base }

@@ -51,6 +51,24 @@ public struct CropTransformer: FrameTransformer {
         }
     }
 
+    /// The cropped image. A smart crop of an animation keeps the window found on its first frame in every
+    /// frame, so the crop does not wander from frame to frame.
+    public func transformed(_ image: Image) throws(ImageError) -> Image {
+        guard image.animation != nil, case .gravity(.smart, _, _) = region else { return try transformedFrames(image) }
+        let kept = rectangle(in: image.pixels)
+        return try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transformedFrames(image)
+    }
+
+    /// The cropped image, or nil when it cannot be made (the manager keeps the original).
+    public func transform(_ image: Image, forKey key: String) -> Image? {
+        try? transformed(image)
+    }
+
+    /// ``FrameTransformer``'s frame-by-frame transformation.
+    private func transformedFrames(_ image: Image) throws(ImageError) -> Image {
+        try frameByFrame(self, image)
+    }
+
     /// The kept rectangle of `pixels`; the whole image when the rectangle starts outside it.
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         let rect = rectangle(in: pixels)
@@ -70,4 +88,10 @@ public struct CropTransformer: FrameTransformer {
             return (origin.x, origin.y, w, h)
         }
     }
+}
+
+/// ``FrameTransformer``'s own `transformed(_:)` (frame by frame), for conformers that shadow it with a
+/// version of their own and still need it: in a generic context the extension's method is the one called.
+func frameByFrame<Transformer: FrameTransformer>(_ transformer: Transformer, _ image: Image) throws(ImageError) -> Image {
+    try transformer.transformed(image)
 }

@@ -55,6 +55,32 @@ extension PixelBuffer {
     }
 }
 
+extension PixelBuffer {
+    /// The pixels as packed RGBA8 (gray and RGB opaque): Core's `converted(to:)` done row by row
+    /// without per-pixel checks, for transformers that always output RGBA.
+    func rgba8() -> PixelBuffer {
+        if layout == .rgba8 { return packed() }
+        var out = [UInt8](repeating: 255, count: width * height * 4)
+        let bpp = layout.bytesPerPixel
+        bytes.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
+                for y in 0..<height {
+                    var i = y * bytesPerRow, o = y * width * 4
+                    for _ in 0..<width {
+                        if bpp == 1 {
+                            d[o] = s[i]; d[o + 1] = s[i]; d[o + 2] = s[i]
+                        } else {
+                            d[o] = s[i]; d[o + 1] = s[i + 1]; d[o + 2] = s[i + 2]
+                        }
+                        i += bpp; o += 4
+                    }
+                }
+            }
+        }
+        return PixelBuffer(width: width, height: height, layout: .rgba8, bytes: out)
+    }
+}
+
 extension PixelLayout {
     /// The smallest layout that holds both pixels of this layout and `color`: RGBA when the colour is
     /// translucent, RGB when it is not gray, else this layout.

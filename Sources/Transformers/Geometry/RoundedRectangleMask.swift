@@ -39,7 +39,7 @@ extension PixelBuffer {
         let outer = RoundedRectangleMask(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height), radius: radius)
         let inner = RoundedRectangleMask(minX: borderWidth, minY: borderWidth, maxX: Double(width) - borderWidth,
                                          maxY: Double(height) - borderWidth, radius: outer.radius - borderWidth)
-        let source = converted(to: .rgba8).packed()
+        let source = rgba8()
         var out = source.bytes
         let borderAlpha = Double(borderColor.alpha) / 255
         let border = [borderColor.red, borderColor.green, borderColor.blue].map { Double($0) * borderAlpha }

@@ -33,9 +33,32 @@ public struct TrimTransformer: FrameTransformer {
         "trim(\(threshold),\(color.map(\.description) ?? "auto"),\(equalHorizontal ? "h" : "")\(equalVertical ? "v" : ""))"
     }
 
+    /// The image without its uniform border. An animation is cut by the rectangle found on its first
+    /// frame, so that every frame keeps one size (imgproxy looks at the first frame too).
+    public func transformed(_ image: Image) throws(ImageError) -> Image {
+        let poster = image.isOrientationApplied || image.orientation == .up
+            ? image.pixels : image.pixels.applyingOrientation(image.orientation)
+        let kept = rectangle(in: poster)
+        guard kept.width > 0, kept.height > 0 else { return image }
+        return try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transformed(image)
+    }
+
+    /// The trimmed image, or nil when it cannot be made (the manager keeps the original).
+    public func transform(_ image: Image, forKey key: String) -> Image? {
+        try? transformed(image)
+    }
+
     /// The pixels without their uniform border.
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
-        guard pixels.width > 0, pixels.height > 0 else { return pixels }
+        let kept = rectangle(in: pixels)
+        if kept.x == 0 && kept.y == 0 && kept.width == pixels.width && kept.height == pixels.height { return pixels }
+        return pixels.cropped(x: kept.x, y: kept.y, width: kept.width, height: kept.height)
+    }
+
+    /// The part of `pixels` left once the border is cut (all of it when everything is border).
+    func rectangle(in pixels: PixelBuffer) -> (x: Int, y: Int, width: Int, height: Int) {
+        let whole = (0, 0, pixels.width, pixels.height)
+        guard pixels.width > 0, pixels.height > 0 else { return whole }
         let border = color ?? { let p = pixels.rgba(x: 0, y: 0); return RGBAColor(red: p.r, green: p.g, blue: p.b, alpha: p.a) }()
         let reference = border.bytes(for: pixels.layout).map(Int.init)
         // A difference d matches when d <= threshold; bytes are whole numbers, so compare with the floor.
@@ -47,7 +70,7 @@ public struct TrimTransformer: FrameTransformer {
             return true
         }
         func rowIsBorder(_ y: Int) -> Bool { (0..<pixels.width).allSatisfy { isBorder($0, y) } }
-        guard let top = (0..<pixels.height).first(where: { !rowIsBorder($0) }) else { return pixels }
+        guard let top = (0..<pixels.height).first(where: { !rowIsBorder($0) }) else { return whole }
         let bottom = (0..<pixels.height).reversed().first(where: { !rowIsBorder($0) })!
         func columnIsBorder(_ x: Int) -> Bool { (top...bottom).allSatisfy { isBorder(x, $0) } }
         let left = (0..<pixels.width).first(where: { !columnIsBorder($0) })!
@@ -55,8 +78,6 @@ public struct TrimTransformer: FrameTransformer {
         var cut = (left: left, right: pixels.width - 1 - right, top: top, bottom: pixels.height - 1 - bottom)
         if equalHorizontal { cut.left = min(cut.left, cut.right); cut.right = cut.left }
         if equalVertical { cut.top = min(cut.top, cut.bottom); cut.bottom = cut.top }
-        if cut == (0, 0, 0, 0) { return pixels }
-        return pixels.cropped(x: cut.left, y: cut.top, width: pixels.width - cut.left - cut.right,
-                              height: pixels.height - cut.top - cut.bottom)
+        return (cut.left, cut.top, pixels.width - cut.left - cut.right, pixels.height - cut.top - cut.bottom)
     }
 }

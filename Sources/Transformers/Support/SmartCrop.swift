@@ -92,31 +92,42 @@ struct AttentionMap {
     /// and count fully, so a transparent area scores as flat).
     private static func blockAverages(_ pixels: PixelBuffer, block: Int, width: Int, height: Int)
         -> ([Float], [Float], [Float]) {
-        var sums = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: 3)
-        var counts = [Float](repeating: 0, count: width * height)
+        var red = [Float](repeating: 0, count: width * height)
+        var green = red, blue = red
         let bpp = pixels.layout.bytesPerPixel
         pixels.bytes.withUnsafeBufferPointer { bytes in
-            for y in 0..<pixels.height {
-                let row = y * pixels.bytesPerRow, mapRow = (y / block) * width
-                for x in 0..<pixels.width {
-                    let o = row + x * bpp, m = mapRow + x / block
-                    counts[m] += 1
-                    switch pixels.layout {
-                    case .gray8:
-                        let v = Float(bytes[o])
-                        sums[0][m] += v; sums[1][m] += v; sums[2][m] += v
-                    case .rgb8:
-                        sums[0][m] += Float(bytes[o]); sums[1][m] += Float(bytes[o + 1]); sums[2][m] += Float(bytes[o + 2])
-                    case .rgba8:
-                        let a = Float(bytes[o + 3]) / 255
-                        sums[0][m] += Float(bytes[o]) * a; sums[1][m] += Float(bytes[o + 1]) * a
-                        sums[2][m] += Float(bytes[o + 2]) * a
+            red.withUnsafeMutableBufferPointer { r in
+                green.withUnsafeMutableBufferPointer { g in
+                    blue.withUnsafeMutableBufferPointer { b in
+                        for y in 0..<pixels.height {
+                            let row = y * pixels.bytesPerRow, mapRow = (y / block) * width
+                            for x in 0..<pixels.width {
+                                let o = row + x * bpp, m = mapRow + x / block
+                                switch pixels.layout {
+                                case .gray8:
+                                    let v = Float(bytes[o])
+                                    r[m] += v; g[m] += v; b[m] += v
+                                case .rgb8:
+                                    r[m] += Float(bytes[o]); g[m] += Float(bytes[o + 1]); b[m] += Float(bytes[o + 2])
+                                case .rgba8:
+                                    let a = Float(bytes[o + 3]) / 255
+                                    r[m] += Float(bytes[o]) * a; g[m] += Float(bytes[o + 1]) * a; b[m] += Float(bytes[o + 2]) * a
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
-        for c in 0..<3 { for i in 0..<counts.count { sums[c][i] /= counts[i] } }
-        return (sums[0], sums[1], sums[2])
+        // Every block has block x block pixels except along the right and bottom edges.
+        for my in 0..<height {
+            for mx in 0..<width {
+                let count = Float(min(block, pixels.width - mx * block) * min(block, pixels.height - my * block))
+                let m = my * width + mx
+                red[m] /= count; green[m] /= count; blue[m] /= count
+            }
+        }
+        return (red, green, blue)
     }
 
     /// Top-left corner of the `width` x `height` window with the highest summed score; ties (within a
