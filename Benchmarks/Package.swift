@@ -68,8 +68,7 @@ targets += [
     // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/transform-bench runs the
     // libvips and Pillow peers on the same files and prints the table.
     .executableTarget(name: "TransformBench",
-                      dependencies: [.product(name: "WebImage", package: "SwiftWebImage"),
-                                     .product(name: "WebImageTransformers", package: "SwiftWebImage")],
+                      dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/TransformBench", swiftSettings: swiftSettings),
 ]
 

@@ -12,7 +12,9 @@ public enum ImageResampler {
 
     /// `pixels` resampled to `width` x `height` with `filter`, separably, premultiplied for RGBA, exactly
     /// (the kernel stretched over the whole source, whatever the factor). Sizes below 1 are taken as 1;
-    /// an empty source gives zero pixels (transparent black) of the asked size.
+    /// an empty source gives zero pixels (transparent black) of the asked size. The output is allocated
+    /// at the size asked for: callers taking sizes from users bound them first (as `ResizeTransformer`
+    /// does with the decoder's pixel limit).
     public static func resample(_ pixels: PixelBuffer, width: Int, height: Int,
                                 filter: ResamplingFilter) -> PixelBuffer {
         let width = max(1, width), height = max(1, height)
