@@ -70,6 +70,28 @@ targets += [
                       path: "Sources/IccBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Transformers (issue 13)
+
+products += [.executable(name: "transform-bench", targets: ["TransformBench"])]
+targets += [
+    // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/transform-bench runs the
+    // libvips and Pillow peers on the same files and prints the table.
+    .executableTarget(name: "TransformBench",
+                      dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
+                      path: "Sources/TransformBench", swiftSettings: swiftSettings),
+]
+
+// MARK: - Geometry transformers (issue 13)
+
+products += [.executable(name: "geometry-bench", targets: ["GeometryBench"])]
+targets += [
+    // pixman (Debian libpixman-1-dev), the C library our rotation and compositing are measured against.
+    .systemLibrary(name: "CPixmanBench", path: "Sources/CPixmanBench", pkgConfig: "pixman-1"),
+    .executableTarget(name: "GeometryBench",
+                      dependencies: ["CPixmanBench", .product(name: "WebImageTransformers", package: "SwiftWebImage")],
+                      path: "Sources/GeometryBench", swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     platforms: [.macOS(.v15)],

@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev libssl-dev)
+# Transformers: pixman rotates by arbitrary angles.
+packages+=(libpixman-1-dev)
 # Tests only: openssl makes the HTTPS tests' certificates, nghttpd is their HTTP/2 server, zlib1g-dev gzips bodies.
 packages+=(openssl nghttp2-server zlib1g-dev)
 # Colour management: Little CMS 2 (WebImageColorManagement); jpgicc is icc-bench's peer.

@@ -1,0 +1,2 @@
+// pixman, the peer geometry-bench measures our rotation and compositing against.
+#include <pixman.h>

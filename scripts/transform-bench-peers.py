@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The peers of transform-bench, and the table. Called by scripts/transform-bench with the work folder,
+which holds photo-1.jpg ... (12 MP, written by `transform-bench photos`), ours/ (our thumbnails and our
+25 % resize of photo 1, written by `transform-bench run`) and ours.tsv (our times in ms).
+
+Timing: best of 5 runs of each file, in this process (libvips with its default threads, as
+vipsthumbnail runs; ours and Pillow use one core). vipsthumbnail is also timed as the command, one
+process for all eight files (its start-up spread over them).
+Quality: each thumbnail (as written, JPEG q75) against the full image decoded at full size by Pillow
+and resized to the thumbnail's size with Pillow's LANCZOS (no reducing gap): PSNR over RGB, averaged
+over the photos.
+"""
+import glob
+import math
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pyvips
+from PIL import Image
+
+RUNS = 5
+SIDE = 256
+QUALITY = 75
+
+
+def best(fn):
+    t = math.inf
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        fn()
+        t = min(t, time.perf_counter() - start)
+    return t * 1000
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return 99.0 if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+
+
+def main(work):
+    photos = sorted(glob.glob(os.path.join(work, "photo-*.jpg")), key=lambda p: int(p.split("-")[-1][:-4]))
+    ours = dict(line.split("\t") for line in open(os.path.join(work, "ours.tsv")).read().split("\n") if line)
+    for d in ("vips", "pillow", "vipsthumbnail"):
+        os.makedirs(os.path.join(work, d), exist_ok=True)
+
+    times = {"vips": [], "pillow": []}
+    for p in photos:
+        name = os.path.basename(p)
+
+        def vips_thumb():
+            pyvips.Image.thumbnail(p, SIDE).write_to_file(os.path.join(work, "vips", name) + f"[Q={QUALITY}]")
+
+        def pillow_thumb():
+            im = Image.open(p)
+            im.draft("RGB", (SIDE, SIDE))
+            im.thumbnail((SIDE, SIDE), Image.LANCZOS)
+            im.save(os.path.join(work, "pillow", name), quality=QUALITY)
+        times["vips"].append(best(vips_thumb))
+        times["pillow"].append(best(pillow_thumb))
+    command = ["vipsthumbnail", "-s", str(SIDE), "-o", os.path.join(work, "vipsthumbnail", "%s.jpg") + f"[Q={QUALITY}]"] + photos
+    command_ms = best(lambda: subprocess.run(command, check=True)) / len(photos)
+
+    quality = {"ours": [], "vips": [], "vipsthumbnail": [], "pillow": []}
+    for p in photos:
+        full = Image.open(p).convert("RGB")
+        name = os.path.basename(p)
+        for who in quality:
+            thumb = np.asarray(Image.open(os.path.join(work, who, name)).convert("RGB"))
+            reference = np.asarray(full.resize((thumb.shape[1], thumb.shape[0]), Image.LANCZOS))
+            quality[who].append(psnr(thumb, reference))
+    mean = lambda xs: sum(xs) / len(xs)
+
+    ours_ms = float(ours["thumbnail"])
+    vips_ms = mean(times["vips"])
+    print(f"\n256 px thumbnail of {len(photos)} 12 MP JPEGs: decode + resize + JPEG q{QUALITY}, mean per photo")
+    print(f"{'':34} {'ms':>8} {'PSNR dB':>9} {'ours/this':>10}")
+    rows = [("ours (JPEGCoder thumbnail)", ours_ms, mean(quality["ours"])),
+            ("libvips (pyvips thumbnail)", vips_ms, mean(quality["vips"])),
+            ("vipsthumbnail (command)", command_ms, mean(quality["vipsthumbnail"])),
+            ("Pillow (draft + thumbnail LANCZOS)", mean(times["pillow"]), mean(quality["pillow"]))]
+    for label, ms, db in rows:
+        print(f"{label:34} {ms:8.1f} {db:9.2f} {ours_ms / ms:10.3f}")
+    print(f"goal: PSNR >= libvips's ({mean(quality['ours']) - mean(quality['vips']):+.2f} dB), "
+          f"time <= 1.0x libvips's ({ours_ms / vips_ms:.3f}x)")
+
+    first = photos[0]
+    im = Image.open(first).convert("RGB")
+    im.load()
+    size = (im.width // 4, im.height // 4)
+    pillow_ms = best(lambda: im.resize(size, Image.LANCZOS))
+    vimg = pyvips.Image.new_from_file(first).copy_memory()
+    vips_resize_ms = best(lambda: vimg.resize(0.25, kernel="lanczos3").copy_memory())
+    ours_resize = np.asarray(Image.open(os.path.join(work, "ours", "resize-photo-1.png")).convert("RGB"))
+    agreement = psnr(ours_resize, np.asarray(im.resize(size, Image.LANCZOS)))
+    resize_ms = float(ours["resize"])
+    print(f"\nFull-resolution resize to 25 % ({im.width}x{im.height} -> {size[0]}x{size[1]}), Lanczos3, decoded pixels in memory")
+    print(f"{'':34} {'ms':>8} {'ours/this':>10}")
+    for label, ms in (("ours (ImageResampler .lanczos3)", resize_ms), ("Pillow (resize LANCZOS)", pillow_ms),
+                      ("libvips (resize lanczos3)", vips_resize_ms)):
+        print(f"{label:34} {ms:8.1f} {resize_ms / ms:10.3f}")
+    print(f"goal: <= 1.0x the faster ({resize_ms / min(pillow_ms, vips_resize_ms):.3f}x); "
+          f"ours vs Pillow's pixels: PSNR {agreement:.1f} dB")
+
+
+main(sys.argv[1])
