@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageTransformers
 
 // The names README.md's examples use without declaring them: stand-ins of the reader's own values and
 // plugins, just enough for the examples to compile (scripts/readme-snippets explains the build).
