@@ -1,11 +1,13 @@
 /// The sizes a ``ResizeTransformer`` gives one image: what the whole image is scaled to, and the part of
 /// that kept (the whole of it except for fills).
 public struct ResizePlan: Sendable, Hashable {
-    /// Size of the whole image once scaled.
+    /// Width of the whole image once scaled.
     public var scaledWidth: Int
+    /// Height of the whole image once scaled.
     public var scaledHeight: Int
-    /// Size of the part kept: the output size. Equal to the scaled size unless a fill crops.
+    /// Width of the part kept: the output width. Equal to the scaled width unless a fill crops.
     public var width: Int
+    /// Height of the part kept: the output height. Equal to the scaled height unless a fill crops.
     public var height: Int
 
     /// Whether part of the scaled image is cropped away.

@@ -22,11 +22,15 @@ public struct ResizeTransformer: FrameTransformer {
     public let width: Int
     /// The box's height; 0 takes it from the width and the image's aspect ratio.
     public let height: Int
+    /// How the image meets the box: stretched, fitted inside, or filling it with a crop. ``ResizeMode/fit``
+    /// by default.
     public let mode: ResizeMode
-    /// Which part a fill keeps.
+    /// Which part a fill keeps. ``Gravity/center`` by default.
     public let gravity: Gravity
     /// Whether images smaller than the box are enlarged. False by default, as imgproxy.
     public let enlarge: Bool
+    /// The resampling filter. ``ResamplingFilter/lanczos3`` by default (sharp, little aliasing); `.nearest`
+    /// for pixel art, `.mitchell` for softer enlargements.
     public let filter: ResamplingFilter
 
     /// A resize to `width` x `height` (0 for a side: keep the aspect ratio; both 0: no resize).
@@ -54,6 +58,8 @@ public struct ResizeTransformer: FrameTransformer {
         "resize(\(mode.rawValue),\(width)x\(height),\(gravity),enlarge=\(enlarge ? 1 : 0),\(filter.rawValue))"
     }
 
+    /// `pixels` resized by the plan for their size; throws `.imageTooLarge` when the scaled image would
+    /// pass ``DecodeOptions/defaultMaxPixelCount`` (an enlargement of a tiny image to a huge box).
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         guard let plan = plan(sourceWidth: pixels.width, sourceHeight: pixels.height) else { return pixels }
         let (scaledPixels, overflow) = plan.scaledWidth.multipliedReportingOverflow(by: plan.scaledHeight)
