@@ -23,8 +23,9 @@ public struct LoaderContract: Sendable {
     public var missingURL: URL?
     /// Loads started in the cancellation check.
     public var concurrentLoads = 64
-    /// Longest wait for a completion before the check reports it missing.
-    public var timeout: Duration = .seconds(30)
+    /// Longest wait for a completion before the check reports it missing: generous, because a loaded test
+    /// machine may leave a finished load unobserved for a long time.
+    public var timeout: Duration = .seconds(120)
 
     /// Checks of `loader` loading `url` (and failing `missingURL`).
     public init(loader: any ImageLoader, url: URL, missingURL: URL? = nil) {
@@ -169,7 +170,8 @@ private final class Probe: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return []
+        // A busy machine may resume this task only after the deadline: look once more before giving up.
+        return state.withLock { $0.results }
     }
 
     /// The completions seen after waiting `time`, for loads that may never complete.
