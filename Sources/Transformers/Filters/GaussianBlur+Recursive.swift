@@ -39,19 +39,24 @@ extension GaussianBlur {
                 // Each part owns a band of rows, in every stripe of `rowsDone`.
                 SplitWork.run(parts: parts) { part in
                     var group = [Float](repeating: 0, count: rowGroup * samples)
-                    var forward = [SIMD4<Float>](repeating: .zero, count: width + rowRun)
+                    var forward = [SIMD4<Float>](repeating: .zero, count: 2 * (width + rowRun))
                     group.withUnsafeMutableBufferPointer { group in
                     forward.withUnsafeMutableBufferPointer { forward in
                         let band = slice(part, of: parts, count: height)
                         for first in stride(from: band.lowerBound, to: band.upperBound, by: rowGroup) {
                             let count = min(rowGroup, band.upperBound - first)
                             for r in 0..<count {
-                                let row = group.baseAddress! + r * samples
                                 FloatRow.load(source.address + (first + r) * pixels.bytesPerRow, width: width,
-                                              layout: layout, into: row)
+                                              layout: layout, into: group.baseAddress! + r * samples)
+                            }
+                            // Two rows at a time: their recursions are independent, so one fills the other's
+                            // wait for the previous step.
+                            for r in stride(from: 0, to: count, by: 2) {
+                                let row = group.baseAddress! + r * samples
+                                let second = r + 1 < count ? row + samples : nil
                                 for _ in 0..<passes {
-                                    filterRow(row, width: width, channels: channels, run: rowRun, filter: filter,
-                                              forward: forward.baseAddress!)
+                                    filterRows(row, second, width: width, channels: channels, run: rowRun,
+                                               filter: filter, forward: forward.baseAddress!)
                                 }
                             }
                             for stripe in 0..<stripes {
@@ -131,11 +136,14 @@ extension GaussianBlur {
         }
     }
 
-    /// Runs the filter along one row of samples in place: forward into `forward` (the row plus `run`
-    /// pixels of its last pixel), then backward.
-    private static func filterRow(_ row: UnsafeMutablePointer<Float>, width: Int, channels: Int, run: Int,
-                                  filter: RecursiveGaussian, forward: UnsafeMutablePointer<SIMD4<Float>>) {
-        @inline(__always) func pixel(_ x: Int) -> SIMD4<Float> {
+    /// Runs the filter along one or two rows of samples in place: forward into `forward` (each row plus
+    /// `run` pixels of its last pixel), then backward. With no `second` row, the first is filtered twice over
+    /// (the second result is dropped), which costs nothing extra in a step-latency-bound loop.
+    private static func filterRows(_ first: UnsafeMutablePointer<Float>, _ second: UnsafeMutablePointer<Float>?,
+                                   width: Int, channels: Int, run: Int, filter: RecursiveGaussian,
+                                   forward: UnsafeMutablePointer<SIMD4<Float>>) {
+        let other = second ?? first
+        @inline(__always) func pixel(_ row: UnsafeMutablePointer<Float>, _ x: Int) -> SIMD4<Float> {
             let p = row + x * channels
             switch channels {
             case 4: return UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
@@ -143,25 +151,36 @@ extension GaussianBlur {
             default: return SIMD4(p[0], 0, 0, 0)
             }
         }
-        let c1 = SIMD4(repeating: filter.c1)
-        let c2 = SIMD4(repeating: filter.c2), c3 = SIMD4(repeating: filter.c3)
-        let length = width + run
-        var p1 = pixel(0), p2 = p1, p3 = p1
-        for x in 0..<length {
-            // As VectorLoops.recursiveStep; the newest output comes in last, so the rest need not wait for it.
-            let input = pixel(min(x, width - 1))
-            let v = input + c2 * (p2 - input) + c3 * (p3 - input) + c1 * (p1 - input)
-            forward[x] = v
-            p3 = p2; p2 = p1; p1 = v
+        // As VectorLoops.recursiveStep, with the newest output's product added last: only that multiply and
+        // add wait for the previous step.
+        let c1 = SIMD4(repeating: filter.c1), c2 = SIMD4(repeating: filter.c2), c3 = SIMD4(repeating: filter.c3)
+        @inline(__always) func step(_ input: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>,
+                                    _ p3: SIMD4<Float>) -> SIMD4<Float> {
+            (input + c2 * (p2 - input) + c3 * (p3 - input) - c1 * input) + c1 * p1
         }
-        p1 = forward[length - 1]; p2 = p1; p3 = p1
+        let length = width + run
+        let forwardOther = forward + length
+        var a1 = pixel(first, 0), a2 = a1, a3 = a1
+        var b1 = pixel(other, 0), b2 = b1, b3 = b1
+        for x in 0..<length {
+            let source = min(x, width - 1)
+            let a = step(pixel(first, source), a1, a2, a3)
+            let b = step(pixel(other, source), b1, b2, b3)
+            forward[x] = a; forwardOther[x] = b
+            a3 = a2; a2 = a1; a1 = a
+            b3 = b2; b2 = b1; b1 = b
+        }
+        a1 = forward[length - 1]; a2 = a1; a3 = a1
+        b1 = forwardOther[length - 1]; b2 = b1; b3 = b1
         for x in stride(from: length - 1, through: 0, by: -1) {
-            let input = forward[x]
-            let v = input + c2 * (p2 - input) + c3 * (p3 - input) + c1 * (p1 - input)
-            p3 = p2; p2 = p1; p1 = v
+            let a = step(forward[x], a1, a2, a3)
+            let b = step(forwardOther[x], b1, b2, b3)
+            a3 = a2; a2 = a1; a1 = a
+            b3 = b2; b2 = b1; b1 = b
             if x < width {
-                let p = row + x * channels
-                for c in 0..<channels { p[c] = v[c] }
+                let p = first + x * channels, q = other + x * channels
+                for c in 0..<channels { p[c] = a[c] }
+                if second != nil { for c in 0..<channels { q[c] = b[c] } }
             }
         }
     }
