@@ -92,6 +92,16 @@ targets += [
                       path: "Sources/GeometryBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Filters (issue 13)
+
+products += [.executable(name: "blur-bench", targets: ["BlurBench"])]
+targets += [
+    // BlurTransformer and SharpenTransformer vs libvips gaussblur (pyvips and the vips command) and Pillow.
+    .executableTarget(name: "BlurBench",
+                      dependencies: [.product(name: "WebImageTransformers", package: "SwiftWebImage")],
+                      path: "Sources/BlurBench", swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     platforms: [.macOS(.v15)],

@@ -187,7 +187,7 @@ def main():
     rgb, rgba, gray = image("rgb8"), image("rgba8"), image("gray8")
     inputs = {"rgb8": rgb, "rgba8": rgba, "gray8": gray}
     cases = []
-    for layout, sigma in [("rgb8", 0.8), ("rgb8", 1.5), ("rgb8", 3), ("rgb8", 10), ("rgb8", 24),
+    for layout, sigma in [("rgb8", 0.8), ("rgb8", 1.5), ("rgb8", 3), ("rgb8", 10), ("rgb8", 24), ("rgb8", 120),
                           ("gray8", 6), ("rgba8", 2), ("rgba8", 8)]:
         cases.append((f"blur:{sigma}", layout, blur(inputs[layout], sigma)))
     for layout, sigma in [("rgb8", 3), ("rgb8", 10)]:

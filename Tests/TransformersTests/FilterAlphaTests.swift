@@ -47,7 +47,7 @@ import WebImageTransformers
         for layout in PixelLayout.allCases {
             let bytes = [UInt8](repeating: 77, count: 33 * 21 * layout.bytesPerPixel)
             let flat = PixelBuffer(width: 33, height: 21, layout: layout, bytes: bytes)
-            for sigma in [0.5, 4, 12, 300] {
+            for sigma in [0.5, 4, 12, 150] {
                 #expect(try BlurTransformer(sigma: sigma).transformFrame(flat) == flat, "\(layout) sigma \(sigma)")
             }
         }

@@ -23,8 +23,13 @@ enum FloatRow {
                 destination[o + 3] = alpha
             }
         } else {
-            for i in 0..<(width * layout.bytesPerPixel) { destination[i] = Float(source[i]) }
+            convert(source, count: width * layout.bytesPerPixel, into: destination)
         }
+    }
+
+    /// Bytes to Float samples (a plain loop the compiler vectorises).
+    static func convert(_ source: UnsafePointer<UInt8>, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { destination[i] = Float(source[i]) }
     }
 
     /// Writes one row of samples back as 8-bit `layout` pixels, rounded and clamped to 0...255
@@ -47,13 +52,24 @@ enum FloatRow {
                 destination[o + 3] = storedAlpha
             }
         } else {
-            for i in 0..<(width * layout.bytesPerPixel) { destination[i] = byte(source[i]) }
+            convert(source, count: width * layout.bytesPerPixel, into: destination)
         }
     }
+
+    /// Float samples to bytes, rounded and clamped (a plain loop the compiler vectorises).
+    static func convert(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count { destination[i] = byte(source[i]) }
+    }
+
+    /// 1.5 * 2^23: adding it to a Float in 0...2^22 leaves that value rounded to the nearest integer (ties
+    /// to even) in the low bits of the sum's bit pattern. A plain `Int32(value)` checks for overflow on every
+    /// sample, which keeps the conversion loops from being vectorised (and the stdlib's SIMD conversions
+    /// and `pointwiseMin` are not inlined).
+    static let roundingMagic: Float = 12_582_912
 
     /// `value` rounded to the nearest byte, clamped to 0...255.
     @inline(__always)
     static func byte(_ value: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(min(max(value, 0), 255) + 0.5))
+        UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + roundingMagic).bitPattern)
     }
 }

@@ -8,10 +8,18 @@ import Foundation
 /// at sigma 10 the largest difference is about 1.6 levels of 255 and the mean 0.35; below sigma 5 the
 /// approximation drifts (3 levels at sigma 5, 6 at sigma 2), which is why ``GaussianBlur`` convolves
 /// with a sampled kernel there.
+///
+/// In Float the filter stays accurate up to ``maximumSigma``: its poles approach 1 as sigma grows, and
+/// beyond that the rounding of the coefficients moves them too far (near sigma 200 it can make the filter
+/// unstable). A larger sigma runs the filter ``passes(sigma:)`` times with a smaller one, since gaussians
+/// compose: k passes of sigma / sqrt(k) make one of sigma.
 struct RecursiveGaussian: Sendable {
-    /// Weight of the input sample.
-    let gain: Float
-    /// Weights of the previous three outputs (already divided by the paper's b0).
+    /// The largest sigma one pass runs with: there `1 - (c1 + c2 + c3)` is still 100 times the rounding
+    /// error of the Float coefficients.
+    static let maximumSigma = 50.0
+
+    /// Weights of the previous three outputs (already divided by the paper's b0); the input's weight is
+    /// `1 - c1 - c2 - c3`, which the filter never computes (see `VectorLoops.recursiveStep`).
     let c1: Float, c2: Float, c3: Float
 
     init(sigma: Double) {
@@ -23,8 +31,11 @@ struct RecursiveGaussian: Sendable {
         let b2 = -(1.4281 * q2 + 1.26661 * q3)
         let b3 = 0.422205 * q3
         c1 = Float(b1 / b0); c2 = Float(b2 / b0); c3 = Float(b3 / b0)
-        // The gain makes the weights sum to exactly 1, so a flat area stays exactly flat.
-        gain = 1 - c1 - c2 - c3
+    }
+
+    /// How many passes a blur of `sigma` takes, each with `sigma / sqrt(passes)`, at most ``maximumSigma``.
+    static func passes(sigma: Double) -> Int {
+        max(1, Int(((sigma / maximumSigma) * (sigma / maximumSigma)).rounded(.up)))
     }
 
     /// How far past the end of a line of `length` samples the filter runs on the repeated edge sample, so
