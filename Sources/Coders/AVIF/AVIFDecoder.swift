@@ -16,21 +16,35 @@ final class AVIFDecoder {
 
     /// Parses `data`'s container (no AV1 data is decoded) and checks the budgets: the image's size
     /// against the pixel limit, and for sequences the frame count and the work of all frames.
-    init(data: Data, options: DecodeOptions) throws(ImageError) {
+    convenience init(data: Data, options: DecodeOptions) throws(ImageError) {
+        do throws(ImageError) {
+            try self.init(data: data) { Self.applyLimits(options, to: $0) }
+        } catch {
+            // libavif refused the header; when its size or count limits did it, say which budget.
+            if case .badImageData(let reason) = error, let size = Self.refusedSize(in: reason) {
+                try options.checkDimensions(width: size.width, height: size.height)
+            }
+            if let probe = try? AVIFDecoder(data: data, configure: Self.removeLimits) {
+                try Self.checkBudgets(width: probe.width, height: probe.height, frameCount: probe.frameCount, options: options)
+            }
+            throw error
+        }
+        try Self.checkBudgets(width: width, height: height, frameCount: frameCount, options: options)
+    }
+
+    /// Copies `data`, sets the decoder up with `configure` and parses the container.
+    private init(data: Data, configure: (UnsafeMutablePointer<avifDecoder>) -> Void) throws(ImageError) {
         guard let decoder = avifDecoderCreate() else { throw .badImageData(reason: "AVIF: out of memory") }
         bytes = .allocate(byteCount: max(data.count, 1), alignment: 1)
         if !data.isEmpty { _ = data.copyBytes(to: bytes) }
         self.decoder = decoder
-        Self.applyLimits(options, to: decoder)
+        configure(decoder)
         let result = avifDecoderSetIOMemory(decoder, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count)
         guard result == AVIF_RESULT_OK else { throw AVIFStatus.error(result, "reading") }
         let parsed = avifDecoderParse(decoder)
         guard parsed == AVIF_RESULT_OK else {
-            // libavif refused the header; when its size or count limits did it, say which budget.
-            try Self.checkBudgets(ofUnlimitedParseOf: data, options: options)
             throw AVIFStatus.error(parsed, "parsing", diagnostics: AVIFStatus.text(of: &decoder.pointee.diag))
         }
-        try Self.checkBudgets(width: width, height: height, frameCount: frameCount, options: options)
     }
 
     deinit {
@@ -61,19 +75,23 @@ final class AVIFDecoder {
                                        frameSizes: repeatElement(PixelSize(width: width, height: height), count: frameCount))
     }
 
-    /// After libavif refused a header under our limits: parses it again under libavif's defaults (the
-    /// container only) and throws the budget error the file's size or frame count deserves, if any.
-    private static func checkBudgets(ofUnlimitedParseOf data: Data, options: DecodeOptions) throws(ImageError) {
-        var unlimited = options
-        unlimited.maxPixelCount = DecodeOptions.defaultMaxPixelCount
-        unlimited.maxFrameCount = libavifDefaultImageCountLimit
-        guard let probe = try? AVIFDecoder(data: data, options: unlimited) else { return }
-        try checkBudgets(width: probe.width, height: probe.height, frameCount: probe.frameCount, options: options)
+    /// The size in libavif's refusal of an item or track over its size limits ("... dimensions are too
+    /// large [40000x40000]"), or nil.
+    private static func refusedSize(in reason: String) -> PixelSize? {
+        guard let marker = reason.range(of: "dimensions are too large [") else { return nil }
+        let numbers = reason[marker.upperBound...].prefix { $0 != "]" }.split(separator: "x").compactMap { Int($0) }
+        return numbers.count == 2 ? PixelSize(width: numbers[0], height: numbers[1]) : nil
     }
 
-    /// libavif's default frame-count limit, `AVIF_DEFAULT_IMAGE_COUNT_LIMIT` (12 hours at 60 fps; a macro
-    /// Swift does not import).
-    private static let libavifDefaultImageCountLimit = 12 * 3600 * 60
+    /// libavif's widest limits, for parsing a refused header again to learn its size and frame count
+    /// (the container only; nothing is decoded with these). libavif refuses a size limit above its
+    /// default (dav1d's own limit), so over that only the refusal's text tells the size.
+    private static func removeLimits(_ decoder: UnsafeMutablePointer<avifDecoder>) {
+        decoder.pointee.imageSizeLimit = UInt32(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)
+        decoder.pointee.imageDimensionLimit = 0
+        decoder.pointee.imageCountLimit = 0
+        decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
+    }
 
     var width: Int { Int(decoder.pointee.image.pointee.width) }
     var height: Int { Int(decoder.pointee.image.pointee.height) }
