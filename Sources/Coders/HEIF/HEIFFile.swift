@@ -51,7 +51,7 @@ final class HEIFFile {
     private static func throwBudgetError(for error: heif_error, options: DecodeOptions) throws(ImageError) {
         guard error.code == heif_error_Memory_allocation_error || error.subcode == heif_suberror_Security_limit_exceeded else { return }
         let message = HEIFStatus.message(error)
-        guard let marker = message.range(of: "image size ") ?? message.range(of: "Image size ") else { return }
+        guard let marker = message.range(of: "image size ", options: .caseInsensitive) else { return }
         let numbers = message[marker.upperBound...].prefix { $0.isNumber || $0 == "x" }.split(separator: "x").compactMap { Int($0) }
         guard numbers.count == 2 else { return }
         try options.checkDimensions(width: numbers[0], height: numbers[1])
