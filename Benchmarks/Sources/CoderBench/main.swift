@@ -1,6 +1,6 @@
 // coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
 // `swift run -c release coder-bench` from the Benchmarks folder; `coder-bench gif` runs only the
-// animation section (Animations.swift).
+// animation section (Animations.swift), `coder-bench avif-heif` only AVIF and HEIC (AVIFHEIF.swift).
 import Foundation
 import WebImage
 
@@ -11,6 +11,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cod
 // `coder-bench gif`: only the animation section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
     runAnimationBenchmarks()
+    exit(0)
+}
+
+// `coder-bench avif-heif`: only the AVIF and HEIC section.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "avif-heif" {
+    try runAVIFHEIFBenchmarks()
     exit(0)
 }
 
@@ -81,3 +87,4 @@ for (name, ms, key) in [("ours thumbnail (streamed)", pngThumbnail, "png-ours-th
 print("\nResampler alone (Core's area average, 12 MP RGB to 256x192): \(String(format: "%.1f", bestTime(runs: 3) { _ = ImageResampler.resample(photo, width: 256, height: 192) })) ms")
 
 runAnimationBenchmarks()
+try runAVIFHEIFBenchmarks()

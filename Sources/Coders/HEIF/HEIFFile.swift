@@ -24,20 +24,36 @@ final class HEIFFile {
     init(data: Data, options: DecodeOptions) throws(ImageError) {
         _ = HEIFStatus.initialized
         guard let context = heif_context_alloc() else { throw .badImageData(reason: "HEIF: out of memory") }
-        self.context = context
-        bytes = .allocate(byteCount: max(data.count, 1), alignment: 1)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 1)
         if !data.isEmpty { _ = data.copyBytes(to: bytes) }
-        heif_context_set_maximum_image_size_limit(context, Self.sideLimit(options))
-        var handle: OpaquePointer?
-        let read = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, data.count, nil)
+        let primary: OpaquePointer
+        do throws(ImageError) {
+            primary = try Self.parse(context, bytes: bytes, count: data.count, options: options)
+        } catch {
+            // Not yet owned by `self` (whose deinit does not run for a half-made object): freed here.
+            heif_context_free(context)
+            bytes.deallocate()
+            throw error
+        }
+        self.context = context
+        self.bytes = bytes
+        self.primary = primary
+        try options.checkDimensions(width: width, height: height)
+    }
+
+    /// Reads the file's boxes under the side limit and returns the primary image's handle.
+    private static func parse(_ context: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int,
+                              options: DecodeOptions) throws(ImageError) -> OpaquePointer {
+        heif_context_set_maximum_image_size_limit(context, sideLimit(options))
+        let read = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, count, nil)
         if !HEIFStatus.ok(read) {
-            try Self.throwBudgetError(for: read, options: options)
+            try throwBudgetError(for: read, options: options)
             try HEIFStatus.check(read, "reading")
         }
+        var handle: OpaquePointer?
         try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle), "finding the primary image")
         guard let handle else { throw .badImageData(reason: "HEIF: no primary image") }
-        primary = handle
-        try options.checkDimensions(width: width, height: height)
+        return handle
     }
 
     deinit {
