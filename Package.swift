@@ -108,6 +108,20 @@ targets += [
                 path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
 ]
 
+// MARK: - JPEG XL coder (issue 17)
+
+products += [.library(name: "WebImageJXLCoder", targets: ["WebImageJXLCoder"])]
+targets += [
+    // libjxl and its thread runner. No pkgConfig: libjxl.pc's -DHWY_SHARED_DEFINE is a flag SwiftPM refuses.
+    .systemLibrary(name: "CJXL", path: "Sources/CLibraries/CJXL", providers: [.apt(["libjxl-dev"])]),
+    .target(name: "WebImageJXLCoder", dependencies: ["WebImageCore", "CJXL"], path: "Sources/Coders/JXL",
+            swiftSettings: swiftSettings),
+    // The tests make files with cjxl and compare with djxl's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageJXLCoderTests",
+                dependencies: ["WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
+                path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
+]
+
 // MARK: - HTTP loader (issue 5)
 
 products += [
@@ -168,7 +182,7 @@ targets += [
     .target(name: "WebImage",
             dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
                            "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageAVIFCoder",
-                           "WebImageHEIFCoder", "WebImageMemoryCache",
+                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageMemoryCache",
                            "WebImageDiskCache"],
             path: "Sources/WebImage", swiftSettings: swiftSettings),
     .executableTarget(name: "webimage",
