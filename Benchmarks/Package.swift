@@ -28,7 +28,7 @@ targets += [
 // MARK: - AVIF and HEIF coders (issue 17)
 
 targets += [
-    // libavif and libheif called directly, for `coder-bench avif-heif`.
+    // libavif, libheif and libjxl called directly, for `coder-bench avif-heif`.
     .systemLibrary(name: "CRawAVIFHEIF", path: "Sources/CRawAVIFHEIF"),
 ]
 targets[targets.firstIndex { $0.name == "CoderBench" }!].dependencies.append("CRawAVIFHEIF")

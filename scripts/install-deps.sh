@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev libssl-dev)
 # Tests only: openssl makes the HTTPS tests' certificates, nghttpd is their HTTP/2 server, zlib1g-dev gzips bodies.
 packages+=(openssl nghttp2-server zlib1g-dev)
-# AVIF and HEIF coders; the tests compare with avifenc/avifdec and heif-enc/heif-convert.
-packages+=(libavif-dev libheif-dev libavif-bin libheif-examples)
+# AVIF, HEIF and JPEG XL coders; the tests compare with avifenc/avifdec, heif-enc/heif-convert, cjxl/djxl.
+packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
 
 missing=()
 for p in "${packages[@]}"; do

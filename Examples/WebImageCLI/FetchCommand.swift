@@ -7,7 +7,7 @@ struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Load images by URL through the shared manager.")
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case png, jpeg, webp, gif, avif, heic
+        case png, jpeg, webp, gif, avif, heic, jxl
         var imageFormat: ImageFormat {
             switch self {
             case .png: .png
@@ -16,6 +16,7 @@ struct FetchCommand: AsyncParsableCommand {
             case .gif: .gif
             case .avif: .avif
             case .heic: .heic
+            case .jxl: .jpegXL
             }
         }
     }
@@ -26,7 +27,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Decode as a thumbnail fitting in N x N pixels.")
     var thumbnail: Int?
 
-    @Option(help: "Re-encode the results in this format (png, jpeg, webp, gif, avif, heic).")
+    @Option(help: "Re-encode the results in this format (png, jpeg, webp, gif, avif, heic, jxl).")
     var format: OutputFormat?
 
     @Option(help: "Lossy quality for --format, 0 to 100.")

@@ -7,13 +7,14 @@
 @_exported import WebImageGIFCoder
 @_exported import WebImageAVIFCoder
 @_exported import WebImageHEIFCoder
+@_exported import WebImageJXLCoder
 @_exported import WebImageMemoryCache
 @_exported import WebImageDiskCache
 import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the AVIF, HEIF, PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
+/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared``, the
 /// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
 /// so ``ImageManager/shared`` loads anything.
@@ -76,6 +77,7 @@ let defaultSetup: DefaultSetup = {
     // First, so the Accept header (registered coders' formats in order) offers AVIF first, as browsers do.
     coders.addCoder(AVIFCoder())
     coders.addCoder(HEIFCoder())
+    coders.addCoder(JXLCoder())
     coders.addCoder(GIFCoder())
     coders.addCoder(WebPCoder())
     coders.addCoder(PNGCoder())

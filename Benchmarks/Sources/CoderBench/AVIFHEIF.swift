@@ -2,7 +2,7 @@ import CRawAVIFHEIF
 import Foundation
 import WebImage
 
-/// `coder-bench avif-heif` (and the end of a full run): AVIF and HEIC decode and encode of the 12 MP
+/// `coder-bench avif-heif` (and the end of a full run): AVIF, HEIC and JPEG XL (JXL.swift) decode and encode of the 12 MP
 /// photo against libavif and libheif called directly with the same settings, and a 256 px thumbnail of
 /// a 12 MP HEIC that embeds a 320x240 thumbnail (as iPhones write) against a full decode + resize.
 func runAVIFHEIFBenchmarks() throws {
@@ -45,6 +45,7 @@ func runAVIFHEIFBenchmarks() throws {
     print(row(["case", "ms", "", "vs full"]))
     print(row(["HEIC: ours thumbnail (embedded)", String(format: "%.1f", ours), "", String(format: "%.3fx", ours / full)]))
     print(row(["HEIC: full decode + resize", String(format: "%.1f", full), "", "1x"]))
+    try runJXLBenchmarks(photo: photo)
 }
 
 /// libavif called directly with the settings AVIFCoder uses.

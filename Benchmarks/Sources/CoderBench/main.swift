@@ -1,6 +1,6 @@
 // coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
 // `swift run -c release coder-bench` from the Benchmarks folder; `coder-bench gif` runs only the
-// animation section (Animations.swift), `coder-bench avif-heif` only AVIF and HEIC (AVIFHEIF.swift).
+// animation section (Animations.swift), `coder-bench avif-heif` only AVIF, HEIC and JPEG XL (AVIFHEIF.swift, JXL.swift).
 import Foundation
 import WebImage
 
@@ -14,7 +14,7 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
     exit(0)
 }
 
-// `coder-bench avif-heif`: only the AVIF and HEIC section.
+// `coder-bench avif-heif`: only the AVIF, HEIC and JPEG XL section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "avif-heif" {
     try runAVIFHEIFBenchmarks()
     exit(0)
