@@ -5,7 +5,7 @@ import WebImage
 /// `coder-bench avif-heif` (and the end of a full run): AVIF, HEIC and JPEG XL (JXL.swift) decode and encode of the 12 MP
 /// photo against libavif and libheif called directly with the same settings, and a 256 px thumbnail of
 /// a 12 MP HEIC that embeds a 320x240 thumbnail (as iPhones write) against a full decode + resize.
-func runAVIFHEIFBenchmarks() throws {
+func runAVIFHEIFBenchmarks(encode: Bool = true) throws {
     let photo = try Photos.twelveMegapixels()
     let avifCoder = AVIFCoder()
     let heifCoder = HEIFCoder()
@@ -17,12 +17,12 @@ func runAVIFHEIFBenchmarks() throws {
     print("AVIF: libavif \(String(cString: avifVersion())), dav1d decode, aom encode at speed 6, 4:2:0, quantizer \(RawAVIF.quantizer(quality)) (quality \(quality)), all cores")
     print("HEIC: libheif \(String(cString: heif_get_version())), libde265 decode, x265 encode (libheif's default preset), 4:2:0, quality \(Int(quality * 100))\n")
     print(row(["case", "ours ms", "raw ms", "ratio"]))
-    try compare("AVIF decode", runs: 7, ours: { _ = try avifCoder.decode(avif, options: DecodeOptions()) }, raw: { _ = RawAVIF.decode(avif) })
-    try compare("AVIF encode", runs: 2, ours: { _ = try avifCoder.encode(Image(pixels: photo), as: .avif, options: EncodeOptions(quality: quality)) },
-                raw: { _ = RawAVIF.encode(photo, quality: quality) })
-    try compare("HEIC decode", runs: 7, ours: { _ = try heifCoder.decode(heic, options: DecodeOptions()) }, raw: { _ = RawHEIF.decode(heic) })
-    try compare("HEIC encode", runs: 2, ours: { _ = try heifCoder.encode(Image(pixels: photo), as: .heic, options: EncodeOptions(quality: quality)) },
-                raw: { _ = RawHEIF.encode(photo, quality: Int32(quality * 100)) })
+    try compare("AVIF decode", runs: encode ? 7 : 15, ours: { _ = try avifCoder.decode(avif, options: DecodeOptions()) }, raw: { _ = RawAVIF.decode(avif) })
+    if encode { try compare("AVIF encode", runs: 2, ours: { _ = try avifCoder.encode(Image(pixels: photo), as: .avif, options: EncodeOptions(quality: quality)) },
+                raw: { _ = RawAVIF.encode(photo, quality: quality) }) }
+    try compare("HEIC decode", runs: encode ? 7 : 15, ours: { _ = try heifCoder.decode(heic, options: DecodeOptions()) }, raw: { _ = RawHEIF.decode(heic) })
+    if encode { try compare("HEIC encode", runs: 2, ours: { _ = try heifCoder.encode(Image(pixels: photo), as: .heic, options: EncodeOptions(quality: quality)) },
+                raw: { _ = RawHEIF.encode(photo, quality: Int32(quality * 100)) }) }
 
     // heif-enc writes the embedded thumbnail (`-t 320`: 320x240, what an iPhone embeds).
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -45,7 +45,7 @@ func runAVIFHEIFBenchmarks() throws {
     print(row(["case", "ms", "", "vs full"]))
     print(row(["HEIC: ours thumbnail (embedded)", String(format: "%.1f", ours), "", String(format: "%.3fx", ours / full)]))
     print(row(["HEIC: full decode + resize", String(format: "%.1f", full), "", "1x"]))
-    try runJXLBenchmarks(photo: photo)
+    try runJXLBenchmarks(photo: photo, encode: encode)
 }
 
 /// libavif called directly with the settings AVIFCoder uses.

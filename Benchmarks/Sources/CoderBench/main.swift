@@ -15,8 +15,9 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
 }
 
 // `coder-bench avif-heif`: only the AVIF, HEIC and JPEG XL section.
-if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "avif-heif" {
-    try runAVIFHEIFBenchmarks()
+// `coder-bench avif-heif decode`: the same without the (slow) encodes, with more decode runs.
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "avif-heif" {
+    try runAVIFHEIFBenchmarks(encode: CommandLine.arguments.count == 2 || CommandLine.arguments[2] != "decode")
     exit(0)
 }
 
