@@ -15,7 +15,12 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
 }
 
 // `coder-bench avif-heif`: only the AVIF, HEIC and JPEG XL section.
-// `coder-bench avif-heif decode`: the same without the (slow) encodes, with more decode runs.
+// `coder-bench avif-heif decode`: the same without the (slow) encodes, with more decode runs;
+// `coder-bench avif-heif jxl`: the JPEG XL rows alone.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "avif-heif", CommandLine.arguments[2] == "jxl" {
+    try runJXLBenchmarks(photo: try Photos.twelveMegapixels(), encode: true)
+    exit(0)
+}
 if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "avif-heif" {
     try runAVIFHEIFBenchmarks(encode: CommandLine.arguments.count == 2 || CommandLine.arguments[2] != "decode")
     exit(0)
