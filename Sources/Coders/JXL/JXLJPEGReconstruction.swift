@@ -7,13 +7,15 @@ enum JXLJPEGReconstruction {
     /// First size of the JPEG buffer relative to the JPEG XL file (recompression saves about 20 %, so
     /// the JPEG is a little larger); doubled whenever libjxl asks for more.
     static let initialGrowth = 2
+    /// Smallest first buffer: 4 KiB, more than the headers of any JPEG, so tiny files rarely grow it.
+    static let minimumBuffer = 4096
 
     static func jpeg(from data: Data) throws(ImageError) -> Data? {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
         defer { JxlDecoderDestroy(decoder) }
         // Owned here, handed to libjxl between SetJPEGBuffer and ReleaseJPEGBuffer, replaced (after a
         // release) by a buffer twice as large when libjxl asks for more; freed on return.
-        var capacity = max(4096, data.count * initialGrowth)
+        var capacity = max(minimumBuffer, data.count * initialGrowth)
         var output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { output.deallocate() }
         var written = 0
