@@ -67,3 +67,34 @@ struct HEIFReferenceTests {
         return out
     }
 }
+
+@Suite("HEIF premultiplied alpha")
+struct HEIFPremultipliedTests {
+    @Test("a file marked premultiplied (heif-enc --premultiplied-alpha) comes back with straight alpha")
+    func premultiplied() throws {
+        let tool = try HEIFTool()
+        // Colour no brighter than alpha, as premultiplied pixels are.
+        var source = SyntheticPicture.make(width: 64, height: 32, layout: .rgba8)
+        for o in stride(from: 0, to: source.bytes.count, by: 4) {
+            for c in 0..<3 { source.bytes[o + c] = min(source.bytes[o + c], source.bytes[o + 3]) }
+        }
+        let lossless = ["-L", "-p", "chroma=444", "--matrix_coefficients=0"]
+        let marked = try tool.heifEnc(source, lossless + ["--premultiplied-alpha"])
+        let plain = try tool.heifEnc(source, lossless)
+        let straight = try HEIFCoder().decode(marked, options: DecodeOptions()).pixels
+        let stored = try HEIFCoder().decode(plain, options: DecodeOptions()).pixels
+        #expect(SyntheticPicture.maxDifference(stored, source) <= HEIFEncodingTests.losslessTolerance)
+        // Divided by alpha: where alpha is high enough for the division to be exact to a few steps.
+        var checked = 0
+        for y in 0..<source.height {
+            for x in 0..<source.width {
+                let p = stored.rgba(x: x, y: y), q = straight.rgba(x: x, y: y)
+                guard p.a >= 64 else { continue }
+                let expected = min(255, (Int(p.r) * 255 + Int(p.a) / 2) / Int(p.a))
+                #expect(abs(Int(q.r) - expected) <= 4, "(\(x), \(y))")
+                checked += 1
+            }
+        }
+        #expect(checked > 0)
+    }
+}
