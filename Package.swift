@@ -98,6 +98,47 @@ targets += [
                 path: "Tests/GIFCoderTests", exclude: ["gif-reference.tsv"], swiftSettings: swiftSettings),
 ]
 
+// MARK: - AVIF and HEIF coders
+
+products += [
+    .library(name: "WebImageAVIFCoder", targets: ["WebImageAVIFCoder"]),
+    .library(name: "WebImageHEIFCoder", targets: ["WebImageHEIFCoder"]),
+]
+targets += [
+    // libavif (with dav1d/libgav1/aom decoders and aom/rav1e/SVT encoders on Debian 12).
+    // No pkgConfig: libavif.pc's -DAVIF_DLL is a flag SwiftPM refuses with a warning; the headers are in
+    // /usr/include and the module map links the library.
+    .systemLibrary(name: "CAVIF", path: "Sources/CLibraries/CAVIF", providers: [.apt(["libavif-dev"])]),
+    .target(name: "WebImageAVIFCoder", dependencies: ["WebImageCore", "CAVIF"], path: "Sources/Coders/AVIF",
+            swiftSettings: swiftSettings),
+    // libheif (libde265 decodes HEVC, x265 encodes it on Debian 12).
+    .systemLibrary(name: "CHEIF", path: "Sources/CLibraries/CHEIF", pkgConfig: "libheif",
+                   providers: [.apt(["libheif-dev"])]),
+    .target(name: "WebImageHEIFCoder", dependencies: ["WebImageCore", "CHEIF"], path: "Sources/Coders/HEIF",
+            swiftSettings: swiftSettings),
+    // The tests make files with avifenc/heif-enc and compare with avifdec/heif-convert's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageAVIFCoderTests",
+                dependencies: ["WebImageAVIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/AVIFCoderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageHEIFCoderTests",
+                dependencies: ["WebImageHEIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
+]
+
+// MARK: - JPEG XL coder
+
+products += [.library(name: "WebImageJXLCoder", targets: ["WebImageJXLCoder"])]
+targets += [
+    // libjxl and its thread runner. No pkgConfig: libjxl.pc's -DHWY_SHARED_DEFINE is a flag SwiftPM refuses.
+    .systemLibrary(name: "CJXL", path: "Sources/CLibraries/CJXL", providers: [.apt(["libjxl-dev"])]),
+    .target(name: "WebImageJXLCoder", dependencies: ["WebImageCore", "CJXL"], path: "Sources/Coders/JXL",
+            swiftSettings: swiftSettings),
+    // The tests make files with cjxl and compare with djxl's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageJXLCoderTests",
+                dependencies: ["WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
+                path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
+]
+
 // MARK: - HTTP loader
 
 products += [
@@ -157,7 +198,8 @@ products += [.library(name: "WebImage", targets: ["WebImage"])]
 targets += [
     .target(name: "WebImage",
             dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
-                           "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageMemoryCache",
+                           "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageAVIFCoder",
+                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageMemoryCache",
                            "WebImageDiskCache", "WebImageColorManagement"],
             path: "Sources/WebImage", swiftSettings: swiftSettings),
     .executableTarget(name: "webimage",

@@ -25,6 +25,14 @@ targets += [
                       path: "Sources/CoderBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - AVIF and HEIF coders (issue 17)
+
+targets += [
+    // libavif, libheif and libjxl called directly, for `coder-bench avif-heif`.
+    .systemLibrary(name: "CRawAVIFHEIF", path: "Sources/CRawAVIFHEIF"),
+]
+targets[targets.firstIndex { $0.name == "CoderBench" }!].dependencies.append("CRawAVIFHEIF")
+
 // MARK: - HTTP loader (issue 5)
 
 dependencies += [

@@ -10,6 +10,8 @@ packages+=(libpixman-1-dev)
 packages+=(openssl nghttp2-server zlib1g-dev)
 # Colour management: Little CMS 2 (WebImageColorManagement); jpgicc is icc-bench's peer.
 packages+=(liblcms2-dev liblcms2-utils)
+# AVIF, HEIF and JPEG XL coders; the tests compare with avifenc/avifdec, heif-enc/heif-convert, cjxl/djxl.
+packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
 
 missing=()
 for p in "${packages[@]}"; do

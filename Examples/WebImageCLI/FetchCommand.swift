@@ -8,9 +8,17 @@ struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Load images by URL through the shared manager.")
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case png, jpeg, webp, gif
+        case png, jpeg, webp, gif, avif, heic, jxl
         var imageFormat: ImageFormat {
-            switch self { case .png: .png; case .jpeg: .jpeg; case .webp: .webp; case .gif: .gif }
+            switch self {
+            case .png: .png
+            case .jpeg: .jpeg
+            case .webp: .webp
+            case .gif: .gif
+            case .avif: .avif
+            case .heic: .heic
+            case .jxl: .jpegXL
+            }
         }
     }
 
@@ -20,7 +28,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Decode as a thumbnail fitting in N x N pixels.")
     var thumbnail: Int?
 
-    @Option(help: "Re-encode the results in this format (png, jpeg, webp, gif).")
+    @Option(help: "Re-encode the results in this format (png, jpeg, webp, gif, avif, heic, jxl).")
     var format: OutputFormat?
 
     @Option(help: "Lossy quality for --format, 0 to 100.")

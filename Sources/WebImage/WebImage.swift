@@ -5,6 +5,9 @@
 @_exported import WebImageJPEGCoder
 @_exported import WebImageWebPCoder
 @_exported import WebImageGIFCoder
+@_exported import WebImageAVIFCoder
+@_exported import WebImageHEIFCoder
+@_exported import WebImageJXLCoder
 @_exported import WebImageMemoryCache
 @_exported import WebImageDiskCache
 @_exported import WebImageColorManagement
@@ -12,7 +15,7 @@ import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared`` (which
+/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared`` (which
 /// then converts images with an embedded ICC profile to sRGB with Little CMS: ``LittleCMSConverter``), the
 /// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
@@ -73,6 +76,10 @@ struct DefaultSetup: Sendable {
 /// Registered once, on first use (a global `let` is initialised lazily and exactly once).
 let defaultSetup: DefaultSetup = {
     let coders = ImageCodersManager.shared
+    // First, so the Accept header (registered coders' formats in order) offers AVIF first, as browsers do.
+    coders.addCoder(AVIFCoder())
+    coders.addCoder(HEIFCoder())
+    coders.addCoder(JXLCoder())
     coders.addCoder(GIFCoder())
     coders.addCoder(WebPCoder())
     coders.addCoder(PNGCoder())

@@ -1,6 +1,6 @@
 // coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
 // `swift run -c release coder-bench` from the Benchmarks folder; `coder-bench gif` runs only the
-// animation section (Animations.swift).
+// animation section (Animations.swift), `coder-bench avif-heif` only AVIF, HEIC and JPEG XL (AVIFHEIF.swift, JXL.swift).
 import Foundation
 import WebImage
 
@@ -11,6 +11,18 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cod
 // `coder-bench gif`: only the animation section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
     runAnimationBenchmarks()
+    exit(0)
+}
+
+// `coder-bench avif-heif`: only the AVIF, HEIC and JPEG XL section.
+// `coder-bench avif-heif decode`: the same without the (slow) encodes, with more decode runs;
+// `coder-bench avif-heif jxl`: the JPEG XL rows alone.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "avif-heif", CommandLine.arguments[2] == "jxl" {
+    try runJXLBenchmarks(photo: try Photos.twelveMegapixels(), encode: true)
+    exit(0)
+}
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "avif-heif" {
+    try runAVIFHEIFBenchmarks(encode: CommandLine.arguments.count == 2 || CommandLine.arguments[2] != "decode")
     exit(0)
 }
 
@@ -81,3 +93,4 @@ for (name, ms, key) in [("ours thumbnail (streamed)", pngThumbnail, "png-ours-th
 print("\nResampler alone (Core's area average, 12 MP RGB to 256x192): \(String(format: "%.1f", bestTime(runs: 3) { _ = ImageResampler.resample(photo, width: 256, height: 192) })) ms")
 
 runAnimationBenchmarks()
+try runAVIFHEIFBenchmarks()

@@ -164,11 +164,14 @@ public struct ImageMetadata: Sendable, Hashable {
     public var exif: Data?
     /// The raw XMP packet.
     public var xmp: Data?
+    /// H.273 colour code points from an AVIF/HEIF `nclx` box; nil for formats without them.
+    public var cicp: CICP?
 
     /// Metadata made of the given blocks, each as stored in a file.
-    public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
+    public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil, cicp: CICP? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif
         self.xmp = xmp
+        self.cicp = cicp
     }
 }
