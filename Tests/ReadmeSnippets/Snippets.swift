@@ -74,21 +74,21 @@ struct ReadmeSnippet124 {
     }
 }
 
-// README.md line 281
-func readmeSnippet281() async throws {
+// README.md line 283
+func readmeSnippet283() async throws {
     ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
     var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
     _ = options
 }
 
-// README.md line 319
+// README.md line 321
 enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
 extension ImageContext {
     var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
 }
 
-// README.md line 337
-func readmeSnippet337() async throws {
+// README.md line 339
+func readmeSnippet339() async throws {
     var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
     configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
     configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
@@ -96,8 +96,8 @@ func readmeSnippet337() async throws {
     _ = configuration
 }
 
-// README.md line 398
-func readmeSnippet398() async throws {
+// README.md line 400
+func readmeSnippet400() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.retryPolicy = HTTPBackoffRetryPolicy(
         maxAttempts: 3,        // tries in all (default 3)
@@ -107,8 +107,8 @@ func readmeSnippet398() async throws {
     _ = configuration
 }
 
-// README.md line 432
-func readmeSnippet432() async throws {
+// README.md line 434
+func readmeSnippet434() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
     configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
@@ -117,8 +117,8 @@ func readmeSnippet432() async throws {
     _ = configuration
 }
 
-// README.md line 500
-func readmeSnippet500() async throws {
+// README.md line 502
+func readmeSnippet502() async throws {
     let options = try ProcessingOptions(parsing: "resize:fill:300:200/gravity:sm/blur:2/q:80/f:webp")
     print(options)                                        // rs:fill:300:200/g:sm/bl:2/q:80/f:webp
     let transformer = try options.transformer(watermarkImage: nil)   // nil when no pixels change
