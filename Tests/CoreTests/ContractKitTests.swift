@@ -50,3 +50,37 @@ struct ContractKitTests {
         #expect(duties.contains("request modifier"))
     }
 }
+
+/// A read-only cache: images bundled with the program, answered by key. It writes only the two queries.
+private struct BundledImages: ImageCache {
+    let images: [String: Image]
+
+    func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
+                    cacheType: ImageCacheType) async -> CacheQueryResult? {
+        images[key].map { CacheQueryResult(image: $0, cacheType: .disk) }
+    }
+
+    func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
+        images[key] == nil ? .none : .disk
+    }
+}
+
+@Suite("Read-only caches")
+struct ReadOnlyCacheTests {
+    @Test func aCacheWithOnlyQueriesServesHitsAndIgnoresStores() async throws {
+        let url = Harness.url("bundled.raw")
+        let bundled = Image(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [1, 2, 3, 4]))
+        let loader = TestLoader()
+        loader.serve(RawImageCoder.solid(width: 9, height: 9), at: Harness.url("downloaded.raw"))
+        let manager = ImageManager(cache: BundledImages(images: [url.absoluteString: bundled]), loader: loader,
+                                   coders: ImageCodersManager(coders: [RawImageCoder()]))
+        let hit = try await manager.image(for: url)
+        #expect(hit.cacheType == .disk && hit.image.width == 2)
+        #expect(loader.requestCount == 0)
+        // A download is answered but not kept: the cache stores nothing.
+        let downloaded = try await manager.image(for: Harness.url("downloaded.raw"), options: [.waitStoreCache])
+        #expect(downloaded.image.width == 9)
+        let again = try await manager.image(for: Harness.url("downloaded.raw"))
+        #expect(again.cacheType == .none)
+    }
+}

@@ -66,6 +66,19 @@ extension ImageCache {
     public func imageFromMemory(forKey key: String) -> Image? { nil }
 }
 
+/// Defaults for read-only caches (images bundled with a program, a mounted snapshot): such a cache
+/// implements ``ImageCache/queryImage(forKey:options:context:cacheType:)`` and
+/// ``ImageCache/containsImage(forKey:cacheType:)``; storing, removing and clearing do nothing.
+extension ImageCache {
+    /// Keeps nothing: a read-only cache.
+    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {}
+    /// Removes nothing: a read-only cache.
+    public func removeImage(forKey key: String, cacheType: ImageCacheType) async {}
+    /// Clears nothing: a read-only cache.
+    public func clear(cacheType: ImageCacheType) async {}
+}
+
 /// The memory storage the two-level cache is written against; `WebImageMemoryCache` provides the default.
 public protocol MemoryStorage: Sendable {
     /// The image for `key`, marking it recently used.
