@@ -118,10 +118,10 @@ targets += [
             swiftSettings: swiftSettings),
     // The tests make files with avifenc/heif-enc and compare with avifdec/heif-convert's PNGs, read by PNGCoder.
     .testTarget(name: "WebImageAVIFCoderTests",
-                dependencies: ["WebImageAVIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                dependencies: ["WebImageTesting", "WebImageAVIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/AVIFCoderTests", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHEIFCoderTests",
-                dependencies: ["WebImageHEIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                dependencies: ["WebImageTesting", "WebImageHEIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
 ]
 
@@ -135,7 +135,7 @@ targets += [
             swiftSettings: swiftSettings),
     // The tests make files with cjxl and compare with djxl's PNGs, read by PNGCoder.
     .testTarget(name: "WebImageJXLCoderTests",
-                dependencies: ["WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
+                dependencies: ["WebImageTesting", "WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
                 path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
 ]
 

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageJXLCoder
+import WebImageTestSupport
+import WebImageTesting
+
+/// The contract every coder keeps (WebImageTesting's `CoderContract`), run on this plugin as any plugin
+/// author runs it on theirs.
+@Suite("JXLCoder keeps the coder contract")
+struct JXLCoderContractTests {
+    @Test func theCoderContractHolds() throws {
+        let coder = JXLCoder()
+        let samples = try [PixelLayout.rgb8, .rgba8].map { layout in
+            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
+                             as: .jpegXL, options: EncodeOptions())
+        }
+        var contract = CoderContract(coder: coder, samples: samples)
+        contract.corruptedCopies = 16
+        let violations = contract.violations()
+        #expect(violations.isEmpty, "\(violations)")
+    }
+}
