@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import WebImage
 
 /// A small origin on loopback that serves files from memory: the demo's sample sources, and the tests'
@@ -31,7 +32,8 @@ public struct StaticSourceServer: Sendable {
     }
 
     /// The Hummingbird application serving the files; `onServerRunning` gets the bound port.
-    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+    public func application(logger: Logger = Logger(label: "webimage-sources"),
+                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<CallbackResponder<BasicRequestContext>> {
         let files = self.files
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
@@ -45,7 +47,8 @@ public struct StaticSourceServer: Sendable {
         return Application(responder: responder,
                            configuration: ApplicationConfiguration(address: .hostname(host, port: port),
                                                                    serverName: "webimage-sources"),
-                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) })
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+                           logger: logger)
     }
 
     /// The image files of `directory` (by extension), each with its pixel size and animation, read by

@@ -45,6 +45,14 @@ struct UsageError: Error, CustomStringConvertible {
 let defaultSamplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../Resources").standardizedFileURL
 
+/// Bytes of the demo's one-run key and salt: as long as the HMAC's output, what imgproxy's docs suggest.
+let demoKeyByteCount = 32
+
+func randomBytes(_ count: Int) -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+}
+
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -64,6 +72,10 @@ do {
         let sources = try await DemoSources.start(files: files)
         origin = sources.task
         configuration.allowsLoopbackSources = true
+        if configuration.signingKeys.isEmpty {
+            // The demo page shows signed URLs: a key and salt for this run only.
+            configuration.signingKeys = [URLSigner.KeyPair(key: randomBytes(demoKeyByteCount), salt: randomBytes(demoKeyByteCount))]
+        }
         configuration.demo = DemoConfiguration(sourceBaseURL: sources.baseURL, samples: samples)
         logger.info("demo sources", metadata: ["url": "\(sources.baseURL)", "samples": "\(samples.count)"])
     }
