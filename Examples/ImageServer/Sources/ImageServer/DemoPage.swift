@@ -77,7 +77,19 @@ struct DemoPage {
         repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}</style></head>
         <body><h1>webimage-server demo</h1>
         <p>Signed imgproxy URLs over the sample images\(supportsOptions ? "" : " (processing options need the transformers module, not in this build)").</p>
+        <p id="check">checking…</p>
         \(figures)
+        <script>
+        // After every image has loaded or failed: compare each with the size it must have.
+        window.addEventListener("load", () => {
+          const images = [...document.querySelectorAll("img[data-width]")];
+          const bad = images.filter(i => !i.complete || i.naturalWidth != i.dataset.width || i.naturalHeight != i.dataset.height);
+          const check = document.getElementById("check");
+          check.textContent = `images: ${images.length - bad.length} of ${images.length} loaded with the expected size` +
+            bad.map(i => `; wrong: ${i.alt} (${i.naturalWidth}x${i.naturalHeight})`).join("");
+          check.dataset.ok = bad.length == 0 && images.length > 0 ? "yes" : "no";
+        });
+        </script>
         </body></html>
         """
     }
