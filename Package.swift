@@ -144,13 +144,13 @@ targets += [
                            "WebImageDiskCache"],
             path: "Sources/WebImage", swiftSettings: swiftSettings),
     .executableTarget(name: "webimage",
-                      dependencies: ["WebImage", "LoopbackHTTPServer",
+                      dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTransformers",
                                      .product(name: "ArgumentParser", package: "swift-argument-parser")],
                       path: "Examples/WebImageCLI", swiftSettings: swiftSettings),
     .executableTarget(name: "TerminalGallery", dependencies: ["WebImage"],
                       path: "Examples/TerminalGallery", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageIntegrationTests",
-                dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport",
+                dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport", "WebImageTransformers",
                                "webimage", "CustomCoder", "CustomLoader", "TerminalGallery"],
                 path: "Tests/IntegrationTests", swiftSettings: swiftSettings),
     .executableTarget(name: "CustomCoder",
@@ -158,6 +158,18 @@ targets += [
                       path: "Examples/CustomCoder", swiftSettings: swiftSettings),
     .executableTarget(name: "CustomLoader", dependencies: ["WebImageCore", "WebImageMemoryCache"],
                       path: "Examples/CustomLoader", swiftSettings: swiftSettings),
+]
+
+// MARK: - Transformers
+
+products += [.library(name: "WebImageTransformers", targets: ["WebImageTransformers"])]
+targets += [
+    // Resize, crop, geometry, filters and the processing-option text form; pure Swift on Core's pixels.
+    .target(name: "WebImageTransformers", dependencies: ["WebImageCore"], path: "Sources/Transformers",
+            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"],
+                path: "Tests/TransformersTests", exclude: ["filter-reference.tsv", "geometry-reference.tsv", "resample-reference.tsv"],
+                swiftSettings: swiftSettings),
 ]
 
 // MARK: - Package

@@ -61,6 +61,18 @@ targets += [
                       path: "Sources/CacheBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Transformers (issue 13)
+
+products += [.executable(name: "transform-bench", targets: ["TransformBench"])]
+targets += [
+    // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/transform-bench runs the
+    // libvips and Pillow peers on the same files and prints the table.
+    .executableTarget(name: "TransformBench",
+                      dependencies: [.product(name: "WebImage", package: "SwiftWebImage"),
+                                     .product(name: "WebImageTransformers", package: "SwiftWebImage")],
+                      path: "Sources/TransformBench", swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     platforms: [.macOS(.v15)],

@@ -29,22 +29,24 @@ struct PixelTests {
 
     @Test func halvingAveragesEachTwoByTwoBlock() {
         let source = PixelBuffer(width: 4, height: 2, layout: .gray8, bytes: [0, 100, 10, 20, 50, 50, 30, 40])
-        let out = ImageResampler.resample(source, width: 2, height: 1)
+        let out = ImageResampler.resample(source, width: 2, height: 1, filter: .box)
         #expect(out.bytes == [50, 25])
     }
 
     @Test func fractionalScalingWeightsPartialPixels() {
         // 3 -> 2: each output pixel covers 1.5 source pixels.
         let source = PixelBuffer(width: 3, height: 1, layout: .gray8, bytes: [0, 90, 180])
-        let out = ImageResampler.resample(source, width: 2, height: 1)
+        let out = ImageResampler.resample(source, width: 2, height: 1, filter: .box)
         #expect(out.bytes == [30, 150])
     }
 
     @Test func transparentPixelsDoNotBleedTheirColor() {
         // An opaque red pixel next to a transparent *green* one: the average stays pure red, half transparent.
         let source = PixelBuffer(width: 2, height: 1, layout: .rgba8, bytes: [255, 0, 0, 255, 0, 255, 0, 0])
-        let out = ImageResampler.resample(source, width: 1, height: 1)
-        #expect(out.bytes == [255, 0, 0, 128])
+        for filter in ResamplingFilter.allCases where filter != .nearest {
+            let out = ImageResampler.resample(source, width: 1, height: 1, filter: filter)
+            #expect(out.bytes == [255, 0, 0, 128], "\(filter)")
+        }
     }
 
     @Test func streamingRowsGivesTheSameResultAsWholeBuffers() {

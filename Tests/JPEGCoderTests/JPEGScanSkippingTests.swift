@@ -55,8 +55,9 @@ struct JPEGScanSkippingTests {
 
     @Test func sparseCoefficientBufferIsAFractionOfLibjpegs() throws {
         let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 1600, height: 1200), progressive: true)
-        let (pixels, state) = try scaledDecodeState(data, thumbnail: 150, skipping: true, sparse: true)
-        #expect(pixels == (try scaledDecodeState(data, thumbnail: 150, skipping: false, sparse: false)).0)
+        // 75 px (75 x 56): twice it fits 1/8 (200 x 150).
+        let (pixels, state) = try scaledDecodeState(data, thumbnail: 75, skipping: true, sparse: true)
+        #expect(pixels == (try scaledDecodeState(data, thumbnail: 75, skipping: false, sparse: false)).0)
         // libjpeg's buffer: 128 bytes per block, 200 x 150 luma blocks and 100 x 75 for each chroma component.
         let libjpegBytes = (200 * 150 + 2 * 100 * 75) * 128
         #expect(state.sparse_components == 3 && Int(state.coefficient_bytes) < libjpegBytes / 4, "\(state.coefficient_bytes) bytes")
@@ -107,9 +108,9 @@ struct JPEGScanSkippingTests {
     func eighthScaleThumbnailEqualsDecodingEveryScan(subsampling: EncodeOptions.ChromaSubsampling) throws {
         let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true,
                                            subsampling: subsampling)
-        // 37 px fits 1/8 of both sides (50 x 37).
-        let (fast, skipped) = try scaledDecode(data, thumbnail: 37, skipping: true)
-        let (reference, none) = try scaledDecode(data, thumbnail: 37, skipping: false)
+        // An 18 px thumbnail (18 x 13): twice it, the shrink-on-load headroom, fits 1/8 of both sides (50 x 37).
+        let (fast, skipped) = try scaledDecode(data, thumbnail: 18, skipping: true)
+        let (reference, none) = try scaledDecode(data, thumbnail: 18, skipping: false)
         #expect(fast.width == 50 && fast.height == 37)
         #expect(fast == reference)
         // Luma's AC scans are always skipped; with 4:4:4 every component gets the 1x1 IDCT.

@@ -5,9 +5,10 @@ import WebImageCore
 /// Decodes and encodes JPEG with libjpeg-turbo: baseline, progressive, arithmetic, grayscale, CMYK and
 /// YCCK; EXIF orientation; ICC profiles; DCT-scaled thumbnail decoding.
 ///
-/// Thumbnails use libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale still at least the
-/// output size, then Core's area-average resampler to exactly that size: the main speed lever for
-/// thumbnails. The output size is ``DecodeOptions/outputSize(width:height:)`` of the real, upright image
+/// Thumbnails use libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale still at least twice
+/// the output size (``ImageResampler/thumbnailReducingGap``), then Core's Lanczos3 resampler to exactly
+/// that size, as libvips does: the main speed lever for thumbnails, without the softness of stopping at
+/// the DCT's block average. The output size is ``DecodeOptions/outputSize(width:height:)`` of the real, upright image
 /// (not of the rounded-up scaled size), so every coder gives the same thumbnail size for the same image.
 /// At 1/8 a progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
 /// over without Huffman decoding: their 1x1 IDCT reads only the DC coefficient, so the pixels are the

@@ -104,8 +104,11 @@ final class JPEGDecompressor {
         return code
     }
 
-    /// Once the header is read: the DCT scale that still leaves the output size (computed from the real
-    /// image size, upright), so the final resample only ever shrinks. Then decoding goes on.
+    /// Once the header is read: the smallest DCT scale that still leaves ``ImageResampler/thumbnailReducingGap``
+    /// times the output size (computed from the real image size, upright), or the full size when none
+    /// does, so the final Lanczos3 resample always has about two source pixels per output pixel to weigh
+    /// (libvips's rule for JPEG shrink-on-load; the DCT's own scaling is a plain block average). Then
+    /// decoding goes on.
     private func chooseScaleAfterHeader() -> Int32 {
         let state = self.state
         guard state.header_read != 0, !scaleChosen else { return state.code }
@@ -117,7 +120,10 @@ final class JPEGDecompressor {
                                             orientation: orientation)
             // In the stored orientation, which the DCT scale applies to.
             let turned = options.applyOrientation && orientation.swapsDimensions
-            minimum = turned ? PixelSize(width: output.height, height: output.width) : output
+            let stored = turned ? PixelSize(width: output.height, height: output.width) : output
+            let gap = ImageResampler.thumbnailReducingGap
+            minimum = PixelSize(width: Int((Double(stored.width) * gap).rounded(.up)),
+                                height: Int((Double(stored.height) * gap).rounded(.up)))
         }
         return cjpeg_decoder_choose_scale(decoder, Int32(clamping: minimum.width), Int32(clamping: minimum.height))
     }

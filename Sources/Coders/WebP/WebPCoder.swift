@@ -45,7 +45,8 @@ public struct WebPCoder: AnimatedImageCoder {
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
         let size = WebPScaling.outputSize(of: source, metadata: metadata, options: options)
         let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
-        let decodeSize = WebPScaling.libwebpScalesCorrectly(features, from: source, to: size) ? size : source
+        let decodeSize = WebPScaling.libwebpScalesCorrectly(features, from: source, to: size)
+            ? WebPScaling.shrinkOnLoadSize(from: source, to: size) : source
         let pixels = try WebPStillDecoder.decode(data, layout: layout, size: decodeSize, source: source, watch: watch)
         return Self.still(ImageResampler.resample(pixels, width: size.width, height: size.height),
                           metadata: metadata, options: options)

@@ -25,6 +25,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     private var received = Data()
     private var decoder: OpaquePointer?
     private var layout: PixelLayout = .rgb8
+    /// When libwebp scales: the output size its (about twice larger) rows are resampled to at the end.
+    private var scaledOutputSize: PixelSize?
     private var isAnimated = false
     private var status = VP8_STATUS_NOT_ENOUGH_DATA
     /// How many held bytes the last Huffman table memory check read.
@@ -73,9 +75,13 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
         let size = options.outputSize(width: source.width, height: source.height)
         if WebPScaling.libwebpScalesCorrectly(features, from: source, to: size) && size != source {
-            config.pointee.options.use_scaling = 1
-            config.pointee.options.scaled_width = Int32(size.width)
-            config.pointee.options.scaled_height = Int32(size.height)
+            let decodeSize = WebPScaling.shrinkOnLoadSize(from: source, to: size)
+            if decodeSize != source {
+                config.pointee.options.use_scaling = 1
+                config.pointee.options.scaled_width = Int32(decodeSize.width)
+                config.pointee.options.scaled_height = Int32(decodeSize.height)
+            }
+            scaledOutputSize = size
         }
         guard let created = WebPIDecode(nil, 0, config) else {
             throw .badImageData(reason: "WebP: cannot create the incremental decoder")
@@ -115,7 +121,10 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
 
     func partialImage() -> Image? {
         guard let decoder, let rows = currentRows(decoder), rows.decodedRows > 0 else { return nil }
-        var image = Image(pixels: rows.pixels, format: .webp, scale: options.scale)
+        var pixels = rows.pixels
+        // Shown at the size the finished image will have (libwebp's rows are about twice that).
+        if let size = scaledOutputSize { pixels = ImageResampler.resample(pixels, width: size.width, height: size.height) }
+        var image = Image(pixels: pixels, format: .webp, scale: options.scale)
         image.isIncomplete = rows.decodedRows < rows.pixels.height
         return image
     }
@@ -127,7 +136,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
             throw .badImageData(reason: "WebP: the data ended before the image (truncated file)")
         }
         let metadata = status == VP8_STATUS_OK ? WebPChunks.metadata(of: received) : ImageMetadata()
-        var image = WebPCoder.still(rows.pixels, metadata: metadata, options: options)
+        var pixels = rows.pixels
+        if let size = scaledOutputSize { pixels = ImageResampler.resample(pixels, width: size.width, height: size.height) }
+        var image = WebPCoder.still(pixels, metadata: metadata, options: options)
         image.isIncomplete = status != VP8_STATUS_OK
         return image
     }

@@ -1,9 +1,10 @@
 import CWebP
 import WebImageCore
 
-/// Where WebP thumbnails are scaled: by libwebp while it decodes (the full-size image is never held)
-/// where its scaler is right, otherwise by Core's premultiplied resampler after a full-size decode
-/// (memory the pixel limit already admits).
+/// Where WebP thumbnails are scaled: by libwebp while it decodes (the full-size image is never held) to
+/// about twice the output size where its scaler is right, then by Core's Lanczos3 to the exact size;
+/// otherwise by Core's premultiplied resampler after a full-size decode (memory the pixel limit already
+/// admits).
 enum WebPScaling {
     /// The thumbnail size in stored orientation: the output size of the upright image (as every coder
     /// computes it), turned back when the EXIF orientation swaps width and height, so turning the
@@ -27,6 +28,17 @@ enum WebPScaling {
         guard size != source else { return true }
         guard features.format == lossyFormat else { return true }
         return features.has_alpha == 0 && min(source.width, source.height) > narrowestScaledSide
+    }
+
+    /// The size libwebp's scaler decodes to for a thumbnail of `size`: ``ImageResampler/thumbnailReducingGap``
+    /// times it (the source when that is not smaller), so that Core's Lanczos3 makes the exact size
+    /// from about two pixels per output pixel. libwebp's scaler is an area average: cheap and right as
+    /// the first step, softer than Lanczos as the last.
+    static func shrinkOnLoadSize(from source: PixelSize, to size: PixelSize) -> PixelSize {
+        let gap = ImageResampler.thumbnailReducingGap
+        let width = Int((Double(size.width) * gap).rounded(.up)), height = Int((Double(size.height) * gap).rounded(.up))
+        guard width < source.width && height < source.height else { return source }
+        return PixelSize(width: width, height: height)
     }
 
     /// `WebPBitstreamFeatures.format` of lossy data (0: mixed or undefined, 2: lossless).

@@ -70,9 +70,11 @@ public final class AnimatedFrames: Sendable {
                 cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit, timeLimit: Duration? = nil) {
         self.source = source
         self.timeLimit = timeLimit
-        self.declaredFrameCount = source.frameCount
+        // A source reporting a negative count (a custom source's bug) has no frames rather than trapping.
+        let frameCount = max(0, source.frameCount)
+        self.declaredFrameCount = frameCount
         self.loopCount = source.loopCount
-        self.declaredDurations = (0..<source.frameCount).map { source.duration(at: $0) }
+        self.declaredDurations = (0..<frameCount).map { source.duration(at: $0) }
         self.outputSize = outputSize
         self.cachedFrameLimit = max(1, cachedFrameLimit)
         self.state = Locked(State())
@@ -91,9 +93,12 @@ public final class AnimatedFrames: Sendable {
     }
 
     /// Frame `index` (below ``declaredFrameCount``), composed now if it is not cached; the last good frame
-    /// when `index` is at or after a damaged frame.
+    /// when `index` is at or after a damaged frame. An index outside `0..<declaredFrameCount` throws
+    /// ``ImageError/invalidParameter(name:reason:)``.
     public func frame(at index: Int) throws -> ImageFrame {
-        precondition(index >= 0 && index < declaredFrameCount, "frame \(index) is outside 0..<\(declaredFrameCount)")
+        guard index >= 0 && index < declaredFrameCount else {
+            throw ImageError.invalidParameter(name: "index", reason: "frame \(index) is outside 0..<\(declaredFrameCount)")
+        }
         let (pixels, shown) = try state.withLock { state -> (PixelBuffer, Int) in
             if let pinned = state.pinned {
                 let shown = min(index, pinned.count - 1)

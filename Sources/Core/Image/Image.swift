@@ -54,13 +54,43 @@ public struct Image: Sendable {
         self.animation = animation
     }
 
-    /// An animated image from frames already in memory (for example to encode a GIF).
+    /// An animated image from frames already in memory (for example to encode a GIF); one frame makes a
+    /// still. An empty list makes an empty (0 x 0) still rather than stopping the process; use
+    /// ``init(validatingFrames:loopCount:format:)`` to have it, and frames of different sizes, refused.
     public init(frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .undefined) {
-        precondition(!frames.isEmpty, "an animated image needs at least one frame")
-        self.init(pixels: frames[0].pixels, format: format)
+        guard let first = frames.first else {
+            self.init(pixels: PixelBuffer(width: 0, height: 0, layout: .rgba8), format: format)
+            return
+        }
+        self.init(pixels: first.pixels, format: format)
         if frames.count > 1 {
             self = Image(copying: self, animation: AnimatedFrames(frames: frames, loopCount: loopCount))
         }
+    }
+
+    /// An animated image from frames already in memory, checked: throws
+    /// ``ImageError/invalidParameter(name:reason:)`` for an empty list, frames whose size or layout differ
+    /// from frame 0's, a negative or non-finite duration, or a negative loop count.
+    public init(validatingFrames frames: [ImageFrame], loopCount: Int = 0,
+                format: ImageFormat = .undefined) throws(ImageError) {
+        guard let first = frames.first else {
+            throw .invalidParameter(name: "frames", reason: "an animated image needs at least one frame")
+        }
+        guard loopCount >= 0 else {
+            throw .invalidParameter(name: "loopCount", reason: "\(loopCount) is negative (0 means forever)")
+        }
+        for (index, frame) in frames.enumerated() {
+            let pixels = frame.pixels
+            guard pixels.width == first.pixels.width, pixels.height == first.pixels.height,
+                  pixels.layout == first.pixels.layout else {
+                throw .invalidParameter(name: "frames", reason: "frame \(index) is \(pixels.width)x\(pixels.height) "
+                    + "\(pixels.layout), frame 0 is \(first.pixels.width)x\(first.pixels.height) \(first.pixels.layout)")
+            }
+            guard frame.duration.isFinite, frame.duration >= 0 else {
+                throw .invalidParameter(name: "frames", reason: "frame \(index) lasts \(frame.duration) s")
+            }
+        }
+        self.init(frames: frames, loopCount: loopCount, format: format)
     }
 
     private init(copying other: Image, animation: AnimatedFrames?) {
@@ -87,10 +117,13 @@ public struct Image: Sendable {
     /// Display duration of each frame in seconds; `[0]` for stills.
     public var frameDurations: [TimeInterval] { animation?.durations ?? [0] }
 
-    /// Frame `index` (0-based), decoding it if it is not cached.
+    /// Frame `index` (0-based), decoding it if it is not cached. An index outside `0..<frameCount` throws
+    /// ``ImageError/invalidParameter(name:reason:)``.
     public func frame(at index: Int) throws -> ImageFrame {
         if let animation { return try animation.frame(at: index) }
-        precondition(index == 0, "a still image has only frame 0")
+        guard index == 0 else {
+            throw ImageError.invalidParameter(name: "index", reason: "a still image has only frame 0, not \(index)")
+        }
         return ImageFrame(pixels: pixels, duration: 0)
     }
 

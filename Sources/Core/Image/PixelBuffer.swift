@@ -28,6 +28,27 @@ public struct PixelBuffer: Sendable, Hashable {
         self.bytes = bytes
     }
 
+    /// Wraps bytes that come from outside (a user, a file), checked: throws
+    /// ``ImageError/invalidParameter(name:reason:)`` for a negative size, a `bytesPerRow` shorter than a
+    /// row, a size whose byte count overflows, or too few bytes, where ``init(width:height:layout:bytesPerRow:bytes:)``
+    /// stops the process (a programmer error there).
+    public init(width: Int, height: Int, layout: PixelLayout, bytesPerRow: Int? = nil,
+                validating bytes: [UInt8]) throws(ImageError) {
+        guard width >= 0, height >= 0 else {
+            throw .invalidParameter(name: "size", reason: "\(width)x\(height) has a negative side")
+        }
+        let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: layout.bytesPerPixel)
+        let stride = bytesPerRow ?? rowBytes
+        guard !rowOverflow, stride >= rowBytes else {
+            throw .invalidParameter(name: "bytesPerRow", reason: "\(stride) is shorter than one row of \(width) pixels")
+        }
+        let (needed, overflow) = stride.multipliedReportingOverflow(by: height)
+        guard !overflow, bytes.count >= needed else {
+            throw .invalidParameter(name: "bytes", reason: "\(width)x\(height) needs \(overflow ? "more than Int.max" : "\(needed)") bytes, got \(bytes.count)")
+        }
+        self.init(width: width, height: height, layout: layout, bytesPerRow: stride, bytes: bytes)
+    }
+
     /// A buffer filled with zero bytes (transparent black for `.rgba8`).
     public init(width: Int, height: Int, layout: PixelLayout) {
         self.init(width: width, height: height, layout: layout,

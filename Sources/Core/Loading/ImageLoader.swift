@@ -83,7 +83,8 @@ extension ImageError {
     /// Whether trying again is pointless: the data or URL is bad, not the moment.
     public static func isPermanentFailure(_ error: ImageError) -> Bool {
         switch error {
-        case .badImageData, .unsupportedFormat, .imageTooLarge, .invalidURL, .invalidContentType, .fileIO:
+        case .badImageData, .unsupportedFormat, .imageTooLarge, .invalidURL, .invalidContentType, .fileIO,
+             .invalidParameter:
             return true
         case .invalidStatusCode(let code):
             return permanentStatusCodes.contains(code)

@@ -49,6 +49,9 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedResponse(reason: String)
     /// The response head (one header line, or all of them together) exceeded the loader's limit.
     case headerTooLarge(limit: Int)
+    /// A parameter given to a transformer, a parser or another public API is out of its range; `name` is
+    /// the parameter, `reason` what is wrong with its value.
+    case invalidParameter(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -74,6 +77,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .decompressionRatioExceeded(let limit): "response decompressed to more than \(limit)x its size on the wire"
         case .malformedResponse(let reason): "not an HTTP response: \(reason)"
         case .headerTooLarge(let limit): "response head larger than \(limit) bytes"
+        case .invalidParameter(let name, let reason): "invalid \(name): \(reason)"
         }
     }
 }

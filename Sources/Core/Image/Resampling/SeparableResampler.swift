@@ -1,0 +1,204 @@
+/// The resampling engine: source rows arrive one at a time (from a whole buffer or straight from a
+/// decoder), each is weighed into the few output rows whose kernel covers it (the vertical pass, over whole
+/// contiguous rows, which vectorises well), and an output row is filtered horizontally and written as soon
+/// as its last source row is in. Memory: the output, one float row, and one float accumulator per output
+/// row still open (a handful: the kernel's height in output rows).
+///
+/// Pixels are mixed as Float, RGBA with premultiplied alpha (so transparent pixels' colour never bleeds
+/// into visible ones), and rounded to bytes once, at the end.
+struct SeparableResampler {
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let layout: PixelLayout
+    let width: Int
+    let height: Int
+
+    private let columns: ResamplingWeights
+    private let rows: ResamplingWeights
+    /// Floats per source row (one per channel per pixel).
+    private let rowFloats: Int
+    /// The floats of a row some output column reads: the only ones converted and accumulated.
+    private let floatSpan: Range<Int>
+    /// Distance between accumulators: the row, plus slack so an RGB pixel can be read as 4 floats.
+    private let slotStride: Int
+    /// Accumulators kept: the most output rows one source row contributes to, so that open rows
+    /// (always consecutive) never share a slot.
+    private let slotCount: Int
+    private var accumulators: [Float]
+    private var floatRow: [Float]
+    private var output: [UInt8]
+    /// The next source row expected.
+    private(set) var nextSourceRow = 0
+    /// The lowest output row not yet emitted.
+    private var lowestOpenRow = 0
+
+    init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int, filter: ResamplingFilter) {
+        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+                  columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
+                  rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter))
+    }
+
+    /// An engine for precomputed weights (a region of a larger resample). Rows still arrive from row 0;
+    /// rows and columns no output reads are passed over.
+    init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights, rows: ResamplingWeights) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.layout = layout
+        self.width = columns.outputCount
+        self.height = rows.outputCount
+        self.columns = columns
+        self.rows = rows
+        let span = columns.sourceSpan
+        floatSpan = (span.lowerBound * layout.bytesPerPixel)..<(span.upperBound * layout.bytesPerPixel)
+        rowFloats = sourceWidth * layout.bytesPerPixel
+        slotStride = (rowFloats + 7) & ~3
+        var most = 1
+        var lo = 0
+        for j in 0..<height {
+            while rows.last(lo) < rows.first[j] { lo += 1 }
+            most = max(most, j - lo + 1)
+        }
+        slotCount = most
+        accumulators = [Float](repeating: 0, count: slotStride * most)
+        floatRow = [Float](repeating: 0, count: slotStride)
+        output = [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel)
+    }
+
+    var isComplete: Bool { nextSourceRow >= sourceHeight }
+
+    /// Feeds the next source row of bytes (`sourceWidth` pixels of `layout`, or more).
+    mutating func consume(row: UnsafeBufferPointer<UInt8>) {
+        precondition(row.count >= rowFloats, "row is shorter than the source width")
+        guard rows.sourceSpan.contains(nextSourceRow) else {
+            nextSourceRow += 1
+            return
+        }
+        let span = floatSpan
+        let premultiply = layout == .rgba8
+        floatRow.withUnsafeMutableBufferPointer { out in
+            guard let out = out.baseAddress, let src = row.baseAddress else { return }
+            if premultiply {
+                var i = span.lowerBound
+                while i < span.upperBound {
+                    let alpha = Float(src[i + 3])
+                    let factor = alpha * (1 / 255)
+                    out[i] = Float(src[i]) * factor
+                    out[i + 1] = Float(src[i + 1]) * factor
+                    out[i + 2] = Float(src[i + 2]) * factor
+                    out[i + 3] = alpha
+                    i += 4
+                }
+            } else {
+                for i in span { out[i] = Float(src[i]) }
+            }
+        }
+        let floats = floatRow
+        floats.withUnsafeBufferPointer { consume(floats: $0) }
+    }
+
+    /// Feeds the next source row as floats (RGBA premultiplied), `sourceWidth` pixels of `layout`.
+    mutating func consume(floats row: UnsafeBufferPointer<Float>) {
+        precondition(nextSourceRow < sourceHeight, "more rows than the source height")
+        let y = nextSourceRow
+        let span = floatSpan
+        var j = lowestOpenRow
+        while j < height && rows.first[j] <= y {
+            let weight = rows.weights[rows.offset[j] + y - rows.first[j]]
+            let slot = (j % slotCount) * slotStride
+            let starts = y == rows.first[j]
+            accumulators.withUnsafeMutableBufferPointer { all in
+                guard let acc = all.baseAddress.map({ $0 + slot }), let src = row.baseAddress else { return }
+                if starts {
+                    for i in span { acc[i] = src[i] * weight }
+                } else {
+                    for i in span { acc[i] += src[i] * weight }
+                }
+            }
+            if y == rows.last(j) {
+                emit(j)
+                lowestOpenRow = j + 1
+            }
+            j += 1
+        }
+        nextSourceRow += 1
+    }
+
+    /// Filters output row `j`'s accumulator horizontally into the output bytes.
+    private mutating func emit(_ j: Int) {
+        let slot = (j % slotCount) * slotStride
+        let base = j * width * layout.bytesPerPixel
+        let layout = self.layout
+        let width = self.width
+        let columns = self.columns
+        accumulators.withUnsafeBufferPointer { all in
+            output.withUnsafeMutableBufferPointer { outAll in
+                columns.weights.withUnsafeBufferPointer { weightsAll in
+                    guard let acc = all.baseAddress.map({ $0 + slot }), let out = outAll.baseAddress.map({ $0 + base }),
+                          let weights = weightsAll.baseAddress else { return }
+                    switch layout {
+                    case .gray8:
+                        for x in 0..<width {
+                            let w = weights + columns.offset[x]
+                            let s = acc + columns.first[x]
+                            var sum: Float = 0
+                            for k in 0..<columns.count[x] { sum += s[k] * w[k] }
+                            out[x] = byte(sum)
+                        }
+                    case .rgb8:
+                        for x in 0..<width {
+                            let sum = Self.pixelSum(acc + columns.first[x] * 3, stride: 3,
+                                                    weights: weights + columns.offset[x], count: columns.count[x])
+                            out[x * 3] = byte(sum.x)
+                            out[x * 3 + 1] = byte(sum.y)
+                            out[x * 3 + 2] = byte(sum.z)
+                        }
+                    case .rgba8:
+                        for x in 0..<width {
+                            let sum = Self.pixelSum(acc + columns.first[x] * 4, stride: 4,
+                                                    weights: weights + columns.offset[x], count: columns.count[x])
+                            let alpha = min(255, max(0, sum.w))
+                            let o = x * 4
+                            if alpha > 0 {
+                                let unpremultiply = 255 / alpha
+                                out[o] = byte(sum.x * unpremultiply)
+                                out[o + 1] = byte(sum.y * unpremultiply)
+                                out[o + 2] = byte(sum.z * unpremultiply)
+                            } else {
+                                out[o] = 0; out[o + 1] = 0; out[o + 2] = 0
+                            }
+                            out[o + 3] = byte(alpha)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The weighted sum of `count` pixels from `pixels` (each read as 4 floats; the accumulators have
+    /// slack after the last RGB pixel for the fourth).
+    @inline(__always)
+    private static func pixelSum(_ pixels: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>,
+                                 count: Int) -> SIMD4<Float> {
+        var sum = SIMD4<Float>()
+        var p = UnsafeRawPointer(pixels)
+        for k in 0..<count {
+            sum += p.loadUnaligned(as: SIMD4<Float>.self) * weights[k]
+            p += stride * MemoryLayout<Float>.stride
+        }
+        return sum
+    }
+
+    /// The output rows finished so far (later rows zero).
+    var completedRows: PixelBuffer {
+        PixelBuffer(width: width, height: height, layout: layout, bytes: output)
+    }
+
+    /// The resampled image; rows whose source rows never came stay zero.
+    func finish() -> PixelBuffer { completedRows }
+}
+
+/// `value` rounded to the nearest byte, clamped to 0...255 (Lanczos and cubics overshoot).
+@inline(__always)
+private func byte(_ value: Float) -> UInt8 {
+    UInt8(min(255, max(0, value)) + 0.5)
+}

@@ -1,0 +1,62 @@
+import WebImageCore
+
+/// Cuts away uniform borders (imgproxy's `trim`): rows and columns at the edges whose every pixel is
+/// within `threshold` of the border colour.
+///
+/// The border colour is `color`, or the top-left pixel's when nil. A pixel matches when no channel
+/// (alpha included, for RGBA) differs from the colour's by more than `threshold`. `equalHorizontal` cuts the
+/// same amount from left and right (the smaller of the two), `equalVertical` the same from top and bottom.
+/// An image that is all border is left as it is.
+public struct TrimTransformer: FrameTransformer {
+    /// Largest per-channel difference (0...255) that still counts as the border colour.
+    public let threshold: Double
+    /// The border colour, or nil for the top-left pixel's.
+    public let color: RGBAColor?
+    /// Whether left and right lose the same number of columns.
+    public let equalHorizontal: Bool
+    /// Whether top and bottom lose the same number of rows.
+    public let equalVertical: Bool
+
+    /// Trims borders within `threshold` (0...255, 10 by default as imgproxy) of `color` (the top-left pixel's
+    /// when nil). Throws ``ImageError/invalidParameter(name:reason:)`` for a threshold outside 0...255.
+    public init(threshold: Double = 10, color: RGBAColor? = nil, equalHorizontal: Bool = false,
+                equalVertical: Bool = false) throws(ImageError) {
+        guard (0...255).contains(threshold) else {
+            throw .invalidParameter(name: "trim threshold", reason: "\(threshold) is not within 0...255")
+        }
+        (self.threshold, self.color) = (threshold, color)
+        (self.equalHorizontal, self.equalVertical) = (equalHorizontal, equalVertical)
+    }
+
+    /// `trim(threshold,color|auto,h?v?)`.
+    public var transformerKey: String {
+        "trim(\(threshold),\(color.map(\.description) ?? "auto"),\(equalHorizontal ? "h" : "")\(equalVertical ? "v" : ""))"
+    }
+
+    /// The pixels without their uniform border.
+    public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
+        guard pixels.width > 0, pixels.height > 0 else { return pixels }
+        let border = color ?? { let p = pixels.rgba(x: 0, y: 0); return RGBAColor(red: p.r, green: p.g, blue: p.b, alpha: p.a) }()
+        let reference = border.bytes(for: pixels.layout).map(Int.init)
+        // A difference d matches when d <= threshold; bytes are whole numbers, so compare with the floor.
+        let limit = Int(threshold.rounded(.down))
+        let bpp = pixels.layout.bytesPerPixel
+        let isBorder: (Int, Int) -> Bool = { x, y in
+            let o = y * pixels.bytesPerRow + x * bpp
+            for c in 0..<bpp where abs(Int(pixels.bytes[o + c]) - reference[c]) > limit { return false }
+            return true
+        }
+        func rowIsBorder(_ y: Int) -> Bool { (0..<pixels.width).allSatisfy { isBorder($0, y) } }
+        guard let top = (0..<pixels.height).first(where: { !rowIsBorder($0) }) else { return pixels }
+        let bottom = (0..<pixels.height).reversed().first(where: { !rowIsBorder($0) })!
+        func columnIsBorder(_ x: Int) -> Bool { (top...bottom).allSatisfy { isBorder(x, $0) } }
+        let left = (0..<pixels.width).first(where: { !columnIsBorder($0) })!
+        let right = (0..<pixels.width).reversed().first(where: { !columnIsBorder($0) })!
+        var cut = (left: left, right: pixels.width - 1 - right, top: top, bottom: pixels.height - 1 - bottom)
+        if equalHorizontal { cut.left = min(cut.left, cut.right); cut.right = cut.left }
+        if equalVertical { cut.top = min(cut.top, cut.bottom); cut.bottom = cut.top }
+        if cut == (0, 0, 0, 0) { return pixels }
+        return pixels.cropped(x: cut.left, y: cut.top, width: pixels.width - cut.left - cut.right,
+                              height: pixels.height - cut.top - cut.bottom)
+    }
+}

@@ -1,0 +1,247 @@
+import WebImageCore
+
+/// A whole processing pipeline as one value, read from and printed to imgproxy's processing-option text
+/// (`rs:fill:300:200/g:sm/bl:2/sh:0.5/q:80/f:webp`).
+///
+/// The text is a list of options separated by `/`, each `name:argument:argument...`, with imgproxy's long or
+/// short names. Options set fields; a later option overrides an earlier one that sets the same field, and
+/// the order of the text never changes the order of the work: ``transformer(watermarkImage:)`` always
+/// applies trim, rotate and flip, crop, resize, effects, shape, extend, padding, background and watermark
+/// in that order (see README.md, "Processing options"). ``description`` prints the canonical text: short
+/// names, defaults left out, options in that order; it parses back to an equal value, so it is a good
+/// cache key for the output.
+///
+/// ```swift
+/// let options = try ProcessingOptions(parsing: "resize:fit:256:256/sharpen:0.5/format:webp")
+/// print(options)                    // rs:fit:256:256/sh:0.5/f:webp
+/// let transformer = try options.transformer(watermarkImage: nil)
+/// ```
+///
+/// Every value is checked while parsing; a bad one or an unknown option throws
+/// ``ImageError/invalidParameter(name:reason:)`` naming the option as it was written.
+public struct ProcessingOptions: Sendable, Hashable {
+    // MARK: Trim, orientation, crop
+
+    /// `trim` / `t`: remove a uniform border first. nil: no trim.
+    public var trim: Trim?
+    /// `rotate` / `rot`: clockwise degrees, kept in 0..<360 (`rot:-90` is 270). Multiples of 90 are exact;
+    /// other angles fill the corners with ``background`` (transparent when there is none). 0 by default.
+    public var rotation: Double = 0
+    /// `flip` / `fl`, first argument: mirror left-right. false by default.
+    public var flipHorizontally = false
+    /// `flip` / `fl`, second argument: mirror top-bottom. false by default.
+    public var flipVertically = false
+    /// `crop` / `c`: keep an area of the (rotated) image before resizing. nil: no crop.
+    public var crop: Crop?
+
+    // MARK: Resize
+
+    /// `resizing_type` / `rt` (or the first argument of `rs`): how the image meets ``width`` x ``height``.
+    /// `.fit` by default.
+    public var resizingType: ResizeMode = .fit
+    /// `width` / `w`: the target width in points (multiplied by ``devicePixelRatio``); 0 keeps the aspect
+    /// ratio from ``height``. 0 by default; both 0 means no resize.
+    public var width = 0
+    /// `height` / `h`: the target height in points; 0 keeps the aspect ratio from ``width``. 0 by default.
+    public var height = 0
+    /// `enlarge` / `el`: allow the result to be larger than the source. false by default.
+    public var enlarge = false
+    /// `gravity` / `g`: which part `fill` and `crop` keep. `.center` by default.
+    public var gravity: Gravity = .center
+    /// `resizing_algorithm` / `ra`: the resampling filter. `.lanczos3` by default.
+    public var resamplingFilter: ResamplingFilter = .lanczos3
+    /// `dpr`: multiplies the resize size, padding, extend, corner radii, borders and absolute watermark
+    /// offsets, for HiDPI screens. 1 by default; 0 < dpr ≤ ``maximumDevicePixelRatio``.
+    public var devicePixelRatio: Double = 1
+
+    // MARK: Effects
+
+    /// `brightness` / `br`: added to every channel, -255...255. 0 by default.
+    public var brightness = 0
+    /// `contrast` / `co`: 1 keeps the contrast, 0 is flat grey. 1 by default.
+    public var contrast: Double = 1
+    /// `saturation` / `sa`: 1 keeps the colours, 0 is grey. 1 by default.
+    public var saturation: Double = 1
+    /// `grayscale` / `gs`: drop the colours. false by default.
+    public var grayscale = false
+    /// `colorize` / `col`: a colour laid over the image. nil by default.
+    public var colorize: Colorize?
+    /// `blur` / `bl`: gaussian blur sigma in pixels; 0 is none. 0 by default.
+    public var blur: Double = 0
+    /// `sharpen` / `sh`: unsharp-mask sigma in pixels; 0 is none. 0 by default.
+    public var sharpen: Double = 0
+
+    // MARK: Shape, canvas, watermark
+
+    /// `rounded_corners` / `rc`: round the corners. nil by default.
+    public var roundedCorners: RoundedCorners?
+    /// `circle` / `ci`: keep the centred circle. nil by default.
+    public var circle: Circle?
+    /// `extend` / `ex`: grow the canvas to the resize size when the image is smaller. nil by default.
+    public var extend: Extend?
+    /// `padding` / `pd`: add space around the image, CSS-style. nil by default.
+    public var padding: Padding?
+    /// `background` / `bg`: the colour extend, padding and rotation fill with, and the image is flattened
+    /// onto (imgproxy's meaning). nil: transparent fill and no flattening (except for JPEG output, which is
+    /// flattened onto white because JPEG has no alpha).
+    public var background: RGBAColor?
+    /// `watermark` / `wm`: a second image drawn last. nil by default.
+    public var watermark: WatermarkOption?
+
+    // MARK: Output
+
+    /// `format` / `f` / `ext`: the output format; nil keeps the source's.
+    public var format: ImageFormat?
+    /// `quality` / `q`: the output quality, 1...100; nil (or `q:0`) leaves it to the encoder.
+    public var quality: Int?
+
+    /// No options: nothing to do.
+    public init() {}
+
+    /// Parses the text form: options separated by `/` (empty segments are skipped).
+    public init(parsing text: String) throws(ImageError) {
+        try self.init(segments: text.split(separator: "/", omittingEmptySubsequences: true))
+    }
+
+    /// Parses options already split on `/`, as a server finds them in a URL path.
+    public init(segments: [Substring]) throws(ImageError) {
+        self.init()
+        for segment in segments where !segment.isEmpty {
+            try apply(segment)
+        }
+        try validateCombination()
+    }
+
+    /// The largest ``devicePixelRatio``: phones are 2x to 4x; more only multiplies the work.
+    public static let maximumDevicePixelRatio: Double = 8
+
+    /// The largest width, height, padding or extend size in pixels (after ``devicePixelRatio``): an RGBA
+    /// image 16384 pixels square is already 1 GiB, and WebP cannot encode more than 16383 pixels a side.
+    public static let maximumDimension = 16384
+}
+
+extension ProcessingOptions {
+    /// `trim:%threshold:%color:%equal_hor:%equal_ver`.
+    public struct Trim: Sendable, Hashable {
+        /// How far (0...255 per channel) a pixel may be from the border colour and still be trimmed.
+        public var threshold: Double
+        /// The colour to trim; nil: the top-left pixel's.
+        public var color: RGBAColor?
+        /// Trim the same amount from left and right (the smaller of the two).
+        public var equalHorizontal: Bool
+        /// Trim the same amount from top and bottom.
+        public var equalVertical: Bool
+
+        public init(threshold: Double, color: RGBAColor? = nil, equalHorizontal: Bool = false,
+                    equalVertical: Bool = false) {
+            self.threshold = threshold
+            self.color = color
+            self.equalHorizontal = equalHorizontal
+            self.equalVertical = equalVertical
+        }
+    }
+
+    /// `crop:%width:%height:%gravity`: each size ≥ 1 is pixels, below 1 a fraction of the image, 0 all of it.
+    public struct Crop: Sendable, Hashable {
+        public var width: Double
+        public var height: Double
+        /// nil: the ``ProcessingOptions/gravity`` option's.
+        public var gravity: Gravity?
+
+        public init(width: Double, height: Double, gravity: Gravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
+    }
+
+    /// `colorize:%opacity:%color:%keep_alpha:%blend_mode` (imgproxy Pro's colorize, plus a blend mode).
+    public struct Colorize: Sendable, Hashable {
+        /// 0...1; how strongly the colour covers the image.
+        public var opacity: Double
+        /// The overlay colour (opaque; its strength is ``opacity``). Black by default, as imgproxy.
+        public var color: RGBAColor
+        /// How the colour mixes with the image. `.normal` by default.
+        public var blendMode: BlendMode
+
+        public init(opacity: Double, color: RGBAColor = .black, blendMode: BlendMode = .normal) {
+            self.opacity = opacity
+            self.color = color
+            self.blendMode = blendMode
+        }
+    }
+
+    /// `rounded_corners:%radius:%border_width:%border_color`.
+    public struct RoundedCorners: Sendable, Hashable {
+        /// Corner radius in points (multiplied by the dpr).
+        public var radius: Double
+        /// Border width in points; 0 draws none.
+        public var borderWidth: Double
+        public var borderColor: RGBAColor
+
+        public init(radius: Double, borderWidth: Double = 0, borderColor: RGBAColor = .white) {
+            self.radius = radius
+            self.borderWidth = borderWidth
+            self.borderColor = borderColor
+        }
+    }
+
+    /// `circle:%border_width:%border_color`.
+    public struct Circle: Sendable, Hashable {
+        /// Border width in points; 0 draws none.
+        public var borderWidth: Double
+        public var borderColor: RGBAColor
+
+        public init(borderWidth: Double = 0, borderColor: RGBAColor = .white) {
+            self.borderWidth = borderWidth
+            self.borderColor = borderColor
+        }
+    }
+
+    /// `extend:%extend:%gravity`: where the image sits on the grown canvas.
+    public struct Extend: Sendable, Hashable {
+        public var gravity: Gravity
+
+        public init(gravity: Gravity = .center) { self.gravity = gravity }
+    }
+
+    /// `padding:%top:%right:%bottom:%left` in points, CSS-style.
+    public struct Padding: Sendable, Hashable {
+        public var top: Int
+        public var right: Int
+        public var bottom: Int
+        public var left: Int
+
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+    }
+}
+
+/// `watermark:%opacity:%position:%x_offset:%y_offset:%scale`: where and how the watermark image given to
+/// ``ProcessingOptions/transformer(watermarkImage:)`` is drawn.
+public struct WatermarkOption: Sendable, Hashable {
+    /// 0 < opacity ≤ 1 (`wm:0` turns the watermark off).
+    public var opacity: Double
+    /// Where it sits. `.center` by default, as imgproxy; `.smart` is not allowed.
+    public var position: Gravity
+    /// Horizontal offset from the position: |x| ≥ 1 is points (multiplied by the dpr), below 1 a fraction of
+    /// the image's width. 0 by default.
+    public var offsetX: Double
+    /// Vertical offset, as ``offsetX``.
+    public var offsetY: Double
+    /// The watermark's width relative to the image's; nil keeps its own size.
+    public var scale: Double?
+
+    public init(opacity: Double, position: Gravity = .center, offsetX: Double = 0, offsetY: Double = 0,
+                scale: Double? = nil) {
+        self.opacity = opacity
+        self.position = position
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.scale = scale
+    }
+}
