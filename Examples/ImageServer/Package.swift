@@ -1,21 +1,9 @@
 // swift-tools-version:6.1
-import Foundation
 import PackageDescription
 
 /// `webimage-server`: an imgproxy-compatible image server on SwiftWebImage and Hummingbird 2.
 /// A package of its own, so that users of the framework never resolve the server's dependencies.
-var swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-
-// Processing options (`rs:fill:300:200/q:80`) are parsed by the main package's transformers module. Until
-// that module exists in the checkout, the server builds without it and serves only option-less URLs
-// (Sources/ImageServer/ProcessingPlan.swift is the one place that connects the two).
-let transformersDirectory = Context.packageDirectory + "/../../Sources/Transformers/Processing"
-let hasTransformers = FileManager.default.fileExists(atPath: transformersDirectory)
-var transformerDependencies: [Target.Dependency] = []
-if hasTransformers {
-    swiftSettings.append(.define("WEBIMAGE_TRANSFORMERS"))
-    transformerDependencies.append(.product(name: "WebImageTransformers", package: "SwiftWebImage"))
-}
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "ImageServer",
@@ -50,7 +38,9 @@ let package = Package(
                     .product(name: "Metrics", package: "swift-metrics"),
                     .product(name: "Prometheus", package: "swift-prometheus"),
                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                ] + transformerDependencies,
+                    // Processing options: the parser and the transformers they build.
+                    .product(name: "WebImageTransformers", package: "SwiftWebImage"),
+                ],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "webimage-server", dependencies: ["ImageServer"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageServerTests", dependencies: ["ImageServer"], swiftSettings: swiftSettings),

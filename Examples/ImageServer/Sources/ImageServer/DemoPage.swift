@@ -7,8 +7,6 @@ import WebImage
 struct DemoPage {
     let demo: DemoConfiguration
     let signer: URLSigner
-    /// Whether processing options can be used (the transformers module is built in).
-    let supportsOptions: Bool
 
     /// One image on the page.
     struct Entry {
@@ -37,12 +35,12 @@ struct DemoPage {
             add("as WebP", options: "", plainExtension: "webp", width: sample.width, height: sample.height)
             add("as PNG", options: "", plainExtension: "png", width: sample.width, height: sample.height)
             add("negotiated", options: "", plainExtension: nil, width: sample.width, height: sample.height)
-            guard supportsOptions else { continue }
             let fit = Self.fitted(width: sample.width, height: sample.height, box: Self.fitBox)
             add("fit \(Self.fitBox)", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)", plainExtension: nil,
                 width: fit.width, height: fit.height)
+            let fill = Self.filled(width: sample.width, height: sample.height, side: Self.fillSide)
             add("fill \(Self.fillSide) JPEG q70", options: "rs:fill:\(Self.fillSide):\(Self.fillSide)/g:ce/q:70/f:jpg",
-                plainExtension: nil, width: Self.fillSide, height: Self.fillSide)
+                plainExtension: nil, width: fill.width, height: fill.height)
             add("fit \(Self.fitBox), blur", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)/bl:2", plainExtension: "webp",
                 width: fit.width, height: fit.height)
         }
@@ -53,6 +51,14 @@ struct DemoPage {
     static func fitted(width: Int, height: Int, box: Int) -> (width: Int, height: Int) {
         let scale = min(1, min(Double(box) / Double(width), Double(box) / Double(height)))
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    /// The size `fill` into a `side` square gives, never enlarged: scaled to cover the square (at most
+    /// 1:1), then cropped to it.
+    static func filled(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
+        let scale = min(1, max(Double(side) / Double(width), Double(side) / Double(height)))
+        let scaled = (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
+        return (max(1, min(side, scaled.0)), max(1, min(side, scaled.1)))
     }
 
     static func percentEncoded(_ text: String) -> String {
@@ -76,7 +82,7 @@ struct DemoPage {
         background:#fff;vertical-align:top}figcaption{max-width:200px}img{max-width:400px;background:\
         repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}</style></head>
         <body><h1>webimage-server demo</h1>
-        <p>Signed imgproxy URLs over the sample images\(supportsOptions ? "" : " (processing options need the transformers module, not in this build)").</p>
+        <p>Signed imgproxy URLs over the sample images: conversions, fits, crops, blur, animations.</p>
         <p id="check">checking…</p>
         \(figures)
         <script>

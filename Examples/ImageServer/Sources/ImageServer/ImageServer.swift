@@ -68,7 +68,7 @@ public final class ImageServer: Sendable {
                                        body: Data(metrics.exposition().utf8)))
         case "/demo", "/demo/":
             guard let demo = configuration.demo else { break }
-            let page = DemoPage(demo: demo, signer: service.signer, supportsOptions: ProcessingPlan.supportsOptions)
+            let page = DemoPage(demo: demo, signer: service.signer)
             return Self.response(.init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
                                        body: Data(page.html().utf8)))
         default:

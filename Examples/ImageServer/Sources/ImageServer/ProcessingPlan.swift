@@ -1,7 +1,5 @@
 import WebImage
-#if WEBIMAGE_TRANSFORMERS
 import WebImageTransformers
-#endif
 
 /// The processing options of one URL, reduced to what the server needs from them. This file is the only
 /// place that reads option strings: it hands them to `WebImageTransformers`' parser (`ProcessingOptions`)
@@ -22,30 +20,16 @@ struct ProcessingPlan: Sendable {
     static let passthrough = ProcessingPlan(canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
                                             makeTransformer: { _ in nil })
 
-    /// Whether this build reads processing options (the transformers module is part of the main package).
-    static let supportsOptions: Bool = {
-        #if WEBIMAGE_TRANSFORMERS
-        true
-        #else
-        false
-        #endif
-    }()
-
     /// Reads the option segments of a processing URL; throws the parser's error for options it refuses.
     init(segments: [Substring]) throws(ImageError) {
         if segments.isEmpty {
             self = .passthrough
             return
         }
-        #if WEBIMAGE_TRANSFORMERS
         let options = try ProcessingOptions(segments: segments)
         self.init(canonicalText: options.description, format: options.format, quality: options.quality,
                   wantsWatermark: options.watermark != nil,
                   makeTransformer: { watermark throws(ImageError) in try options.transformer(watermarkImage: watermark) })
-        #else
-        throw .invalidURL("processing options need the WebImageTransformers module, which this build lacks: "
-                          + segments.joined(separator: "/"))
-        #endif
     }
 
     init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool,

@@ -1,4 +1,3 @@
-#if WEBIMAGE_TRANSFORMERS
 import Foundation
 import Testing
 import WebImage
@@ -67,5 +66,18 @@ import WebImageTransformers
         #expect(bad.status == 400)
         try await servers.stop()
     }
+
+    @Test func watermarkFromTheConfiguredFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-server-mark-\(UUID()).png")
+        try Fixtures.encoded(Fixtures.alphaPixels(), as: .png).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let servers = try await TestServers.start { configuration in configuration.watermarkPath = file.path }
+        let plain = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png"))
+        let marked = try await HTTPClient.get(servers.baseURL + servers.encodedPath(options: "wm:1:ce", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+        #expect(marked.status == 200)
+        let (a, b) = (try Fixtures.decode(plain.body), try Fixtures.decode(marked.body))
+        #expect(a.width == b.width && a.height == b.height)
+        #expect(a.pixels.bytes != b.pixels.bytes)
+        try await servers.stop()
+    }
 }
-#endif

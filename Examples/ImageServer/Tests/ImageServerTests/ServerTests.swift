@@ -247,7 +247,7 @@ import WebImage
             configuration.demo = DemoConfiguration(sourceBaseURL: URL(string: "http://127.0.0.1:1/")!, samples: [])
         }
         let page = DemoPage(demo: DemoConfiguration(sourceBaseURL: URL(string: servers.sourceURL("/"))!, samples: samples),
-                            signer: servers.server.service.signer, supportsOptions: ProcessingPlan.supportsOptions)
+                            signer: servers.server.service.signer)
         #expect(!page.entries().isEmpty)
         for entry in page.entries() {
             let reply = try await HTTPClient.get(servers.baseURL + entry.path)
