@@ -146,7 +146,7 @@ final class ImageService: Sendable {
     private func make(plan: ProcessingPlan, source: URL, explicitFormat: ImageFormat?,
                       preference: FormatNegotiation.Preference, quality: Int) async throws -> RenderedImage {
         let fetchStarted = ContinuousClock.now
-        let (image, sourceFormat) = try await fetcher.image(at: source)
+        let (image, sourceFormat) = try await fetcher.image(at: source, decodeBox: plan.decodeBox)
         metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
         try Task.checkCancellation()
 

@@ -13,12 +13,16 @@ struct ProcessingPlan: Sendable {
     var quality: Int?
     /// Whether the options draw the watermark (`wm:`).
     var wantsWatermark: Bool
+    /// A box the source may be decoded straight into ("shrink on load": JPEG's DCT scaling, libwebp's
+    /// scaler, then the framework's thumbnail resampler), because the options begin by fitting the image
+    /// inside it; nil when an earlier step needs the full-size pixels.
+    var decodeBox: PixelSize?
     /// Makes the transformer that applies the options (given the watermark image), nil when there is nothing to do.
     var makeTransformer: @Sendable (_ watermark: Image?) throws(ImageError) -> (any ImageTransformer)?
 
     /// The plan of an URL without processing options: the source, re-encoded.
     static let passthrough = ProcessingPlan(canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
-                                            makeTransformer: { _ in nil })
+                                            decodeBox: nil, makeTransformer: { _ in nil })
 
     /// Reads the option segments of a processing URL; throws the parser's error for options it refuses.
     init(segments: [Substring]) throws(ImageError) {
@@ -28,16 +32,27 @@ struct ProcessingPlan: Sendable {
         }
         let options = try ProcessingOptions(segments: segments)
         self.init(canonicalText: options.description, format: options.format, quality: options.quality,
-                  wantsWatermark: options.watermark != nil,
+                  wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
                   makeTransformer: { watermark throws(ImageError) in try options.transformer(watermarkImage: watermark) })
     }
 
-    init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool,
+    /// Only `fit` into a box with both sides given, and nothing before the resize that looks at the
+    /// full image (crop, trim, rotation): then decoding into the box gives what the resize would.
+    static func decodeBox(_ options: ProcessingOptions) -> PixelSize? {
+        guard options.resizingType == .fit, options.width > 0, options.height > 0, options.crop == nil,
+              options.trim == nil, options.rotation == 0 else { return nil }
+        let scale = options.devicePixelRatio
+        return PixelSize(width: max(1, Int((Double(options.width) * scale).rounded())),
+                         height: max(1, Int((Double(options.height) * scale).rounded())))
+    }
+
+    init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool, decodeBox: PixelSize?,
          makeTransformer: @escaping @Sendable (_ watermark: Image?) throws(ImageError) -> (any ImageTransformer)?) {
         self.canonicalText = canonicalText
         self.format = format
         self.quality = quality
         self.wantsWatermark = wantsWatermark
+        self.decodeBox = decodeBox
         self.makeTransformer = makeTransformer
     }
 }

@@ -34,10 +34,12 @@ struct SourceFetcher: Sendable {
     /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
     static let loopbackAddresses: Set<String> = ["127.0.0.1", "0:0:0:0:0:0:0:1"]
 
-    /// The decoded source at `url` and its file format. Cancelling the task cancels the download and decode.
-    func image(at url: URL) async throws(ImageError) -> (image: Image, format: ImageFormat) {
+    /// The decoded source at `url` (fitted into `decodeBox` while decoding when given) and its file
+    /// format. Cancelling the task cancels the download and decode.
+    func image(at url: URL, decodeBox: PixelSize? = nil) async throws(ImageError) -> (image: Image, format: ImageFormat) {
         var context = ImageContext()
         context.decodeOptions = decodeOptions
+        context.thumbnailPixelSize = decodeBox
         let result = try await manager.image(for: url, options: [.retryFailed], context: context)
         return (result.image, result.image.format)
     }

@@ -80,4 +80,19 @@ import WebImageTransformers
         #expect(a.pixels.bytes != b.pixels.bytes)
         try await servers.stop()
     }
+
+    @Test func fitsDecodeStraightIntoTheBox() async throws {
+        let servers = try await TestServers.start()
+        let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(options: "rs:fit:16:16/dpr:2", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+        #expect(reply.status == 200)
+        var context = ImageContext()
+        context.thumbnailPixelSize = PixelSize(32)
+        let manager = servers.server.service.fetcher.manager
+        let decoded = manager.cache.imageFromMemory(forKey: manager.cacheKey(for: URL(string: servers.sourceURL("/photo.jpg"))!, context: context))
+        #expect(decoded?.width == 32 && decoded?.height == 24)
+        // A crop needs the full image first: no decode box.
+        #expect(try ProcessingPlan(segments: ["c:10:10", "rs:fit:16:16"]).decodeBox == nil)
+        #expect(try ProcessingPlan(segments: ["rs:fill:16:16"]).decodeBox == nil)
+        try await servers.stop()
+    }
 }
