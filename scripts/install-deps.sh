@@ -12,6 +12,8 @@ packages+=(openssl nghttp2-server zlib1g-dev)
 packages+=(liblcms2-dev liblcms2-utils)
 # AVIF, HEIF and JPEG XL coders; the tests compare with avifenc/avifdec, heif-enc/heif-convert, cjxl/djxl.
 packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
+# CI only: scripts/browser-check loads the image server's demo page in headless Chromium.
+if [ "${CI:-}" = true ]; then packages+=(chromium); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import WebImage
+
+/// Answers processing URLs: checks the signature and the source, finds the answer in the result cache
+/// or makes it (fetch, decode, transform, encode) in a bounded worker slot under a deadline.
+final class ImageService: Sendable {
+    let configuration: ServerConfiguration
+    let signer: URLSigner
+    let allowList: SourceAllowList
+    let gate: ProcessingGate
+    let negotiation: FormatNegotiation
+    let resultCache: ResultCache
+    let fetcher: SourceFetcher
+    let coders: ImageCodersManager
+    let metrics: ServerMetrics
+    let logger: Logger
+    let watermark: Image?
+
+    init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics, logger: Logger) throws {
+        self.configuration = configuration
+        self.coders = coders
+        self.metrics = metrics
+        self.logger = logger
+        signer = URLSigner(keyPairs: configuration.signingKeys, signatureSize: configuration.signatureSize)
+        allowList = SourceAllowList(configuration.allowedSources)
+        gate = ProcessingGate(slots: configuration.workers, queueLimit: configuration.queueSize,
+                              onQueueDepth: { [metrics] depth in metrics.recordQueueDepth(depth) })
+        negotiation = FormatNegotiation(negotiatesWebP: configuration.negotiatesWebP,
+                                        negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
+        resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
+                                      directory: configuration.resultCacheDirectory)
+        fetcher = SourceFetcher(configuration: configuration, coders: coders)
+        if let path = configuration.watermarkPath {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            watermark = try coders.decode(data, options: DecodeOptions(maxPixelCount: configuration.maxSourcePixels))
+        } else {
+            watermark = nil
+        }
+    }
+
+    /// What the HTTP layer sends back.
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [(String, String)]
+        var body: Data
+    }
+
+    /// Answers the request target `target` (path and query as sent) with the client's `Accept` and
+    /// `If-None-Match` headers.
+    func answer(target: String, accept: String?, ifNoneMatch: String?) async -> Answer {
+        let started = ContinuousClock.now
+        let answer: Answer
+        var format = "none"
+        do {
+            let (rendered, varies) = try await render(target: target, accept: accept)
+            format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
+            var headers: [(String, String)] = [("ETag", rendered.etag),
+                                               ("Cache-Control", "max-age=\(configuration.cacheTTL), public")]
+            if varies { headers.append(("Vary", "Accept")) }
+            if let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
+                answer = Answer(status: 304, headers: headers, body: Data())
+            } else {
+                headers.append(("Content-Type", rendered.contentType))
+                answer = Answer(status: 200, headers: headers, body: rendered.data)
+            }
+        } catch let failure as ServerFailure {
+            answer = Self.failureAnswer(failure)
+        } catch is ProcessingGate.Overloaded {
+            answer = Self.failureAnswer(.overloaded)
+        } catch let error as ImageError {
+            answer = Self.failureAnswer(ServerFailure(error))
+        } catch {
+            answer = Self.failureAnswer(ServerFailure(status: 504, "cancelled: \(error)"))
+        }
+        metrics.countRequest(status: answer.status, format: format)
+        let level: Logger.Level = answer.status >= 500 ? .warning : (answer.status >= 400 ? .notice : .info)
+        logger.log(level: level, "image request", metadata: [
+            "status": "\(answer.status)", "format": "\(format)", "bytes": "\(answer.body.count)",
+            "ms": "\((ContinuousClock.now - started).milliseconds)", "path": "\(target.prefix(Self.loggedPathLength))",
+        ])
+        return answer
+    }
+
+    /// Characters of a request path kept in a log line: enough to tell requests apart, not a log flood.
+    static let loggedPathLength = 200
+
+    static func failureAnswer(_ failure: ServerFailure) -> Answer {
+        var headers = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")]
+        if let retryAfter = failure.retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        return Answer(status: failure.status, headers: headers, body: Data((failure.message + "\n").utf8))
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (a list, `*`, or weak forms of it).
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            let tag = item.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    /// The encoded answer and whether it depends on `Accept`.
+    private func render(target: String, accept: String?) async throws -> (RenderedImage, varies: Bool) {
+        let path: ImageURLPath
+        do { path = try ImageURLPath(target) } catch {
+            throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
+        }
+        guard signer.verify(signature: path.signature, path: path.signedPart) else {
+            throw ServerFailure(status: 403, "invalid signature")
+        }
+        guard allowList.allows(path.sourceURL) else {
+            throw ServerFailure(status: 403, "source URL not allowed: \(path.sourceURL.absoluteString)")
+        }
+        let plan: ProcessingPlan
+        do { plan = try ProcessingPlan(segments: path.optionSegments) } catch {
+            throw ServerFailure(status: 400, "invalid processing options: \(error)")
+        }
+        let explicitFormat = plan.format ?? path.extensionFormat
+        if let explicitFormat, !coders.canEncode(to: explicitFormat) {
+            throw ServerFailure(status: 400, "no encoder for \(explicitFormat.identifier)")
+        }
+        let preference = negotiation.preference(accept: explicitFormat == nil ? accept : nil)
+        let quality = plan.quality ?? configuration.defaultQuality
+        let key = [plan.canonicalText, path.sourceURL.absoluteString,
+                   explicitFormat?.identifier ?? "auto:" + preference.key, "q\(quality)"].joined(separator: "|")
+        let varies = explicitFormat == nil
+
+        if let (hit, tier) = resultCache.lookup(key) {
+            metrics.countCacheLookup(tier: tier.rawValue)
+            return (hit, varies)
+        }
+        if resultCache.isEnabled { metrics.countCacheLookup(tier: "miss") }
+
+        let timeout = Duration.milliseconds(Int(configuration.requestTimeout * 1000))
+        let rendered = try await withDeadline(timeout) { [self] in
+            try await gate.run {
+                try await make(plan: plan, source: path.sourceURL, explicitFormat: explicitFormat,
+                               preference: preference, quality: quality)
+            }
+        }
+        resultCache.store(rendered, forKey: key)
+        return (rendered, varies)
+    }
+
+    /// Fetches, transforms and encodes one answer.
+    private func make(plan: ProcessingPlan, source: URL, explicitFormat: ImageFormat?,
+                      preference: FormatNegotiation.Preference, quality: Int) async throws -> RenderedImage {
+        let fetchStarted = ContinuousClock.now
+        let (image, sourceFormat) = try await fetcher.image(at: source, decodeBox: plan.decodeBox)
+        metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
+        try Task.checkCancellation()
+
+        let processStarted = ContinuousClock.now
+        let watermark = plan.wantsWatermark ? self.watermark : nil
+        let (coders, negotiation) = (self.coders, self.negotiation)
+        let rendered = try await onWorkerThread { () throws(ImageError) -> RenderedImage in
+            var output = image
+            if let transformer = try plan.makeTransformer(watermark) {
+                output = transformer.transform(image, forKey: source.absoluteString) ?? image
+            }
+            let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
+                                                  image: output, sourceFormat: sourceFormat)
+            let data = try coders.encode(output, as: format, options: EncodeOptions(quality: Double(quality) / 100))
+            return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
+        }
+        metrics.recordProcessing(ContinuousClock.now - processStarted)
+        return rendered
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for log lines.
+    var milliseconds: Int64 { nanoseconds / 1_000_000 }
+}

@@ -1,0 +1,115 @@
+import CLibCrypto
+import Foundation
+import Synchronization
+import WebImage
+
+/// One encoded answer: the bytes, their MIME type and their entity tag.
+struct RenderedImage: Sendable {
+    var data: Data
+    var contentType: String
+    /// A strong ETag (quoted): the first bytes of the SHA-256 of `data`, so equal bytes give equal tags
+    /// whichever server instance made them.
+    var etag: String
+
+    init(data: Data, contentType: String) {
+        self.data = data
+        self.contentType = contentType
+        self.etag = Self.etag(of: data)
+    }
+
+    init(data: Data, contentType: String, etag: String) {
+        self.data = data
+        self.contentType = contentType
+        self.etag = etag
+    }
+
+    /// Hex digits of the digest kept in the tag: 128 bits, collision-free for any cache's lifetime.
+    static let etagByteCount = 16
+
+    static func etag(of data: Data) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        // Pointers live only for this call.
+        data.withUnsafeBytes { bytes in
+            digest.withUnsafeMutableBytes { out in
+                _ = SHA256(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                           out.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        return "\"" + digest.prefix(etagByteCount).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}
+
+/// The result cache: encoded answers by processing key (options, source URL, negotiated format), in a
+/// byte-bounded LRU in memory and, when a directory is configured, in the framework's ``DiskCache``
+/// (the MIME type and ETag ride in the entry's extended data).
+final class ResultCache: Sendable {
+    enum Tier: String { case memory, disk }
+
+    private struct Memory {
+        var entries: [String: (value: RenderedImage, stamp: UInt64)] = [:]
+        var byStamp: [UInt64: String] = [:]
+        var clock: UInt64 = 0
+        var bytes = 0
+    }
+
+    let memoryLimit: Int
+    let disk: DiskCache?
+    /// Guards the memory tier: entries, recency stamps and byte count.
+    private let memory = Mutex(Memory())
+
+    init(memoryLimit: Int, directory: URL?) throws(ImageError) {
+        self.memoryLimit = memoryLimit
+        disk = try directory.map { directory throws(ImageError) in try DiskCache(directory: directory, namespace: "results") }
+    }
+
+    /// Whether anything is cached at all (a memory limit of 0 turns the result cache off).
+    var isEnabled: Bool { memoryLimit > 0 }
+
+    /// The cached answer for `key` and where it was found. Disk reads block: call off latency-critical threads.
+    func lookup(_ key: String) -> (RenderedImage, Tier)? {
+        guard isEnabled else { return nil }
+        if let hit = memory.withLock({ state -> RenderedImage? in
+            guard let entry = state.entries[key] else { return nil }
+            state.byStamp[entry.stamp] = nil
+            state.clock += 1
+            state.entries[key] = (entry.value, state.clock)
+            state.byStamp[state.clock] = key
+            return entry.value
+        }) {
+            return (hit, .memory)
+        }
+        guard let disk, let data = try? disk.data(forKey: key), let extra = disk.extendedData(forKey: key),
+              let header = String(data: extra, encoding: .utf8) else { return nil }
+        let parts = header.split(separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let value = RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]))
+        storeInMemory(value, forKey: key)
+        return (value, .disk)
+    }
+
+    /// Stores `value` in both tiers; a disk failure only loses the disk copy.
+    func store(_ value: RenderedImage, forKey key: String) {
+        guard isEnabled else { return }
+        storeInMemory(value, forKey: key)
+        try? disk?.setData(value.data, extendedData: Data((value.etag + "\n" + value.contentType).utf8), forKey: key)
+    }
+
+    private func storeInMemory(_ value: RenderedImage, forKey key: String) {
+        let cost = value.data.count
+        guard cost <= memoryLimit else { return }
+        memory.withLock { state in
+            if let old = state.entries[key] {
+                state.byStamp[old.stamp] = nil
+                state.bytes -= old.value.data.count
+            }
+            state.clock += 1
+            state.entries[key] = (value, state.clock)
+            state.byStamp[state.clock] = key
+            state.bytes += cost
+            while state.bytes > memoryLimit, let oldest = state.byStamp.keys.min(), let oldKey = state.byStamp[oldest] {
+                state.byStamp[oldest] = nil
+                if let evicted = state.entries.removeValue(forKey: oldKey) { state.bytes -= evicted.value.data.count }
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// A setting that could not be read: its name, the value and what was expected.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let name: String
+    public let value: String
+    public let expected: String
+    public var description: String { "\(name)=\(value): expected \(expected)" }
+}
+
+extension ServerConfiguration {
+    /// Reads imgproxy's variables (and our own `WEBIMAGE_SERVER_*` ones) from `environment`; names it does
+    /// not know are ignored, so an imgproxy deployment's full environment can be passed as it is.
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        self.init()
+        let reader = EnvironmentReader(values: environment)
+        if let bind = environment["IMGPROXY_BIND"] { (host, port) = try EnvironmentReader.parseBind(bind) }
+        signingKeys = try reader.keyPairs()
+        signatureSize = try reader.int("IMGPROXY_SIGNATURE_SIZE", in: 1...URLSigner.fullSignatureSize) ?? signatureSize
+        allowedSources = reader.list("IMGPROXY_ALLOWED_SOURCES") ?? allowedSources
+        allowsLoopbackSources = try reader.bool("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES") ?? allowsLoopbackSources
+        allowsPrivateSources = try reader.bool("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES") ?? allowsPrivateSources
+        allowedSourceAddresses = Set(reader.list("WEBIMAGE_SERVER_ALLOWED_ADDRESSES") ?? [])
+        if let megapixels = try reader.double("IMGPROXY_MAX_SRC_RESOLUTION") {
+            maxSourcePixels = Int(megapixels * 1_000_000)
+        }
+        maxSourceFileSize = try reader.int("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int.max) ?? maxSourceFileSize
+        if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
+        maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
+        downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
+        requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
+        let olderWorkers = try reader.int("IMGPROXY_CONCURRENCY", in: 1...4096)
+        workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers
+        queueSize = try reader.int("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...1_000_000)
+            ?? workers * Self.queuedRequestsPerWorker
+        cacheTTL = try reader.int("IMGPROXY_TTL", in: 0...Int.max) ?? cacheTTL
+        defaultQuality = try reader.int("IMGPROXY_QUALITY", in: 1...100) ?? defaultQuality
+        negotiatesWebP = try reader.bool("IMGPROXY_AUTO_WEBP") ?? negotiatesWebP
+        negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
+        watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+        if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
+            resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+        }
+        resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
+        sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
+    }
+
+    /// Reads a configuration file of `NAME=VALUE` lines (the variables of ``init(environment:)``; `#`
+    /// starts a comment, values may be quoted), with `environment` laid over it: a deployment's
+    /// environment overrides its file.
+    public init(file: URL, environment: [String: String]) throws(ConfigurationError) {
+        let text: String
+        do { text = try String(contentsOf: file, encoding: .utf8) } catch {
+            throw ConfigurationError(name: "config file", value: file.path, expected: "a readable UTF-8 file (\(error))")
+        }
+        var values: [String: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(name: "\(file.lastPathComponent) line \(number + 1)", value: line, expected: "NAME=VALUE")
+            }
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[line[..<equals].trimmingCharacters(in: .whitespaces)] = value
+        }
+        try self.init(environment: values.merging(environment) { _, fromEnvironment in fromEnvironment })
+    }
+}
+
+/// Typed reads of environment values, each failure naming the variable.
+struct EnvironmentReader {
+    let values: [String: String]
+
+    func string(_ name: String) -> String? {
+        guard let value = values[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func bool(_ name: String) throws(ConfigurationError) -> Bool? {
+        guard let value = string(name) else { return nil }
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError(name: name, value: value, expected: "true or false")
+        }
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let value = string(name) else { return nil }
+        guard let number = Int(value), range.contains(number) else {
+            throw ConfigurationError(name: name, value: value, expected: "an integer in \(range)")
+        }
+        return number
+    }
+
+    func double(_ name: String) throws(ConfigurationError) -> Double? {
+        guard let value = string(name) else { return nil }
+        guard let number = Double(value), number > 0, number.isFinite else {
+            throw ConfigurationError(name: name, value: value, expected: "a positive number")
+        }
+        return number
+    }
+
+    func list(_ name: String) -> [String]? {
+        guard let value = string(name) else { return nil }
+        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `IMGPROXY_KEY`/`IMGPROXY_SALT`, or the rotation lists `IMGPROXY_KEYS`/`IMGPROXY_SALTS` (pairs in order).
+    func keyPairs() throws(ConfigurationError) -> [URLSigner.KeyPair] {
+        let keys = list("IMGPROXY_KEYS") ?? string("IMGPROXY_KEY").map { [$0] } ?? []
+        let salts = list("IMGPROXY_SALTS") ?? string("IMGPROXY_SALT").map { [$0] } ?? []
+        guard keys.count == salts.count else {
+            throw ConfigurationError(name: "IMGPROXY_KEY/IMGPROXY_SALT", value: "\(keys.count) keys, \(salts.count) salts",
+                                     expected: "as many salts as keys")
+        }
+        var pairs: [URLSigner.KeyPair] = []
+        for (key, salt) in zip(keys, salts) {
+            guard let keyBytes = Self.hexBytes(key), !keyBytes.isEmpty else {
+                throw ConfigurationError(name: "IMGPROXY_KEY", value: "(hidden)", expected: "hex digits")
+            }
+            guard let saltBytes = Self.hexBytes(salt) else {
+                throw ConfigurationError(name: "IMGPROXY_SALT", value: "(hidden)", expected: "hex digits")
+            }
+            pairs.append(URLSigner.KeyPair(key: keyBytes, salt: saltBytes))
+        }
+        return pairs
+    }
+
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `host:port`, `:port` (every interface, as imgproxy reads it) or `[v6]:port`.
+    static func parseBind(_ text: String) throws(ConfigurationError) -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65_535).contains(port) else {
+            throw ConfigurationError(name: "IMGPROXY_BIND", value: text, expected: "host:port or :port")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+}

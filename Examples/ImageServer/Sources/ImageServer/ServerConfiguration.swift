@@ -1,0 +1,125 @@
+import Foundation
+import WebImage
+
+/// Everything the server can be told: where it listens, how it signs URLs, which sources it may fetch and
+/// what it costs at most. Built from imgproxy's environment variables (``init(environment:)``), so an
+/// imgproxy deployment's environment works unchanged; the defaults are the safe ones.
+public struct ServerConfiguration: Sendable {
+    /// Host to bind; `IMGPROXY_BIND` (`host:port`, `:port` meaning every interface).
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one (tests).
+    public var port = 8080
+
+    /// HMAC key pairs for signatures (`IMGPROXY_KEY`/`IMGPROXY_SALT`, hex); empty: signatures unchecked.
+    public var signingKeys: [URLSigner.KeyPair] = []
+    /// Bytes of the HMAC kept in the signature (`IMGPROXY_SIGNATURE_SIZE`); 32 is the whole SHA-256.
+    public var signatureSize = URLSigner.fullSignatureSize
+
+    /// Source URL prefixes allowed (`IMGPROXY_ALLOWED_SOURCES`, `*` matches within one URL part); empty:
+    /// every source (the address guard still applies).
+    public var allowedSources: [String] = []
+    /// Let the fetcher reach loopback addresses (`IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`). Off: a URL
+    /// naming localhost cannot make the server read its own admin ports.
+    public var allowsLoopbackSources = false
+    /// Let the fetcher reach private and other non-public addresses
+    /// (`IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`). Off by default, unlike imgproxy: our guard has one
+    /// switch for every non-public range, so turning this on also opens loopback and link-local.
+    public var allowsPrivateSources = false
+    /// Extra non-public addresses the guard lets through (`WEBIMAGE_SERVER_ALLOWED_ADDRESSES`, comma list,
+    /// written as the guard prints them: `10.0.0.5`).
+    public var allowedSourceAddresses: Set<String> = []
+
+    /// Largest source image in pixels of one frame (`IMGPROXY_MAX_SRC_RESOLUTION`, in megapixels).
+    public var maxSourcePixels = Int(ServerConfiguration.defaultMaxSourceMegapixels * 1_000_000)
+    /// Largest source file in bytes (`IMGPROXY_MAX_SRC_FILE_SIZE`).
+    public var maxSourceFileSize = ServerConfiguration.defaultMaxSourceFileSize
+    /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`).
+    public var maxAnimationFrames = ServerConfiguration.defaultMaxAnimationFrames
+    /// Work of all frames together, in pixels decoded (not an imgproxy setting: it sums frames against
+    /// `IMGPROXY_MAX_SRC_RESOLUTION`; we compose frames lazily, so bound the work instead).
+    public var maxTotalSourcePixels = DecodeOptions.defaultMaxTotalPixelCount
+    /// Seconds for the whole source download (`IMGPROXY_DOWNLOAD_TIMEOUT`).
+    public var downloadTimeout: TimeInterval = ServerConfiguration.defaultDownloadTimeout
+    /// Seconds for one whole request, queueing included (`IMGPROXY_TIMEOUT`); past it the answer is 504.
+    public var requestTimeout: TimeInterval = ServerConfiguration.defaultRequestTimeout
+
+    /// Requests processed at once (`IMGPROXY_WORKERS`, or the older `IMGPROXY_CONCURRENCY`).
+    public var workers = ServerConfiguration.defaultWorkers
+    /// Requests waiting for a worker (`IMGPROXY_REQUESTS_QUEUE_SIZE`); past it the answer is 503.
+    public var queueSize = ServerConfiguration.defaultWorkers * ServerConfiguration.queuedRequestsPerWorker
+
+    /// `Cache-Control: max-age` of results in seconds (`IMGPROXY_TTL`).
+    public var cacheTTL = ServerConfiguration.defaultTTL
+    /// Quality when the URL gives none (`IMGPROXY_QUALITY`, 1–100).
+    public var defaultQuality = ServerConfiguration.defaultQualityPercent
+    /// Pick WebP from `Accept` (`IMGPROXY_AUTO_WEBP`; on by default here).
+    public var negotiatesWebP = true
+    /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; on by default).
+    public var negotiatesAVIF = true
+
+    /// The watermark image for `wm:` (`IMGPROXY_WATERMARK_PATH`, a local file).
+    public var watermarkPath: String?
+
+    /// Directory of the result cache's disk level (`WEBIMAGE_SERVER_CACHE_DIR`); nil: memory only.
+    public var resultCacheDirectory: URL?
+    /// Bytes of results kept in memory (`WEBIMAGE_SERVER_RESULT_MEMORY`); 0 turns the result cache off.
+    public var resultMemoryLimit = ServerConfiguration.defaultResultMemoryLimit
+    /// Bytes of decoded source images kept in memory (`WEBIMAGE_SERVER_SOURCE_MEMORY`).
+    public var sourceMemoryLimit = ServerConfiguration.defaultSourceMemoryLimit
+
+    /// Serve `/demo` (a page of signed sample URLs); `webimage-server --demo` turns it on.
+    public var demo: DemoConfiguration?
+
+    public init() {}
+
+    /// imgproxy's current default (50 MP): any camera photo, far below our 100 MP decoder default.
+    public static let defaultMaxSourceMegapixels = 50.0
+    /// 32 MB: a 50 MP JPEG at high quality is about 20 MB; imgproxy has no limit by default, we want one.
+    public static let defaultMaxSourceFileSize = 32 * 1024 * 1024
+    /// A 30-second GIF at 16 fps; imgproxy's default of 1 would turn every animation into a still.
+    public static let defaultMaxAnimationFrames = 500
+    /// imgproxy's default download timeout.
+    public static let defaultDownloadTimeout: TimeInterval = 5
+    /// imgproxy's default request timeout.
+    public static let defaultRequestTimeout: TimeInterval = 10
+    /// One processing request per core keeps every core busy without making each request slower.
+    public static let defaultWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Queue a few requests per worker: a burst waits a little, a flood gets 503 at once.
+    public static let queuedRequestsPerWorker = 8
+    /// imgproxy's default: one year, since a processing URL's answer never changes.
+    public static let defaultTTL = 31_536_000
+    /// imgproxy's default quality.
+    public static let defaultQualityPercent = 80
+    /// 64 MB of encoded results: thousands of thumbnails.
+    public static let defaultResultMemoryLimit = 64 * 1024 * 1024
+    /// 256 MB of decoded sources: a handful of 12 MP photos, so ten sizes of one source decode it once.
+    public static let defaultSourceMemoryLimit = 256 * 1024 * 1024
+}
+
+/// What `/demo` serves: sample images on a loopback source server.
+public struct DemoConfiguration: Sendable {
+    /// Base URL of the source server holding the samples (`http://127.0.0.1:PORT/`).
+    public var sourceBaseURL: URL
+    /// File names on that server, each with its pixel size and whether it is animated.
+    public var samples: [DemoSample]
+
+    public init(sourceBaseURL: URL, samples: [DemoSample]) {
+        self.sourceBaseURL = sourceBaseURL
+        self.samples = samples
+    }
+}
+
+/// One sample source of the demo page.
+public struct DemoSample: Sendable, Hashable {
+    public var fileName: String
+    public var width: Int
+    public var height: Int
+    public var isAnimated: Bool
+
+    public init(fileName: String, width: Int, height: Int, isAnimated: Bool) {
+        self.fileName = fileName
+        self.width = width
+        self.height = height
+        self.isAnimated = isAnimated
+    }
+}

@@ -1,0 +1,51 @@
+import WebImage
+
+/// A request that ends in an error answer: its HTTP status and a message for the body and the log.
+struct ServerFailure: Error, Sendable {
+    var status: Int
+    var message: String
+    /// Seconds the client should wait before retrying (`Retry-After`), for 503s.
+    var retryAfter: Int?
+
+    init(status: Int, _ message: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    /// How long an overloaded server asks clients to wait: one second, about the time a worker takes
+    /// for a few typical requests, so the queue has drained by then.
+    static let overloadRetryAfterSeconds = 1
+
+    static let overloaded = ServerFailure(status: 503, "overloaded: every worker is busy and the queue is full",
+                                          retryAfter: overloadRetryAfterSeconds)
+    static let deadlineExceeded = ServerFailure(status: 504, "the request took longer than the server's deadline")
+
+    /// The answer for an error from fetching, decoding, transforming or encoding: 4xx when the source or
+    /// the request is at fault (refused address, too large, over a decode budget, not an image), 5xx
+    /// when the origin failed or the server is overloaded.
+    init(_ error: ImageError) {
+        switch error {
+        case .invalidURL(let text):
+            self.init(status: 400, "invalid request: \(text)")
+        case .requestRefused(let reason):
+            self.init(status: 403, "source address refused: \(reason)")
+        case .invalidStatusCode(let code) where code == 404 || code == 410:
+            self.init(status: 404, "source not found (HTTP \(code))")
+        case .invalidStatusCode(let code):
+            self.init(status: 502, "source answered HTTP \(code)")
+        case .responseTooLarge, .imageTooLarge, .decodeBudgetExceeded, .decompressionRatioExceeded:
+            self.init(status: 422, "source over the server's limits: \(error)")
+        case .badImageData, .unsupportedFormat, .invalidContentType:
+            self.init(status: 422, "source is not an image this server reads: \(error)")
+        case .timeout:
+            self.init(status: 504, "source timed out")
+        case .network, .tls, .malformedResponse, .headerTooLarge:
+            self.init(status: 502, "source unreachable: \(error)")
+        case .cancelled:
+            self.init(status: 504, "cancelled")
+        default:
+            self.init(status: 500, "\(error)")
+        }
+    }
+}

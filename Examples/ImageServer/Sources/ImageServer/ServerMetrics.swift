@@ -1,0 +1,48 @@
+import CoreMetrics
+import Prometheus
+
+/// The server's metrics, recorded through swift-metrics into a Prometheus registry of the server's own
+/// (no global bootstrap, so several servers in one process, as in the tests, keep separate counts) and
+/// served as text on `/metrics`.
+struct ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let queueDepth: CoreMetrics.Gauge
+    private let processingTime: CoreMetrics.Timer
+    private let sourceFetchTime: CoreMetrics.Timer
+
+    init() {
+        registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+        queueDepth = CoreMetrics.Gauge(label: "webimage_server_queue_depth", factory: factory)
+        processingTime = CoreMetrics.Timer(label: "webimage_server_processing_seconds", factory: factory)
+        sourceFetchTime = CoreMetrics.Timer(label: "webimage_server_source_fetch_seconds", factory: factory)
+        queueDepth.record(0)
+    }
+
+    /// One answered image request: its status and output format (`none` for errors and 304s without one).
+    func countRequest(status: Int, format: String) {
+        CoreMetrics.Counter(label: "webimage_server_requests_total",
+                dimensions: [("status", String(status)), ("format", format)], factory: factory).increment()
+    }
+
+    /// A result cache lookup: `memory`, `disk` or `miss`.
+    func countCacheLookup(tier: String) {
+        CoreMetrics.Counter(label: "webimage_server_result_cache_lookups_total", dimensions: [("tier", tier)], factory: factory).increment()
+    }
+
+    func recordQueueDepth(_ depth: Int) { queueDepth.record(depth) }
+    func recordProcessing(_ duration: Duration) { processingTime.recordNanoseconds(duration.nanoseconds) }
+    func recordSourceFetch(_ duration: Duration) { sourceFetchTime.recordNanoseconds(duration.nanoseconds) }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> String { registry.emitToString() }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating (a duration is never near Int64's range here).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import WebImage
+
+/// A small origin on loopback that serves files from memory: the demo's sample sources, and the tests'
+/// origin (a file may answer after a delay, to hold the server's workers busy).
+public struct StaticSourceServer: Sendable {
+    /// One file: its bytes, `Content-Type`, and a wait before answering.
+    public struct File: Sendable {
+        public var data: Data
+        public var contentType: String
+        public var delay: Duration?
+
+        public init(data: Data, contentType: String, delay: Duration? = nil) {
+            self.data = data
+            self.contentType = contentType
+            self.delay = delay
+        }
+    }
+
+    /// Files by path (`/photo.jpg`).
+    public var files: [String: File]
+    public var host: String
+    public var port: Int
+
+    public init(files: [String: File], host: String = "127.0.0.1", port: Int = 0) {
+        self.files = files
+        self.host = host
+        self.port = port
+    }
+
+    /// The Hummingbird application serving the files; `onServerRunning` gets the bound port.
+    public func application(logger: Logger = Logger(label: "webimage-sources"),
+                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<CallbackResponder<BasicRequestContext>> {
+        let files = self.files
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            guard let file = files[request.uri.path] else {
+                return Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
+            }
+            if let delay = file.delay { try await Task.sleep(for: delay) }
+            return Response(status: .ok, headers: [.contentType: file.contentType],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
+        }
+        return Application(responder: responder,
+                           configuration: ApplicationConfiguration(address: .hostname(host, port: port),
+                                                                   serverName: "webimage-sources"),
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+                           logger: logger)
+    }
+
+    /// The image files of `directory` (by extension), each with its pixel size and animation, read by
+    /// the registered coders; files that do not decode are left out.
+    public static func samples(in directory: URL) throws -> (files: [String: File], samples: [DemoSample]) {
+        _ = WebImage.shared
+        var files: [String: File] = [:]
+        var samples: [DemoSample] = []
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for name in names {
+            let format = ImageFormat.fromFileExtension((name as NSString).pathExtension)
+            guard format != .undefined, let mimeType = format.mimeType else { continue }
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            guard let image = try? ImageCodersManager.shared.decode(data, options: DecodeOptions()) else { continue }
+            files["/" + name] = File(data: data, contentType: mimeType)
+            samples.append(DemoSample(fileName: name, width: image.width, height: image.height, isAnimated: image.isAnimated))
+        }
+        return (files, samples)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Testing
+import WebImage
+@testable import ImageServer
+
+/// The server in-process on 127.0.0.1 with an origin on another loopback port, driven over real HTTP.
+@Suite struct ServerTests {
+    static let key = "736563726574"   // "secret"
+    static let salt = "68656c6c6f"    // "hello"
+
+    static func signed(_ configuration: inout ServerConfiguration) throws {
+        configuration.signingKeys = try EnvironmentReader(values: ["IMGPROXY_KEY": key, "IMGPROXY_SALT": salt]).keyPairs()
+    }
+
+    @Test func bothURLFormsServeTheSource() async throws {
+        let servers = try await TestServers.start(configure: Self.signed)
+        for path in [servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
+                     servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png")] {
+            let reply = try await HTTPClient.get(servers.baseURL + path)
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type") == "image/png")
+            let image = try Fixtures.decode(reply.body)
+            #expect(image.width == Fixtures.photoSize.width && image.height == Fixtures.photoSize.height)
+        }
+        try await servers.stop()
+    }
+
+    @Test func signatures() async throws {
+        let servers = try await TestServers.start(configure: Self.signed)
+        let good = servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "jpg")
+        #expect(try await HTTPClient.get(servers.baseURL + good).status == 200)
+        let unsigned = String(good.drop { $0 != "/" }.dropFirst().drop { $0 != "/" })
+        for bad in ["/insecure" + unsigned, "/AAAA" + unsigned, "/" + unsigned.dropFirst(),
+                    good.replacingOccurrences(of: "@jpg", with: "@png")] {
+            let reply = try await HTTPClient.get(servers.baseURL + bad)
+            #expect(reply.status == 403 || reply.status == 404, "\(bad)")
+        }
+        // A wrong signature in the right shape is 403, not 404.
+        let forged = "/" + String(repeating: "A", count: 43) + unsigned
+        #expect(try await HTTPClient.get(servers.baseURL + forged).status == 403)
+        try await servers.stop()
+    }
+
+    @Test func insecureModeWithoutKey() async throws {
+        let servers = try await TestServers.start()
+        let path = "/insecure/plain/" + DemoPage.percentEncoded(servers.sourceURL("/photo.jpg")) + "@webp"
+        let reply = try await HTTPClient.get(servers.baseURL + path)
+        #expect(reply.status == 200)
+        #expect(reply.header("Content-Type") == "image/webp")
+        try await servers.stop()
+    }
+
+    @Test func allowListRefusesOtherSources() async throws {
+        let servers = try await TestServers.start { configuration in
+            configuration.allowedSources = ["http://127.0.0.1:1/only-here/"]
+        }
+        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(reply.status == 403)
+        #expect(String(decoding: reply.body, as: UTF8.self).contains("not allowed"))
+        try await servers.stop()
+    }
+
+    @Test func loopbackSourcesRefusedByDefault() async throws {
+        let servers = try await TestServers.start { configuration in configuration.allowsLoopbackSources = false }
+        for source in [servers.sourceURL("/photo.jpg"), "http://localhost:\(servers.sourcePort)/photo.jpg"] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: source))
+            #expect(reply.status == 403, "\(source)")
+            #expect(String(decoding: reply.body, as: UTF8.self).contains("refused"))
+        }
+        try await servers.stop()
+    }
+
+    @Test func budgetsRefuseBombsAndTheServerKeepsServing() async throws {
+        let servers = try await TestServers.start { configuration in configuration.maxSourceFileSize = 64 * 1024 }
+        let bomb = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/bomb.png")))
+        #expect(bomb.status == 422)
+        let text = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/not-an-image.txt")))
+        #expect(text.status == 422)
+        let missing = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/missing.jpg")))
+        #expect(missing.status == 404)
+        let next = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(next.status == 200)
+        try await servers.stop()
+    }
+
+    @Test func oversizedSourceFilesAreRefused() async throws {
+        let servers = try await TestServers.start { configuration in configuration.maxSourceFileSize = 100 }
+        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(reply.status == 422)
+        try await servers.stop()
+    }
+
+    @Test func negotiationFollowsAcceptWithVary() async throws {
+        let servers = try await TestServers.start()
+        let photo = servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"))
+        let webp = try await HTTPClient.get(photo, headers: ["Accept": "image/avif;q=0,image/webp,*/*"])
+        #expect(webp.header("Content-Type") == "image/webp")
+        #expect(webp.header("Vary") == "Accept")
+        let plain = try await HTTPClient.get(photo, headers: ["Accept": "image/png,*/*"])
+        #expect(plain.header("Content-Type") == "image/jpeg")
+        #expect(plain.header("Vary") == "Accept")
+        let refused = try await HTTPClient.get(photo, headers: ["Accept": "image/webp;q=0"])
+        #expect(refused.header("Content-Type") == "image/jpeg")
+        // Alpha keeps PNG; an animation keeps GIF; an explicit extension wins and does not vary.
+        let alpha = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/alpha.png")))
+        #expect(alpha.header("Content-Type") == "image/png")
+        let gif = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")))
+        #expect(gif.header("Content-Type") == "image/gif")
+        #expect(try Fixtures.decode(gif.body).frameCount == 3)
+        let animatedWebP = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")),
+                                                   headers: ["Accept": "image/webp"])
+        #expect(animatedWebP.header("Content-Type") == "image/webp")
+        #expect(try Fixtures.decode(animatedWebP.body).frameCount == 3)
+        let explicit = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
+                                                headers: ["Accept": "image/webp"])
+        #expect(explicit.header("Content-Type") == "image/png")
+        #expect(explicit.header("Vary") == nil)
+        try await servers.stop()
+    }
+
+    @Test func avifOnlyWhenAnEncoderIsRegistered() async throws {
+        let servers = try await TestServers.start()
+        let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg")),
+                                             headers: ["Accept": "image/avif,image/webp"])
+        let expected = ImageCodersManager.shared.canEncode(to: .avif) ? "image/avif" : "image/webp"
+        #expect(reply.header("Content-Type") == expected)
+        try await servers.stop()
+    }
+
+    @Test func etagsAnswerNotModified() async throws {
+        let servers = try await TestServers.start()
+        let url = servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "webp")
+        let first = try await HTTPClient.get(url)
+        let etag = try #require(first.header("ETag"))
+        #expect(first.header("Cache-Control") == "max-age=\(ServerConfiguration.defaultTTL), public")
+        let again = try await HTTPClient.get(url, headers: ["If-None-Match": etag])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(again.header("ETag") == etag)
+        let changed = try await HTTPClient.get(url, headers: ["If-None-Match": "\"something-else\""])
+        #expect(changed.status == 200)
+        #expect(changed.body == first.body)
+        try await servers.stop()
+    }
+
+    @Test func resultCacheHasTwoLevels() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-server-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let servers = try await TestServers.start { configuration in configuration.resultCacheDirectory = directory }
+        let path = servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "png")
+        let first = try await HTTPClient.get(servers.baseURL + path)
+        _ = try await HTTPClient.get(servers.baseURL + path)
+        try await servers.stop()
+        // A new server over the same directory answers from disk, with the same ETag.
+        let second = try await TestServers.start { configuration in configuration.resultCacheDirectory = directory }
+        let fromDisk = try await HTTPClient.get(second.baseURL + path)
+        #expect(fromDisk.body == first.body)
+        #expect(fromDisk.header("ETag") == first.header("ETag"))
+        let metrics = String(decoding: try await HTTPClient.get(second.baseURL + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("webimage_server_result_cache_lookups_total{tier=\"disk\"} 1"))
+        try await second.stop()
+    }
+
+    @Test func overloadAnswers503WithRetryAfter() async throws {
+        let servers = try await TestServers.start { configuration in
+            configuration.workers = 1
+            configuration.queueSize = 1
+        }
+        let gate = servers.server.service.gate
+        let slow = servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "png")
+        let slowWebP = servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "webp")
+        async let first = HTTPClient.get(slow)
+        try await waitUntil { gate.runningCount == 1 }
+        async let second = HTTPClient.get(slowWebP)
+        try await waitUntil { gate.queuedCount == 1 }
+        let third = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(third.status == 503)
+        #expect(third.header("Retry-After") == String(ServerFailure.overloadRetryAfterSeconds))
+        #expect(try await first.status == 200)
+        #expect(try await second.status == 200)
+        // Health stays answered meanwhile and afterwards.
+        #expect(try await HTTPClient.get(servers.baseURL + "/health").status == 200)
+        try await servers.stop()
+    }
+
+    @Test func deadlineAnswers504() async throws {
+        let servers = try await TestServers.start { configuration in
+            configuration.requestTimeout = 0.3
+            configuration.downloadTimeout = 120
+        }
+        let started = ContinuousClock.now
+        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/hang.jpg")))
+        #expect(reply.status == 504)
+        // The deadline ended it, not the origin (which answers after a minute) nor the download timeout.
+        #expect(ContinuousClock.now - started < .seconds(Fixtures.hangSeconds / 2))
+        await servers.cancel()
+    }
+
+    @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
+        let servers = try await TestServers.start()
+        let gate = servers.server.service.gate
+        async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "png"))
+        try await waitUntil { gate.runningCount == 1 }
+        await servers.group.triggerGracefulShutdown()
+        let reply = try await inFlight
+        #expect(reply.status == 200)
+        try await servers.running.value
+        await #expect(throws: (any Error).self) { try await HTTPClient.get(servers.baseURL + "/health") }
+    }
+
+    @Test func metricsAndHealth() async throws {
+        let servers = try await TestServers.start()
+        #expect(try await HTTPClient.get(servers.baseURL + "/health").status == 200)
+        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "webp"))
+        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/bomb.png")))
+        let reply = try await HTTPClient.get(servers.baseURL + "/metrics")
+        let text = String(decoding: reply.body, as: UTF8.self)
+        #expect(text.contains("webimage_server_requests_total{status=\"200\",format=\"webp\"} 1"))
+        #expect(text.contains("webimage_server_requests_total{status=\"422\",format=\"none\"} 1"))
+        #expect(text.contains("webimage_server_processing_seconds_count 1"))
+        #expect(text.contains("webimage_server_source_fetch_seconds_count"))
+        #expect(text.contains("webimage_server_queue_depth"))
+        #expect(text.contains("webimage_server_result_cache_lookups_total{tier=\"miss\"}"))
+        try await servers.stop()
+    }
+
+    @Test func tenSizesOfOneSourceFetchItOnce() async throws {
+        let servers = try await TestServers.start()
+        for ext in ["png", "webp", "jpg", "gif"] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: ext))
+            #expect(reply.status == 200)
+        }
+        let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
+        // Each request records a source fetch; only the first went to the origin (the others hit the
+        // manager's memory cache), which the origin's own count would show: check the loader's instead.
+        #expect(text.contains("webimage_server_source_fetch_seconds_count 4"))
+        #expect(servers.server.service.fetcher.manager.cache.imageFromMemory(forKey: servers.sourceURL("/photo.jpg")) != nil)
+        try await servers.stop()
+    }
+
+    @Test func demoPageListsSignedURLsThatLoad() async throws {
+        let files = Fixtures.standardFiles.filter { ["/photo.jpg", "/alpha.png", "/anim.gif"].contains($0.key) }
+        let samples = [DemoSample(fileName: "photo.jpg", width: Fixtures.photoSize.width, height: Fixtures.photoSize.height, isAnimated: false),
+                       DemoSample(fileName: "anim.gif", width: 24, height: 24, isAnimated: true)]
+        let servers = try await TestServers.start(files: files) { configuration in
+            try Self.signed(&configuration)
+            configuration.demo = DemoConfiguration(sourceBaseURL: URL(string: "http://127.0.0.1:1/")!, samples: [])
+        }
+        let page = DemoPage(demo: DemoConfiguration(sourceBaseURL: URL(string: servers.sourceURL("/"))!, samples: samples),
+                            signer: servers.server.service.signer)
+        #expect(!page.entries().isEmpty)
+        for entry in page.entries() {
+            let reply = try await HTTPClient.get(servers.baseURL + entry.path)
+            #expect(reply.status == 200, "\(entry.caption)")
+            let image = try Fixtures.decode(reply.body)
+            #expect(image.width == entry.width && image.height == entry.height, "\(entry.caption)")
+        }
+        let html = try await HTTPClient.get(servers.baseURL + "/demo")
+        #expect(html.status == 200)
+        #expect(html.header("Content-Type") == "text/html; charset=utf-8")
+        try await servers.stop()
+    }
+}
+
+/// Waits for `condition`, checking every few milliseconds, for at most a generous minute.
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw CancellationError() }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
