@@ -10,14 +10,14 @@ import WebImageJPEGCoder
 import WebImageTesting
 import WebImageTransformers
 
-// README.md line 38
-func readmeSnippet38() async throws {
+// README.md line 39
+func readmeSnippet39() async throws {
     let image = try await WebImage.image(for: URL(string: "https://example.com/cat.webp")!)
     _ = image
 }
 
-// README.md line 45
-func readmeSnippet45() async throws {
+// README.md line 46
+func readmeSnippet46() async throws {
     var context = ImageContext()
     context.thumbnailPixelSize = PixelSize(256)          // decode straight to a thumbnail
     context.imageTransformer = ResizingTransformer(size: PixelSize(64))
@@ -33,23 +33,23 @@ func readmeSnippet45() async throws {
     _ = operation
 }
 
-// README.md line 61
-func readmeSnippet61() async throws {
+// README.md line 62
+func readmeSnippet62() async throws {
     for try await event in WebImage.shared.loadEvents(for: url) {
         if case .progress(let p) = event { print(p.fractionCompleted ?? 0) }
         if case .completed(let result) = event { print(result.image.frameCount) }
     }
 }
 
-// README.md line 71
-func readmeSnippet71() async throws {
+// README.md line 72
+func readmeSnippet72() async throws {
     WebImage.register(coder: PPMCoder())                  // wins over built-in coders for its data
     WebImage.register(loader: AssetStoreLoader())         // wins for the URLs it accepts
     ImageCodersManager.shared.addCoder(PPMCoder())        // the same, without the umbrella module
 }
 
-// README.md line 83
-func readmeSnippet83() async throws {
+// README.md line 84
+func readmeSnippet84() async throws {
     let coders = ImageCodersManager(coders: [JPEGCoder()])
     let cache = try WebImageCache(directory: cacheDirectory, namespace: "thumbnails", coder: coders)
     let manager = ImageManager(cache: cache, loader: HTTPLoader(configuration: .server), coders: coders)
@@ -60,35 +60,35 @@ func readmeSnippet83() async throws {
     _ = thumbnail
 }
 
-// README.md line 104
-func readmeSnippet104() async throws {
+// README.md line 105
+func readmeSnippet105() async throws {
     view.setImage(with: url, placeholder: spinner) { result in print(result) } progress: { p in print(p.receivedBytes) }
 }
 
-// README.md line 125
+// README.md line 126
 @Suite(.disabled("compiled only: an example from README.md"))
-struct ReadmeSnippet125 {
+struct ReadmeSnippet126 {
     @Test func ppmCoderKeepsTheContract() {
         let violations = CoderContract(coder: PPMCoder(), samples: [ppmFile]).violations()
         #expect(violations.isEmpty, "\(violations)")
     }
 }
 
-// README.md line 284
-func readmeSnippet284() async throws {
+// README.md line 285
+func readmeSnippet285() async throws {
     ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
     var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
     _ = options
 }
 
-// README.md line 322
+// README.md line 323
 enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
 extension ImageContext {
     var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
 }
 
-// README.md line 340
-func readmeSnippet340() async throws {
+// README.md line 341
+func readmeSnippet341() async throws {
     var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
     configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
     configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
@@ -96,8 +96,8 @@ func readmeSnippet340() async throws {
     _ = configuration
 }
 
-// README.md line 401
-func readmeSnippet401() async throws {
+// README.md line 402
+func readmeSnippet402() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.retryPolicy = HTTPBackoffRetryPolicy(
         maxAttempts: 3,        // tries in all (default 3)
@@ -107,8 +107,8 @@ func readmeSnippet401() async throws {
     _ = configuration
 }
 
-// README.md line 435
-func readmeSnippet435() async throws {
+// README.md line 436
+func readmeSnippet436() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
     configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
@@ -117,8 +117,8 @@ func readmeSnippet435() async throws {
     _ = configuration
 }
 
-// README.md line 503
-func readmeSnippet503() async throws {
+// README.md line 504
+func readmeSnippet504() async throws {
     let options = try ProcessingOptions(parsing: "resize:fill:300:200/gravity:sm/blur:2/q:80/f:webp")
     print(options)                                        // rs:fill:300:200/g:sm/bl:2/q:80/f:webp
     let transformer = try options.transformer(watermarkImage: nil)   // nil when no pixels change
