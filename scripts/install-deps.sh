@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev libssl-dev)
 # Tests only: openssl makes the HTTPS tests' certificates, nghttpd is their HTTP/2 server, zlib1g-dev gzips bodies.
 packages+=(openssl nghttp2-server zlib1g-dev)
+# The Redis cache tier: hiredis to build, redis-server for its tests, redis-tools (redis-cli, redis-benchmark).
+packages+=(libhiredis-dev redis-server redis-tools)
 
 missing=()
 for p in "${packages[@]}"; do
