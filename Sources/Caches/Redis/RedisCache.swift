@@ -59,6 +59,14 @@ public final class RedisCache: DiskStorage {
     /// The node that holds `key`: an index into ``RedisCacheConfiguration/nodes``.
     public func nodeIndex(forKey key: String) -> Int { ring.node(for: Array(redisKey(forKey: key).utf8)) }
 
+    /// Asks every node for `PING`: whether each answered, in ``RedisCacheConfiguration/nodes`` order.
+    public func reachableNodes() -> [Bool] {
+        pools.map { pool in
+            if case .status("PONG")? = pool.run([RedisCommand.make(["PING"])])?.first { return true }
+            return false
+        }
+    }
+
     /// Whether the node at `index` is waiting out a reconnect backoff.
     public func isNodeDown(_ index: Int) -> Bool { pools[index].isDown }
 
