@@ -8,6 +8,10 @@
 #include <time.h>
 #include <zlib.h>
 
+/// Read-buffer capacity a connection keeps between replies: a 16-deep pipeline of 20 KB images plus one
+/// read chunk, so steady traffic reuses one buffer; a larger value's buffer is released after it.
+#define CREDIS_READER_KEEP (1024 * 1024)
+
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -53,6 +57,10 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
         redisFree(context);
         return NULL;
     }
+    // hiredis frees its read buffer whenever it empties with more than 16 KB spare, so every large reply
+    // grows a fresh buffer (past glibc's mmap threshold: page faults on every pipeline). Keep up to
+    // CREDIS_READER_KEEP per connection instead.
+    context->reader->maxbuf = CREDIS_READER_KEEP;
     return context;
 }
 
