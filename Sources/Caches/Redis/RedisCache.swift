@@ -103,8 +103,9 @@ public final class RedisCache: DiskStorage {
             return nil
         }
         switch reply {
-        case .bulk(let value):
-            guard let (data, extended) = RedisValueEnvelope.decode(value) else {
+        case .bulk, .buffer:
+            let decoded = if case .buffer(let buffer) = reply { RedisValueEnvelope.decode(buffer) } else { reply.bytes.flatMap(RedisValueEnvelope.decode) }
+            guard let (data, extended) = decoded else {
                 recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted")
                 recorder.count(\.misses)
                 writes.enqueue(RedisCommand.make("DEL", redisKey), node: nodeIndex(forKey: key)) { _ in }

@@ -74,15 +74,12 @@ final class RedisConnection: @unchecked Sendable {
         case CREDIS_PROTOCOL_ERROR: throw .io("protocol error")
         default: throw .io(context.pointee.err != 0 ? errorText : "I/O error")
         }
-        // Each reply is owned by this loop from here: a string reply's bytes become a `Data` without a
-        // copy, and that `Data` frees the reply; anything else is copied into Swift and freed here.
+        // Each reply is owned by this loop from here: a string reply moves into a `RedisReplyBytes` (which
+        // frees it); anything else is copied into Swift and freed here.
         return raw.map { reply in
             guard let reply else { return .null }
-            if reply.pointee.type == REDIS_REPLY_STRING, let bytes = reply.pointee.str, reply.pointee.len > 0 {
-                let address = UInt(bitPattern: reply)
-                return .bulk(Data(bytesNoCopy: bytes, count: reply.pointee.len, deallocator: .custom { _, _ in
-                    freeReplyObject(UnsafeMutableRawPointer(bitPattern: address))
-                }))
+            if reply.pointee.type == REDIS_REPLY_STRING, reply.pointee.str != nil, reply.pointee.len > 0 {
+                return .buffer(RedisReplyBytes(taking: reply))
             }
             defer { freeReplyObject(reply) }
             return RedisReply(copying: reply)

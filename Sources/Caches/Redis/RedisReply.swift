@@ -3,8 +3,10 @@ import Foundation
 
 /// One RESP reply, copied out of hiredis's reply object so no C memory outlives the exchange.
 enum RedisReply: Sendable, Equatable {
-    /// A bulk string (GET's value).
+    /// A bulk string nested in an array (SCAN's keys), copied.
     case bulk(Data)
+    /// A top-level bulk string (GET's value), still in hiredis's reply.
+    case buffer(RedisReplyBytes)
     /// A status line such as `OK`.
     case status(String)
     /// An integer (DEL's count, EXISTS).
@@ -44,6 +46,7 @@ enum RedisReply: Sendable, Equatable {
     var bytes: Data? {
         switch self {
         case .bulk(let data): data
+        case .buffer(let buffer): buffer.data(0..<buffer.count)
         case .status(let text): Data(text.utf8)
         default: nil
         }

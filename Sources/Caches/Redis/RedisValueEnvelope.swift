@@ -31,32 +31,45 @@ enum RedisValueEnvelope {
 
     /// The image bytes and extended data (nil when empty) of a stored value; nil when it fails a check.
     static func decode(_ value: Data) -> (data: Data, extendedData: Data?)? {
-        guard value.count >= headerSize else { return nil }
-        let start = value.startIndex
-        guard value[start..<start + 4].elementsEqual(magic) else { return nil }
-        let dataLength = Int(readUInt32(value, at: start + 4))
-        let extendedLength = Int(readUInt32(value, at: start + 8))
-        let storedCRC = readUInt32(value, at: start + 12)
+        value.withUnsafeBytes { bytes in
+            decode(bytes) { Data(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+        }
+    }
+
+    /// The same for a reply still in hiredis's buffer: the image bytes are not copied.
+    static func decode(_ value: RedisReplyBytes) -> (data: Data, extendedData: Data?)? {
+        value.withBytes { bytes in decode(bytes) { value.data($0) } }
+    }
+
+    /// Checks `value` and hands the image and extended byte ranges to `slice`.
+    private static func decode(_ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data) -> (data: Data, extendedData: Data?)? {
+        guard value.count >= headerSize, value.prefix(4).elementsEqual(magic) else { return nil }
+        let dataLength = Int(readUInt32(value, at: 4))
+        let extendedLength = Int(readUInt32(value, at: 8))
+        let storedCRC = readUInt32(value, at: 12)
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
-        let dataStart = start + headerSize
-        let data = value[dataStart..<dataStart + dataLength]
-        let extended = value[(dataStart + dataLength)...]
-        guard checksum(checksum(0, data), extended) == storedCRC else { return nil }
-        return (Data(data), extended.isEmpty ? nil : Data(extended))
+        let dataRange = headerSize..<(headerSize + dataLength)
+        let extendedRange = dataRange.upperBound..<value.count
+        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange])),
+                           UnsafeRawBufferPointer(rebasing: value[extendedRange]))
+        guard crc == storedCRC else { return nil }
+        return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }
 
     private static func checksum(_ crc: UInt32, _ bytes: Data) -> UInt32 {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return crc }
-            return credis_crc32(crc, base.assumingMemoryBound(to: UInt8.self), buffer.count)
-        }
+        bytes.withUnsafeBytes { checksum(crc, $0) }
+    }
+
+    private static func checksum(_ crc: UInt32, _ buffer: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return crc }
+        return credis_crc32(crc, base.assumingMemoryBound(to: UInt8.self), buffer.count)
     }
 
     private static func append(_ value: UInt32, to data: inout Data) {
         withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) }
     }
 
-    private static func readUInt32(_ data: Data, at index: Data.Index) -> UInt32 {
-        data[index..<index + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
