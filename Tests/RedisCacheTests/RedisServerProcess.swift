@@ -149,9 +149,9 @@ extension RedisCacheConfiguration {
     static func forTests(_ servers: [RedisServerProcess], policy: WritePolicy = .writeThrough) -> RedisCacheConfiguration {
         var configuration = try! RedisCacheConfiguration(nodes: servers.map(\.endpoint))
         configuration.namespace = "test-\(UUID().uuidString.prefix(8))"
-        configuration.connectTimeout = 2000
-        configuration.readTimeout = 2000
-        configuration.writeTimeout = 2000
+        configuration.connectTimeout = 5000
+        configuration.readTimeout = 5000
+        configuration.writeTimeout = 5000
         configuration.poolWaitTimeout = 5000
         configuration.reconnectBackoffInitial = 20
         configuration.reconnectBackoffMax = 200
