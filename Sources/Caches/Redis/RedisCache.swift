@@ -104,7 +104,14 @@ public final class RedisCache: DiskStorage {
         }
         switch reply {
         case .bulk, .buffer:
-            let decoded = if case .buffer(let buffer) = reply { RedisValueEnvelope.decode(buffer) } else { reply.bytes.flatMap(RedisValueEnvelope.decode) }
+            let decoded: (data: Data, extendedData: Data?)?
+            if case .buffer(let buffer) = reply {
+                decoded = RedisValueEnvelope.decode(buffer)          // no copy of the image bytes
+            } else {
+                decoded = reply.bytes.flatMap(RedisValueEnvelope.decode)
+            }
+            // A value that fails the check is deleted. (Another instance may have just replaced it with a good
+            // one; that costs one extra miss, never a wrong image.)
             guard let (data, extended) = decoded else {
                 recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted")
                 recorder.count(\.misses)
