@@ -270,6 +270,25 @@ targets += [
                 swiftSettings: swiftSettings),
 ]
 
+// MARK: - Redis cache tier
+
+products += [.library(name: "WebImageRedisCache", targets: ["WebImageRedisCache"])]
+targets += [
+    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O, and
+    // zlib's crc32 for the checksum stored with each value.
+    .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
+            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("z")]),
+    .target(name: "WebImageRedisCache",
+            dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"],
+            path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageRedisCacheTests",
+                dependencies: ["WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",
+                               "WebImageTestSupport", "CRedis"],
+                path: "Tests/RedisCacheTests", swiftSettings: swiftSettings),
+]
+// `webimage cache info` shows the Redis tier when one is configured.
+targets.first { $0.name == "webimage" }?.dependencies.append("WebImageRedisCache")
+
 // MARK: - Package
 
 let package = Package(

@@ -53,7 +53,7 @@ targets += [
                       path: "Sources/HTTPBench", swiftSettings: swiftSettings),
 ]
 
-// MARK: - Caches (issue 6)
+// MARK: - Caches (issue 6; the Redis tier rows: issue 15)
 
 products += [
     .executable(name: "cache-bench", targets: ["cache-bench"]),
@@ -65,6 +65,8 @@ targets += [
                           .product(name: "WebImageCore", package: "SwiftWebImage"),
                           .product(name: "WebImageMemoryCache", package: "SwiftWebImage"),
                           .product(name: "WebImageDiskCache", package: "SwiftWebImage"),
+                          .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
+                          .product(name: "WebImagePNGCoder", package: "SwiftWebImage"),
                       ],
                       path: "Sources/CacheBench", swiftSettings: swiftSettings),
 ]

@@ -14,6 +14,8 @@ packages+=(liblcms2-dev liblcms2-utils)
 packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
 # CI only: scripts/browser-check loads the image server's demo page in headless Chromium.
 if [ "${CI:-}" = true ]; then packages+=(chromium); fi
+# The Redis cache tier: hiredis to build, redis-server for its tests, redis-tools (redis-cli, redis-benchmark).
+packages+=(libhiredis-dev redis-server redis-tools)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageRedisCache
 
 /// `webimage cache info|clear`.
 struct CacheCommand: AsyncParsableCommand {
@@ -9,6 +10,9 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the cache's directory, entries, bytes and limits.")
+        @Option(help: ArgumentHelp("Redis URL(s) of the shared tier, redis://[user:password@]host:port/db, comma-separated for shards.",
+                                   discussion: "Defaults to $WEBIMAGE_REDIS_URL; without either, no Redis tier is shown."))
+        var redis: String?
         func run() async throws {
             guard let cache = WebImage.cache, let disk = cache.disk as? DiskCache else {
                 Console.error("the disk cache could not be opened at \(DiskCache.defaultDirectory.path)")
@@ -20,6 +24,9 @@ struct CacheCommand: AsyncParsableCommand {
             print("bytes:     \(disk.totalSize) (\(ByteCountFormatter.string(fromByteCount: Int64(disk.totalSize), countStyle: .binary)))")
             print("max age:   \(Int(config.maxDiskAge / 86400)) days (by \(config.expireType.rawValue))")
             print("max size:  \(config.maxDiskSize == 0 ? "unlimited" : ByteCountFormatter.string(fromByteCount: Int64(config.maxDiskSize), countStyle: .binary))")
+            if let url = redis ?? ProcessInfo.processInfo.environment[RedisTierInfo.environmentVariable] {
+                try RedisTierInfo.print(url: url)
+            }
         }
     }
 

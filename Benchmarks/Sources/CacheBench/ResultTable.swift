@@ -25,6 +25,13 @@ struct ResultTable {
                         ratio: format(ours / baseline) + "x", goal: goal))
     }
 
+    /// A row where bigger is better, in thousands per second; the ratio is ours / baseline.
+    mutating func rate(_ name: String, ours: Double, baseline: Double, baselineName: String, goal: String) {
+        rows.append(Row(name: name, ours: format(ours / 1e3) + " k/s",
+                        baseline: "\(format(baseline / 1e3)) k/s (\(baselineName))",
+                        ratio: format(ours / baseline) + "x", goal: goal))
+    }
+
     func render() -> String {
         var lines = ["| benchmark | SwiftWebImage | baseline (same run) | ratio | goal |", "|---|---|---|---|---|"]
         for row in rows {

@@ -1,0 +1,44 @@
+#ifndef CREDIS_H
+#define CREDIS_H
+
+// hiredis for Swift, with deadlines. hiredis's blocking mode bounds each read() and write() by a socket
+// timeout, so a server that trickles bytes can hold a caller far longer than the timeout; these
+// functions keep the context non-blocking and poll() against one deadline per phase (connect, write all
+// pending commands, read all replies), so no call lasts longer than the time it was given.
+//
+// Ownership: a context from credis_connect is freed with redisFree by its one owner; replies are freed
+// with freeReplyObject by whoever receives them.
+
+#include <hiredis/hiredis.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a deadline-bounded call ended with.
+typedef enum {
+    CREDIS_OK = 0,
+    /// The socket failed or the server closed the connection.
+    CREDIS_IO_ERROR = -1,
+    /// The deadline passed first.
+    CREDIS_TIMEOUT = -2,
+    /// The server sent bytes that are not RESP.
+    CREDIS_PROTOCOL_ERROR = -3,
+} credis_status;
+
+/// Connects to host:port within `timeout_ms`, leaving the context non-blocking. NULL on failure, with
+/// the reason in `error` (NUL-terminated, at most `error_length` bytes). Host names are resolved by
+/// getaddrinfo before the deadline starts.
+redisContext *credis_connect(const char *host, int port, int timeout_ms, char *error, size_t error_length);
+
+/// Queues one command (binary-safe arguments) in the context's output buffer. 0 on success.
+int credis_append(redisContext *context, int argc, const char **argv, const size_t *argv_length);
+
+/// Writes every queued command within `write_timeout_ms`, then reads `count` replies into `replies`
+/// within `read_timeout_ms`. On anything but CREDIS_OK every reply already read is freed and `replies`
+/// holds NULLs: the connection is then in an unknown state and must be freed.
+credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms,
+                              size_t count, redisReply **replies);
+
+/// zlib's CRC-32 of `length` bytes (the checksum stored with each cached value).
+uint32_t credis_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
+#endif

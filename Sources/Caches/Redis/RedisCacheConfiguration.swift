@@ -1,0 +1,68 @@
+import Foundation
+
+/// Everything a ``RedisCache`` needs: the nodes, the key namespace, entry limits, timeouts, the pool and
+/// how stores reach Redis. Every default is stated on its property.
+///
+/// ```swift
+/// var configuration = try RedisCacheConfiguration(url: "redis://:secret@10.0.0.7:6379/2")
+/// configuration.defaultTTL = 3600
+/// let redis = RedisCache(configuration: configuration)
+/// ```
+public struct RedisCacheConfiguration: Sendable, Hashable {
+    /// How a store reaches Redis.
+    public enum WritePolicy: String, Sendable, Hashable, CaseIterable {
+        /// The store waits for Redis to acknowledge (bounded by the write and read timeouts); a failure is
+        /// counted, never thrown. The next instance asking finds the entry as soon as the store returns.
+        case writeThrough
+        /// The store queues the write and returns at once; at most ``RedisCacheConfiguration/maxPendingWrites``
+        /// writes wait, further ones are dropped and counted. A cache fill never waits for the network.
+        case writeBehind
+    }
+
+    /// The nodes; keys are spread over several by consistent hashing. At least one.
+    public var nodes: [RedisEndpoint]
+    /// Names this cache's keys in a shared Redis: keys are `namespace:version:cacheKey`. `"webimage"` by default.
+    public var namespace: String = "webimage"
+    /// Bump to orphan every entry written by an older layout or decoder (they expire by TTL). 1 by default.
+    public var version: Int = 1
+    /// Lifetime of an entry, in seconds. 7 days by default (the disk cache's age limit).
+    public var defaultTTL: TimeInterval = 7 * 24 * 3600
+    /// Largest value stored, in bytes (image plus validators); larger ones are skipped and counted.
+    /// 5 MB by default: a big photo, well under Redis's 512 MB string limit, and what a server can move
+    /// without stalling the other clients of a single-threaded Redis.
+    public var maxValueSize: Int = 5 << 20
+    /// Connection establishment limit, in milliseconds. 250 ms by default: a loopback or LAN Redis answers
+    /// in under a millisecond, so a node that takes longer is down for a cache's purposes.
+    public var connectTimeout: Int = 250
+    /// Limit for receiving one command's (or one pipeline's) replies, in milliseconds. 250 ms by default.
+    public var readTimeout: Int = 250
+    /// Limit for sending one command (or one pipeline), in milliseconds. 250 ms by default.
+    public var writeTimeout: Int = 250
+    /// Connections kept open per node; also the most commands in flight per node. 8 by default: a few
+    /// per core of a typical server, far below Redis's default 10,000 clients even for a large fleet.
+    public var connectionsPerNode: Int = 8
+    /// How long a caller waits for a free connection before the call counts as a miss, in milliseconds.
+    /// 250 ms by default.
+    public var poolWaitTimeout: Int = 250
+    /// First pause before reconnecting to a node that failed, in milliseconds; doubles per failure.
+    /// 100 ms by default.
+    public var reconnectBackoffInitial: Int = 100
+    /// Longest pause between reconnection attempts, in milliseconds. 5 s by default.
+    public var reconnectBackoffMax: Int = 5_000
+    /// How stores reach Redis. ``WritePolicy/writeBehind`` by default.
+    public var writePolicy: WritePolicy = .writeBehind
+    /// Most queued writes under ``WritePolicy/writeBehind`` (and removals); more are dropped. 256 by
+    /// default: with 5 MB values that bounds queued memory at 1.25 GB in the worst case, 5 MB with
+    /// typical 20 KB images.
+    public var maxPendingWrites: Int = 256
+
+    /// A configuration for the given nodes with every other value at its default.
+    /// - Throws: ``RedisConfigurationError/noNodes`` for an empty list.
+    public init(nodes: [RedisEndpoint]) throws(RedisConfigurationError) {
+        guard !nodes.isEmpty else { throw .noNodes }
+        self.nodes = nodes
+    }
+
+    /// The prefix of every key: `namespace:version:`.
+    public var keyPrefix: String { "\(namespace):\(version):" }
+}

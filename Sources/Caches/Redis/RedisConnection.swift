@@ -1,0 +1,119 @@
+import CRedis
+import Foundation
+
+/// Why a Redis call failed. Internal: the cache turns every one into a miss and a counter.
+enum RedisFailure: Error, Sendable, Equatable {
+    /// The connection could not be opened, or AUTH / SELECT was refused.
+    case connect(String)
+    /// The deadline passed.
+    case timeout
+    /// The socket failed, the server closed it, or it sent something that is not RESP.
+    case io(String)
+}
+
+/// One hiredis connection to one node, in non-blocking mode with deadlines (see `CRedis.h`).
+///
+/// Used by one thread at a time: a ``RedisNodePool`` hands it out exclusively and takes it back. A
+/// connection whose exchange failed is in an unknown state (a reply may still be on its way) and is
+/// dropped, never reused.
+///
+/// Unchecked `Sendable`: the hiredis context is not thread-safe, and this type is moved between threads,
+/// never shared. The pool's lock guards the idle list; a connection taken from it belongs to one caller
+/// until it is put back (region checking cannot follow a value out of and back into a lock across a call).
+final class RedisConnection: @unchecked Sendable {
+    /// Owned by this object: made by `credis_connect`, freed in `deinit`.
+    private let context: UnsafeMutablePointer<redisContext>
+    private let readTimeout: Int32
+    private let writeTimeout: Int32
+
+    /// Largest error text hiredis or the shim writes (hiredis's own `errstr` is 128 bytes).
+    private static let errorCapacity = 256
+
+    /// Connects, authenticates and selects the database, each step within its timeout.
+    init(endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int) throws(RedisFailure) {
+        var error = [CChar](repeating: 0, count: Self.errorCapacity)
+        guard let context = credis_connect(endpoint.host, Int32(clamping: endpoint.port), Int32(clamping: connectTimeout),
+                                           &error, error.count) else {
+            throw .connect(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.context = context
+        self.readTimeout = Int32(clamping: readTimeout)
+        self.writeTimeout = Int32(clamping: writeTimeout)
+        var setup: [[Data]] = []
+        if let password = endpoint.password {
+            setup.append(RedisCommand.make(["AUTH"] + (endpoint.user.map { [$0] } ?? []) + [password]))
+        }
+        if endpoint.database != 0 { setup.append(RedisCommand.make(["SELECT", String(endpoint.database)])) }
+        guard !setup.isEmpty else { return }
+        let replies: [RedisReply]
+        do throws(RedisFailure) {
+            replies = try run(setup)
+        } catch {
+            throw .connect("AUTH/SELECT: \(error)")
+        }
+        for reply in replies {
+            if case .error(let message) = reply { throw .connect(message) }
+        }
+    }
+
+    deinit { redisFree(context) }
+
+    /// Sends `commands` as one pipeline and returns their replies in order. An error reply is a reply, not
+    /// a failure; a failure leaves this connection unusable.
+    func run(_ commands: [[Data]]) throws(RedisFailure) -> [RedisReply] {
+        for command in commands {
+            guard append(command) else { throw .io("cannot queue a command") }
+        }
+        var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: commands.count)
+        let status = raw.withUnsafeMutableBufferPointer { buffer in
+            credis_exchange(context, writeTimeout, readTimeout, buffer.count, buffer.baseAddress)
+        }
+        switch status {
+        case CREDIS_OK: break
+        case CREDIS_TIMEOUT: throw .timeout
+        case CREDIS_PROTOCOL_ERROR: throw .io("protocol error")
+        default: throw .io(context.pointee.err != 0 ? errorText : "I/O error")
+        }
+        // Each reply is owned by this loop from here: a string reply moves into a `RedisReplyBytes` (which
+        // frees it); anything else is copied into Swift and freed here.
+        return raw.map { reply in
+            guard let reply else { return .null }
+            if reply.pointee.type == REDIS_REPLY_STRING, reply.pointee.str != nil, reply.pointee.len > 0 {
+                return .buffer(RedisReplyBytes(taking: reply))
+            }
+            defer { freeReplyObject(reply) }
+            return RedisReply(copying: reply)
+        }
+    }
+
+    private var errorText: String {
+        withUnsafeBytes(of: context.pointee.errstr) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// Queues one command. The argument bytes are laid out in one buffer that lives for this call only;
+    /// hiredis copies them into its output buffer.
+    private func append(_ arguments: [Data]) -> Bool {
+        var storage = Data(capacity: arguments.reduce(1) { $0 + $1.count })
+        var offsets: [Int] = []
+        var lengths: [Int] = []
+        for argument in arguments {
+            offsets.append(storage.count)
+            lengths.append(argument.count)
+            storage.append(argument)
+        }
+        storage.append(0) // never empty, so the buffer has a base address even when every argument is
+        return storage.withUnsafeBytes { buffer -> Bool in
+            let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
+            var argv: [UnsafePointer<CChar>?] = offsets.map { UnsafePointer(base + $0) }
+            return credis_append(context, Int32(arguments.count), &argv, lengths) == 0
+        }
+    }
+}
+
+/// Builds command argument lists.
+enum RedisCommand {
+    /// Text arguments as UTF-8.
+    static func make(_ words: [String]) -> [Data] { words.map { Data($0.utf8) } }
+    /// A command name and key, then binary arguments.
+    static func make(_ name: String, _ key: Data, _ rest: Data...) -> [Data] { [Data(name.utf8), key] + rest }
+}

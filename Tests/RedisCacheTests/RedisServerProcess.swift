@@ -1,0 +1,161 @@
+import Foundation
+import Glibc
+import WebImageCore
+import WebImageTestSupport
+@testable import WebImageRedisCache
+
+/// A real `redis-server` on a free loopback port, with its data directory in a temporary folder and
+/// persistence off. Stopped (SIGTERM) when released; `kill()` ends it abruptly, `start()` brings it back
+/// on the same port.
+final class RedisServerProcess: Sendable {
+    let port: Int
+    let directory: TemporaryDirectory
+    private let extraArguments: [String]
+    /// Guards the running server's process id (nil when stopped).
+    private let process = Locked<pid_t?>(nil)
+
+    /// How long a starting server may take to answer PING on a loaded machine.
+    static let startTimeout: Duration = .seconds(20)
+
+    init(extraArguments: [String] = []) throws {
+        port = try Self.freeLoopbackPort()
+        directory = try TemporaryDirectory(prefix: "redis")
+        self.extraArguments = extraArguments
+        try start()
+    }
+
+    deinit { stop() }
+
+    var url: String { "redis://127.0.0.1:\(port)" }
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
+
+    /// Starts the server and waits until it answers PING.
+    func start() throws {
+        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                         "--dir", directory.url.path, "--logfile", directory.file("redis.log").path,
+                         "--enable-debug-command", "yes"] + extraArguments
+        let server = try Self.spawn("/usr/bin/redis-server", arguments)
+        process.withLock { $0 = server }
+        let deadline = ContinuousClock.now + Self.startTimeout
+        while ContinuousClock.now < deadline {
+            if (try? RedisConnection(endpoint: endpoint, connectTimeout: 1000, readTimeout: 1000, writeTimeout: 1000)) != nil
+                || isRunningWithAuth() { return }
+            usleep(20_000)
+        }
+        throw RedisTestError.serverDidNotStart(port)
+    }
+
+    /// A server with `--requirepass` refuses the first command; the connection itself proves it is up.
+    private func isRunningWithAuth() -> Bool {
+        guard extraArguments.contains("--requirepass") else { return false }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Ends the server at once (SIGKILL), as a crash would.
+    func kill() { end(signal: SIGKILL) }
+
+    /// Ends the server cleanly.
+    func stop() { end(signal: SIGTERM) }
+
+    private func end(signal: Int32) {
+        guard let server = process.withLock({ $0.take() }) else { return }
+        Glibc.kill(server, signal)
+        var status: Int32 = 0
+        while waitpid(server, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    /// Starts `path` with `arguments`, with every signal unblocked and at its default action. (Foundation's
+    /// `Process` passes on the test thread's signal mask, in which SIGTERM is blocked, so the server would
+    /// never stop.)
+    static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // The C strings are owned here: duplicated for the call, freed after it.
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, nil, &attributes, argv, environ)
+        guard result == 0 else { throw RedisTestError.cannotSpawn(path, result) }
+        return pid
+    }
+
+    /// Runs one command on a fresh connection, for checks from outside the cache.
+    func command(_ words: [String]) throws -> RedisReply {
+        try command([words.map { Data($0.utf8) }])[0]
+    }
+
+    func command(_ commands: [[Data]], password: String? = nil) throws -> [RedisReply] {
+        var endpoint = endpoint
+        endpoint.password = password
+        let connection = try RedisConnection(endpoint: endpoint, connectTimeout: 5000, readTimeout: 5000, writeTimeout: 5000)
+        return try connection.run(commands)
+    }
+
+    /// A port nothing listens on right now: bind port 0, read the port, close.
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw RedisTestError.noFreePort }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum RedisTestError: Error {
+    case noFreePort
+    case serverDidNotStart(Int)
+    case timedOut(String)
+    case cannotSpawn(String, Int32)
+}
+
+/// Polls `condition` every 20 ms until it holds, for at most `timeout` (generous: a loaded 2-core machine).
+func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () throws -> Bool) throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try condition() { return }
+        usleep(20_000)
+    }
+    throw RedisTestError.timedOut(what)
+}
+
+extension RedisCacheConfiguration {
+    /// A configuration for test servers: generous timeouts (a loaded machine), short backoff (recovery
+    /// tests), write-through unless a test says otherwise.
+    static func forTests(_ servers: [RedisServerProcess], policy: WritePolicy = .writeThrough) -> RedisCacheConfiguration {
+        var configuration = try! RedisCacheConfiguration(nodes: servers.map(\.endpoint))
+        configuration.namespace = "test-\(UUID().uuidString.prefix(8))"
+        configuration.connectTimeout = 5000
+        configuration.readTimeout = 5000
+        configuration.writeTimeout = 5000
+        configuration.poolWaitTimeout = 5000
+        configuration.reconnectBackoffInitial = 20
+        configuration.reconnectBackoffMax = 200
+        configuration.writePolicy = policy
+        return configuration
+    }
+}
