@@ -7,6 +7,7 @@ import WebImageCore
 import WebImageDiskCache
 import WebImageHTTPLoader
 import WebImageJPEGCoder
+import WebImageRedisCache
 import WebImageTesting
 import WebImageTransformers
 
@@ -74,21 +75,21 @@ struct ReadmeSnippet126 {
     }
 }
 
-// README.md line 285
-func readmeSnippet285() async throws {
+// README.md line 286
+func readmeSnippet286() async throws {
     ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
     var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
     _ = options
 }
 
-// README.md line 323
+// README.md line 324
 enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
 extension ImageContext {
     var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
 }
 
-// README.md line 341
-func readmeSnippet341() async throws {
+// README.md line 342
+func readmeSnippet342() async throws {
     var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
     configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
     configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
@@ -96,8 +97,8 @@ func readmeSnippet341() async throws {
     _ = configuration
 }
 
-// README.md line 402
-func readmeSnippet402() async throws {
+// README.md line 403
+func readmeSnippet403() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.retryPolicy = HTTPBackoffRetryPolicy(
         maxAttempts: 3,        // tries in all (default 3)
@@ -107,8 +108,8 @@ func readmeSnippet402() async throws {
     _ = configuration
 }
 
-// README.md line 436
-func readmeSnippet436() async throws {
+// README.md line 437
+func readmeSnippet437() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
     configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
@@ -117,8 +118,8 @@ func readmeSnippet436() async throws {
     _ = configuration
 }
 
-// README.md line 504
-func readmeSnippet504() async throws {
+// README.md line 505
+func readmeSnippet505() async throws {
     let options = try ProcessingOptions(parsing: "resize:fill:300:200/gravity:sm/blur:2/q:80/f:webp")
     print(options)                                        // rs:fill:300:200/g:sm/bl:2/q:80/f:webp
     let transformer = try options.transformer(watermarkImage: nil)   // nil when no pixels change
@@ -127,4 +128,15 @@ func readmeSnippet504() async throws {
     _ = options
     _ = transformer
     _ = context
+}
+
+// README.md line 580
+func readmeSnippet580() async throws {
+    let redis = try RedisCache(url: ProcessInfo.processInfo.environment["WEBIMAGE_REDIS_URL"] ?? "redis://127.0.0.1:6379/0")
+    let cache = try WebImageCache(namespace: "thumbnails", redis: redis)          // memory → disk → Redis
+    let manager = ImageManager(cache: cache, loader: ImageLoadersManager.shared)
+    // or Redis instead of the disk: WebImageCache(memory: MemoryCache(), disk: redis)
+    _ = redis
+    _ = cache
+    _ = manager
 }
