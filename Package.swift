@@ -248,7 +248,7 @@ targets += [
 targets += [
     // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
     .testTarget(name: "ReadmeSnippets",
-                dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers"],
+                dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers", "WebImageRedisCache"],
                 path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
 ]
 
@@ -282,7 +282,7 @@ targets += [
             dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"],
             path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageRedisCacheTests",
-                dependencies: ["WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",
+                dependencies: ["WebImageTesting", "WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",
                                "WebImageTestSupport", "CRedis"],
                 path: "Tests/RedisCacheTests", swiftSettings: swiftSettings),
 ]
