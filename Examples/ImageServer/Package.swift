@@ -40,6 +40,7 @@ let package = Package(
                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     // Processing options: the parser and the transformers they build.
                     .product(name: "WebImageTransformers", package: "SwiftWebImage"),
+                    .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
                 ],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "webimage-server", dependencies: ["ImageServer"], swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageRedisCache
 
 /// Answers processing URLs: checks the signature and the source, finds the answer in the result cache
 /// or makes it (fetch, decode, transform, encode) in a bounded worker slot under a deadline.
@@ -29,7 +30,8 @@ final class ImageService: Sendable {
         negotiation = FormatNegotiation(negotiatesWebP: configuration.negotiatesWebP,
                                         negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
-                                      directory: configuration.resultCacheDirectory)
+                                      directory: configuration.resultCacheDirectory,
+                                      redis: try Self.redisTier(configuration.resultRedisURLs))
         fetcher = SourceFetcher(configuration: configuration, coders: coders)
         if let path = configuration.watermarkPath {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -84,6 +86,20 @@ final class ImageService: Sendable {
 
     /// Characters of a request path kept in a log line: enough to tell requests apart, not a log flood.
     static let loggedPathLength = 200
+
+    /// The Redis tier of the result cache for `urls` (nil when there are none), under a namespace of the
+    /// server's own so a fleet's instances share results and nothing else.
+    static func redisTier(_ urls: [String]) throws -> RedisCache? {
+        guard !urls.isEmpty else { return nil }
+        do {
+            var configuration = try RedisCacheConfiguration(urls: urls)
+            configuration.namespace = "webimage-server-results"
+            return RedisCache(configuration: configuration)
+        } catch {
+            throw ConfigurationError(name: "WEBIMAGE_SERVER_REDIS_URL", value: urls.joined(separator: ","),
+                                     expected: "redis:// URLs (\(error))")
+        }
+    }
 
     static func failureAnswer(_ failure: ServerFailure) -> Answer {
         var headers = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")]

@@ -2,6 +2,7 @@ import CLibCrypto
 import Foundation
 import Synchronization
 import WebImage
+import WebImageRedisCache
 
 /// One encoded answer: the bytes, their MIME type and their entity tag.
 struct RenderedImage: Sendable {
@@ -40,8 +41,10 @@ struct RenderedImage: Sendable {
 }
 
 /// The result cache: encoded answers by processing key (options, source URL, negotiated format), in a
-/// byte-bounded LRU in memory and, when a directory is configured, in the framework's ``DiskCache``
-/// (the MIME type and ETag ride in the entry's extended data).
+/// byte-bounded LRU in memory and, when configured, in the framework's storage tiers: a local `DiskCache`,
+/// a Redis tier shared by every instance of a fleet (`RedisCache`), or both (`TieredDiskStorage`: local
+/// disk first, Redis behind it, Redis hits kept locally). The MIME type and ETag ride in the entry's
+/// extended data. Redis being down or slow is a miss, never a failed request.
 final class ResultCache: Sendable {
     enum Tier: String { case memory, disk }
 
@@ -53,13 +56,20 @@ final class ResultCache: Sendable {
     }
 
     let memoryLimit: Int
-    let disk: DiskCache?
+    /// The tiers below memory, as one storage; nil: memory only.
+    let disk: (any DiskStorage)?
     /// Guards the memory tier: entries, recency stamps and byte count.
     private let memory = Mutex(Memory())
 
-    init(memoryLimit: Int, directory: URL?) throws(ImageError) {
+    init(memoryLimit: Int, directory: URL?, redis: RedisCache? = nil) throws(ImageError) {
         self.memoryLimit = memoryLimit
-        disk = try directory.map { directory throws(ImageError) in try DiskCache(directory: directory, namespace: "results") }
+        let local = try directory.map { directory throws(ImageError) in try DiskCache(directory: directory, namespace: "results") }
+        switch (local, redis) {
+        case let (local?, redis?): disk = TieredDiskStorage(local: local, shared: redis)
+        case let (local?, nil): disk = local
+        case let (nil, redis?): disk = redis
+        case (nil, nil): disk = nil
+        }
     }
 
     /// Whether anything is cached at all (a memory limit of 0 turns the result cache off).

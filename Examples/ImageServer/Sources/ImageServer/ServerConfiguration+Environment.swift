@@ -41,6 +41,9 @@ extension ServerConfiguration {
         if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
             resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)
         }
+        if let urls = environment["WEBIMAGE_SERVER_REDIS_URL"], !urls.isEmpty {
+            resultRedisURLs = urls.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
     }

@@ -62,6 +62,9 @@ public struct ServerConfiguration: Sendable {
 
     /// Directory of the result cache's disk level (`WEBIMAGE_SERVER_CACHE_DIR`); nil: memory only.
     public var resultCacheDirectory: URL?
+    /// Redis URLs of a result tier shared by a fleet (`WEBIMAGE_SERVER_REDIS_URL`, comma-separated for
+    /// shards: `redis://[user:password@]host:port/db`); empty: no Redis tier.
+    public var resultRedisURLs: [String] = []
     /// Bytes of results kept in memory (`WEBIMAGE_SERVER_RESULT_MEMORY`); 0 turns the result cache off.
     public var resultMemoryLimit = ServerConfiguration.defaultResultMemoryLimit
     /// Bytes of decoded source images kept in memory (`WEBIMAGE_SERVER_SOURCE_MEMORY`).

@@ -161,6 +161,29 @@ import WebImage
         try await second.stop()
     }
 
+    @Test func aFleetSharesResultsThroughRedis() async throws {
+        let redis = try RedisProcess()
+        defer { redis.stop() }
+        // Two instances with nothing local below memory: the second answers from what the first stored.
+        let first = try await TestServers.start { configuration in configuration.resultRedisURLs = [redis.url] }
+        let path = first.plainPath(source: first.sourceURL("/photo.jpg"), extension: "png")
+        let made = try await HTTPClient.get(first.baseURL + path)
+        #expect(made.status == 200)
+        try await redis.waitForKeys()
+        try await first.stop()
+        let second = try await TestServers.start { configuration in configuration.resultRedisURLs = [redis.url] }
+        let shared = try await HTTPClient.get(second.baseURL + path)
+        #expect(shared.body == made.body)
+        #expect(shared.header("ETag") == made.header("ETag"))
+        let metrics = String(decoding: try await HTTPClient.get(second.baseURL + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("webimage_server_result_cache_lookups_total{tier=\"disk\"} 1"))
+        // Redis gone: requests are still answered, by processing again.
+        redis.stop()
+        let other = second.plainPath(source: second.sourceURL("/photo.jpg"), extension: "jpg")
+        #expect(try await HTTPClient.get(second.baseURL + other).status == 200)
+        try await second.stop()
+    }
+
     @Test func overloadAnswers503WithRetryAfter() async throws {
         let servers = try await TestServers.start { configuration in
             configuration.workers = 1
