@@ -38,13 +38,24 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     /// Most bytes of pixels held; lowering it evicts at once.
     public var costLimit: Int {
         get { storage.withLock { $0.costLimit } }
-        set { _ = storage.withLock { $0.costLimit = newValue; return $0.trim() } }
+        set { setLimits { $0.costLimit = newValue } }
     }
 
     /// Most images held; lowering it evicts at once.
     public var countLimit: Int {
         get { storage.withLock { $0.countLimit } }
-        set { _ = storage.withLock { $0.countLimit = newValue; return $0.trim() } }
+        set { setLimits { $0.countLimit = newValue } }
+    }
+
+    /// Changes a limit and evicts at once what no longer fits (released after the lock is dropped).
+    private func setLimits(_ change: (inout LRUStorage<ImageBox>) -> Void) {
+        let (evicted, costDelta) = storage.withLock { storage in
+            let before = storage.totalCost
+            change(&storage)
+            let evicted = storage.trim()
+            return (evicted, storage.totalCost - before)
+        }
+        MemoryCacheInstruments.record(costDelta: costDelta, evicted: evicted.count)
     }
 
     /// Bytes of pixels held now.
@@ -63,8 +74,12 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     public func setImage(_ image: Image, forKey key: String, cost: Int) {
         // Evicted images are released after the lock is dropped: freeing big buffers can take a while.
         let box = ImageBox(image)
-        let evicted = storage.withLock { $0.set(box, forKey: key, cost: cost) }
-        _ = evicted
+        let (evicted, costDelta) = storage.withLock { storage in
+            let before = storage.totalCost
+            let evicted = storage.set(box, forKey: key, cost: cost)
+            return (evicted, storage.totalCost - before)
+        }
+        MemoryCacheInstruments.record(costDelta: costDelta, evicted: evicted.count)
     }
 
     /// Stores `image` costed by its ``Image/memoryCost``.
@@ -73,12 +88,22 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     }
 
     public func removeImage(forKey key: String) {
-        let removed = storage.withLock { $0.remove(key) }
+        let (removed, costDelta) = storage.withLock { storage in
+            let before = storage.totalCost
+            let removed = storage.remove(key)
+            return (removed, storage.totalCost - before)
+        }
+        MemoryCacheInstruments.record(costDelta: costDelta, evicted: 0)
         _ = removed
     }
 
     public func removeAllImages() {
-        storage.withLock { $0.removeAll() }
+        let costDelta = storage.withLock { storage in
+            let before = storage.totalCost
+            storage.removeAll()
+            return storage.totalCost - before
+        }
+        MemoryCacheInstruments.record(costDelta: costDelta, evicted: 0)
     }
 
     // MARK: ImageCache (memory level only)
