@@ -101,7 +101,7 @@ struct FileReader: Sendable {
     private func overLimit(_ what: String) -> ImageError {
         logger.debug("read refused: over the size limit", metadata: [
             "path": "\(path)", "size": "\(what)", "limit": "\(configuration.maxFileSize)"])
-        .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
+        return .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
     }
 
     private func failure(_ code: Int32) -> ImageError {
