@@ -51,7 +51,7 @@ public final class DiskCache: DiskStorage {
     /// The limits and policies given at creation.
     public let configuration: DiskCacheConfiguration
     /// Where the cache logs, at `debug`: trims (entries and bytes removed and kept, how long), index
-    /// scans; at `warning`, background I/O failures that no caller sees (see ``DiskCache/trim()``).
+    /// scans; at `warning`, background I/O failures that no caller sees (a failed automatic trim or scan).
     public let logger: Logger
 
     /// `directory.path`, kept as a string: paths are built on every call.
