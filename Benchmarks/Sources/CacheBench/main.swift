@@ -6,13 +6,13 @@ import Foundation
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("cache-bench-\(getpid())")
 defer { try? FileManager.default.removeItem(at: root) }
 var table = ResultTable()
-// `cache-bench manager` runs only the ImageManager rows.
-let managerOnly = CommandLine.arguments.dropFirst().first == "manager"
-if !managerOnly {
-    try DiskBenchmarks(root: root).run(into: &table)
-    MemoryBenchmarks().run(into: &table)
+// `cache-bench disk`, `cache-bench memory`, `cache-bench manager`: one section only.
+let section = CommandLine.arguments.dropFirst().first
+if section == nil || section == "disk" { try DiskBenchmarks(root: root).run(into: &table) }
+if section == nil || section == "memory" { MemoryBenchmarks().run(into: &table) }
+if section == nil || section == "manager" {
+    let manager = await ManagerBenchmarks().measure()
+    table.time("manager memory-hit load", ours: manager.memoryHit, baseline: nil, unit: "ns")
+    table.time("manager full load (loader double + coder double)", ours: manager.fullLoad, baseline: nil, unit: "ns")
 }
-let manager = await ManagerBenchmarks().measure()
-table.time("manager memory-hit load", ours: manager.memoryHit, baseline: nil, unit: "ns")
-table.time("manager full load (loader double + coder double)", ours: manager.fullLoad, baseline: nil, unit: "ns")
 print(table.render())

@@ -57,7 +57,9 @@ public enum WebImageMetrics {
     /// Counter of disk cache I/O failures that no caller saw as an error (a read that became a miss, a
     /// background trim or index scan that failed). Dimension: `operation` (`read`, `remove`, `trim`, `scan`).
     public static let diskCacheIOErrors = "webimage_disk_cache_io_errors_total"
-    /// Counter of images a memory cache evicted to stay within its cost or count limit.
+    /// Counter of images a memory cache evicted to stay within its cost or count limit. Memory cache
+    /// changes are recorded in batches of 64 sets or removals (a metric per set would cost more than
+    /// the set), and at once when the cache is emptied or its limits change.
     public static let memoryCacheEvictions = "webimage_memory_cache_evictions_total"
     /// Meter of bytes of pixels held by memory caches, over every memory cache of the process.
     public static let memoryCacheCost = "webimage_memory_cache_cost_bytes"
