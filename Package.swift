@@ -19,6 +19,13 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
 ]
 
+/// What every plugin records through: a `Logger` in its configuration, metrics by name.
+let pluginObservability: [Target.Dependency] = [.product(name: "Logging", package: "swift-log"),
+                                                .product(name: "Metrics", package: "swift-metrics")]
+/// The recording backends the tests bootstrap once per test process (`TestBackends` in Tests/Support).
+let testBackends: [Target.Dependency] = [.product(name: "MetricsTestKit", package: "swift-metrics"),
+                                         .product(name: "InMemoryTracing", package: "swift-distributed-tracing")]
+
 var products: [Product] = [
     .library(name: "WebImageCore", targets: ["WebImageCore"]),
     .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
@@ -31,21 +38,21 @@ var targets: [Target] = [
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Sources/Core", swiftSettings: swiftSettings),
-    .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"],
+    .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"] + pluginObservability,
             path: "Sources/Loaders/File", swiftSettings: swiftSettings),
-    .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"],
+    .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"] + pluginObservability,
             path: "Sources/Caches/Memory", swiftSettings: swiftSettings),
     // Fixtures, corpus access and helpers shared by every test target.
-    .target(name: "WebImageTestSupport", dependencies: ["WebImageCore"],
+    .target(name: "WebImageTestSupport",
+            dependencies: ["WebImageCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
+                + pluginObservability + testBackends,
             path: "Tests/Support", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageCoreTests",
-                dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageTesting",
-                               .product(name: "MetricsTestKit", package: "swift-metrics"),
-                               .product(name: "InMemoryTracing", package: "swift-distributed-tracing")],
+                dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageTesting"] + testBackends,
                 path: "Tests/CoreTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageTesting", "WebImageFileLoader", "WebImageTestSupport"],
+    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageTesting", "WebImageFileLoader", "WebImageTestSupport"] + testBackends,
                 path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"],
+    .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"] + testBackends,
                 path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
 ]
 
@@ -148,12 +155,13 @@ products += [
 targets += [
     // libcurl: the variadic setopt/getinfo calls need typed C wrappers.
     .target(name: "CCurl", path: "Sources/CLibraries/CCurl", linkerSettings: [.linkedLibrary("curl")]),
-    .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"],
+    .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"] + pluginObservability,
             path: "Sources/Loaders/HTTP", swiftSettings: swiftSettings),
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
     .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageHTTPLoaderTests",
-                dependencies: ["WebImageTesting", "WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport"],
+                dependencies: ["WebImageTesting", "WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport",
+                               "WebImageTestSupport"] + testBackends,
                 path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
     // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
     .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
@@ -174,7 +182,7 @@ targets += [
     // Extended attributes and the futimens special values, which Glibc's module lacks (libc itself).
     .systemLibrary(name: "CFileSystem", path: "Sources/CLibraries/CFileSystem"),
     // The disk cache, and the two-level image cache whose convenience init uses both default storages.
-    .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"],
+    .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"] + pluginObservability,
             path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
     // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
     .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
@@ -183,7 +191,7 @@ targets += [
     .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
                       path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageDiskCacheTests",
-                dependencies: ["WebImageTesting", "WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"],
+                dependencies: ["WebImageTesting", "WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"] + testBackends,
                 path: "Tests/DiskCacheTests", swiftSettings: swiftSettings),
 ]
 

@@ -6,47 +6,7 @@ import MetricsTestKit
 import Testing
 import Tracing
 @testable import WebImageCore
-
-/// The metrics and tracing backends of this test process: bootstrapped once, as an application does.
-/// Other suites record into them too, so the tests below look only at what carries their own marks.
-enum TestBackends {
-    static let metrics: TestMetrics = {
-        let metrics = TestMetrics()
-        MetricsSystem.bootstrap(metrics)
-        return metrics
-    }()
-    static let tracer: InMemoryTracer = {
-        let tracer = InMemoryTracer()
-        InstrumentationSystem.bootstrap(tracer)
-        return tracer
-    }()
-}
-
-/// Keeps every message logged through it.
-final class RecordingLog: Sendable {
-    /// Guards the messages logged so far, with their levels.
-    private let lines = Locked<[(Logger.Level, String)]>([])
-    var messages: [String] { lines.withLock { $0.map(\.1) } }
-    var levels: Set<Logger.Level> { Set(lines.withLock { $0.map(\.0) }) }
-
-    func logger(level: Logger.Level) -> Logger {
-        var logger = Logger(label: "test") { _ in Handler(log: self) }
-        logger.logLevel = level
-        return logger
-    }
-
-    fileprivate func append(_ level: Logger.Level, _ message: String) { lines.withLock { $0.append((level, message)) } }
-
-    private struct Handler: LogHandler {
-        let log: RecordingLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] } set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { log.append(event.level, "\(event.message)") }
-    }
-}
+import WebImageTestSupport
 
 /// A format of this suite's own, so the decode timer it checks is its alone.
 private extension ImageFormat {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Logging
 import WebImageCore
 
 /// Expiry, size trimming and the index scans behind them.
@@ -14,7 +15,13 @@ extension DiskCache {
     /// writers and sidecars whose entry is gone. Files that vanish meanwhile are skipped. Blocks: see
     /// ``trim()`` for the background version. The first failure is thrown after the rest were attempted.
     public func removeExpiredData() throws(ImageError) {
-        try scanLock.withLock { _ throws(ImageError) in try trimLocked() }
+        do throws(ImageError) {
+            try scanLock.withLock { _ throws(ImageError) in try trimLocked() }
+            DiskCacheInstruments.recordTrim(succeeded: true)
+        } catch {
+            DiskCacheInstruments.recordTrim(succeeded: false)
+            throw error
+        }
     }
 
     /// ``removeExpiredData()`` on the cache's maintenance queue, off the caller's thread.
@@ -56,7 +63,14 @@ extension DiskCache {
             self.ensureIndexLoaded()
             if self.index.withLock({ $0.totalSize }) > self.configuration.maxDiskSize {
                 // Nobody is waiting for an automatic trim; what it could not remove, the next one retries.
-                _ = try? self.removeExpiredData()
+                do throws(ImageError) {
+                    try self.removeExpiredData()
+                } catch {
+                    // A warning, not debug: no caller sees this failure, and a cache that cannot trim
+                    // grows past its limit until someone looks.
+                    DiskCacheInstruments.recordSwallowedError(operation: "trim")
+                    self.logger.warning("automatic trim failed", metadata: ["directory": "\(self.path)", "error": "\(error)"])
+                }
             }
         }
     }
@@ -67,9 +81,16 @@ extension DiskCache {
         scanLock.withLock { _ in
             if index.withLock({ $0.isLoaded }) { return }
             index.withLock { $0.beginScan() }
-            guard let scan = try? DirectoryScan(path: path) else {
-                // Unreadable: totals stay unknown (zero) and the next call tries again.
+            let started = ContinuousClock.now
+            let scan: DirectoryScan
+            do throws(ImageError) {
+                scan = try DirectoryScan(path: path)
+            } catch {
+                // Unreadable: totals stay unknown (zero) and the next call tries again. A warning, not
+                // debug: the totals callers read are then wrong, and nothing else says why.
                 index.withLock { $0.abandonScan() }
+                DiskCacheInstruments.recordSwallowedError(operation: "scan")
+                logger.warning("index scan failed", metadata: ["directory": "\(path)", "error": "\(error)"])
                 return
             }
             var entries: [String: DiskIndex.Entry] = [:]
@@ -77,12 +98,17 @@ extension DiskCache {
             for entry in scan.entries {
                 entries[entry.name] = DiskIndex.Entry(size: entry.info.size, date: expiryDate(entry.info))
             }
-            index.withLock { $0.finishScan(entries) }
+            updateIndex { $0.finishScan(entries) }
+            logger.debug("index loaded", metadata: [
+                "directory": "\(path)", "entries": "\(entries.count)",
+                "bytes": "\(entries.values.reduce(0) { $0 + $1.size })",
+                "ms": "\(Self.milliseconds(since: started))"])
         }
     }
 
     /// The trim itself; the caller holds ``scanLock``.
     private func trimLocked() throws(ImageError) {
+        let started = ContinuousClock.now
         index.withLock { $0.beginScan() }
         let scan: DirectoryScan
         do throws(ImageError) {
@@ -111,9 +137,14 @@ extension DiskCache {
         }
 
         // 1. Age.
+        var (expired, expiredBytes, evicted, evictedBytes) = (0, 0, 0, 0)
         for entry in scan.entries {
             let date = expiryDate(entry.info)
-            if date < oldestKept, delete(entry.name) { continue }
+            if date < oldestKept, delete(entry.name) {
+                expired += 1
+                expiredBytes += entry.info.size
+                continue
+            }
             kept[entry.name] = DiskIndex.Entry(size: entry.info.size, date: date)
         }
         // 2. Size: oldest first, down to half the limit, so the next trim is many stores away.
@@ -126,6 +157,8 @@ extension DiskCache {
                 if delete(name) {
                     kept[name] = nil
                     total -= entry.size
+                    evicted += 1
+                    evictedBytes += entry.size
                 }
             }
         }
@@ -140,7 +173,17 @@ extension DiskCache {
         for temporary in scan.temporaries where temporary.modificationDate < now - Self.staleTemporaryAge {
             _ = try? DiskIO.remove(filePath(temporary.name))
         }
-        index.withLock { $0.finishScan(kept) }
+        updateIndex { $0.finishScan(kept) }
+        logger.debug("trim finished", metadata: [
+            "directory": "\(path)", "expired": "\(expired)", "expired_bytes": "\(expiredBytes)",
+            "evicted": "\(evicted)", "evicted_bytes": "\(evictedBytes)", "kept": "\(kept.count)",
+            "kept_bytes": "\(total)", "ms": "\(Self.milliseconds(since: started))",
+            "error": "\(firstError.map { "\($0)" } ?? "none")"])
         if let firstError { throw firstError }
+    }
+
+    static func milliseconds(since started: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = (ContinuousClock.now - started).components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

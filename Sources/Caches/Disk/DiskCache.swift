@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Logging
 import Synchronization
 import WebImageCore
 
@@ -49,6 +50,9 @@ public final class DiskCache: DiskStorage {
     public let directory: URL
     /// The limits and policies given at creation.
     public let configuration: DiskCacheConfiguration
+    /// Where the cache logs, at `debug`: trims (entries and bytes removed and kept, how long), index
+    /// scans; at `warning`, background I/O failures that no caller sees (a failed automatic trim or scan).
+    public let logger: Logger
 
     /// `directory.path`, kept as a string: paths are built on every call.
     let path: String
@@ -68,10 +72,14 @@ public final class DiskCache: DiskStorage {
     ///   - namespace: One path component naming this cache, so caches with different data never mix.
     ///     `"default"` by default.
     ///   - configuration: Limits and policies.
+    ///   - logger: Where the cache logs. `Logger(label: "SwiftWebImage.DiskCache")` by default; the
+    ///     library never bootstraps logging.
     /// - Throws: ``ImageError/cacheIO(reason:)`` when the namespace is not a plain name or the directory
     ///   cannot be created.
     public init(directory: URL, namespace: String = "default",
-                configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws(ImageError) {
+                configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
+                logger: Logger = Logger(label: "SwiftWebImage.DiskCache")) throws(ImageError) {
+        self.logger = logger
         guard !namespace.isEmpty, namespace != ".", namespace != "..", !namespace.contains("/"),
               !namespace.utf8.contains(0) else {
             throw .cacheIO(reason: "namespace \"\(namespace)\" is not a single path component")
@@ -168,7 +176,7 @@ public final class DiskCache: DiskStorage {
         }
         let entry = DiskIndex.Entry(size: data.count, date: Date().timeIntervalSince1970)
         let limit = configuration.maxDiskSize
-        let schedule = index.withLock { index in
+        let schedule = updateIndex { index in
             index.stored(name, entry)
             return claimMaintenance(&index, limit: limit)
         }
@@ -221,7 +229,7 @@ public final class DiskCache: DiskStorage {
     }
 
     func removeEntry(_ name: String) throws(ImageError) {
-        defer { index.withLock { $0.removed(name) } }
+        defer { updateIndex { $0.removed(name) } }
         try DiskIO.remove(filePath(name))
         try DiskIO.remove(filePath(CacheFileName.sidecar(for: name)))
     }
@@ -243,7 +251,7 @@ public final class DiskCache: DiskStorage {
             for name in names {
                 do throws(ImageError) { try DiskIO.remove(filePath(name)) } catch { firstError = firstError ?? error }
             }
-            index.withLock { $0.finishScan([:]) }
+            updateIndex { $0.finishScan([:]) }
             if let firstError { throw firstError }
         }
     }

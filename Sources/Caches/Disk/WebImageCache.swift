@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import WebImageCore
 import WebImageMemoryCache
 
@@ -29,14 +30,22 @@ public final class WebImageCache: ImageCache {
     public let disk: any DiskStorage
     /// Decodes disk hits and encodes images stored without bytes, unless the context names a coder.
     public let coder: any ImageCoder
+    /// Where the cache logs when no request context gives a logger: disk hits that became misses
+    /// (undecodable bytes at `debug`, read failures at `warning`).
+    public let logger: Logger
     /// Runs the disk level's blocking calls (and disk-hit decoding) off the callers' threads. Concurrent:
     /// reads of different keys proceed in parallel; the disk level is thread-safe.
     private let ioQueue = DispatchQueue(label: "WebImageCache.io", qos: .userInitiated, attributes: .concurrent)
 
     /// A cache over the given levels.
-    /// - Parameter coder: Decodes disk hits and encodes images stored without data.
-    ///   ``ImageCodersManager/shared`` by default.
-    public init(memory: any MemoryStorage, disk: any DiskStorage, coder: any ImageCoder = ImageCodersManager.shared) {
+    /// - Parameters:
+    ///   - coder: Decodes disk hits and encodes images stored without data.
+    ///     ``ImageCodersManager/shared`` by default.
+    ///   - logger: Where the cache logs when the request's context has no ``ImageContext/logger``.
+    ///     `Logger(label: "SwiftWebImage.WebImageCache")` by default.
+    public init(memory: any MemoryStorage, disk: any DiskStorage, coder: any ImageCoder = ImageCodersManager.shared,
+                logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) {
+        self.logger = logger
         self.memory = memory
         self.disk = disk
         self.coder = coder
@@ -47,13 +56,17 @@ public final class WebImageCache: ImageCache {
     ///   - directory: Parent of the namespaced disk directory. ``DiskCache/defaultDirectory`` by default.
     ///   - namespace: One path component naming this cache. `"default"` by default.
     ///   - configuration: Memory and disk limits.
+    ///   - logger: Where this cache and its ``DiskCache`` log. `Logger(label: "SwiftWebImage.WebImageCache")`
+    ///     by default.
     /// - Throws: ``ImageError/cacheIO(reason:)`` when the disk directory cannot be created.
     public convenience init(directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
                             configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
-                            coder: any ImageCoder = ImageCodersManager.shared) throws(ImageError) {
+                            coder: any ImageCoder = ImageCodersManager.shared,
+                            logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) throws(ImageError) {
         let memory = MemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
-        let disk = try DiskCache(directory: directory, namespace: namespace, configuration: configuration.disk)
-        self.init(memory: memory, disk: disk, coder: coder)
+        let disk = try DiskCache(directory: directory, namespace: namespace, configuration: configuration.disk,
+                                 logger: logger)
+        self.init(memory: memory, disk: disk, coder: coder, logger: logger)
     }
 
     // MARK: ImageCache
@@ -159,7 +172,18 @@ public final class WebImageCache: ImageCache {
     /// only attached to it; otherwise they are decoded, and removed when no coder can make sense of them.
     private func queryDisk(key: String, options: ImageOptions, context: ImageContext,
                            memoryImage: Image?) -> CacheQueryResult? {
-        guard let data = try? disk.data(forKey: key) else {
+        let found: Data?
+        do throws(ImageError) {
+            found = try disk.data(forKey: key)
+        } catch {
+            // A warning, not debug: the caller sees only a miss (and downloads again), so an unreadable
+            // disk would otherwise go unnoticed while every load pays for it.
+            DiskCacheInstruments.recordSwallowedError(operation: "read")
+            (context.logger ?? logger).warning("disk read failed; treated as a miss", metadata: [
+                "key": "\(key)", "error": "\(error)"])
+            found = nil
+        }
+        guard let data = found else {
             return memoryImage.map { CacheQueryResult(image: $0, cacheType: .memory) }
         }
         let validators = disk.extendedData(forKey: key).flatMap { try? JSONDecoder().decode(CacheValidators.self, from: $0) }
@@ -173,10 +197,19 @@ public final class WebImageCache: ImageCache {
         } catch {
             // Bad bytes, or bytes no coder recognises, are a broken entry: remove it. A known format
             // without a coder here, or an image over this request's pixel limit, may suit another caller.
+            var removed = false
             switch error {
-            case .badImageData, .unsupportedFormat(.undefined): _ = try? disk.removeData(forKey: key)
+            case .badImageData, .unsupportedFormat(.undefined):
+                do throws(ImageError) {
+                    try disk.removeData(forKey: key)
+                    removed = true
+                } catch {
+                    DiskCacheInstruments.recordSwallowedError(operation: "remove")
+                }
             default: break
             }
+            (context.logger ?? logger).debug("disk entry not decoded; treated as a miss", metadata: [
+                "key": "\(key)", "error": "\(error)", "removed": "\(removed)"])
             return nil
         }
         if context.storeCacheType.includesMemory {

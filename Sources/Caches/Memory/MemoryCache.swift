@@ -22,7 +22,13 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     /// The entries and their limits. One lock for everything: each operation is O(1) and short.
     /// Images are held in a box, so a hit retains one reference inside the lock and the image's own
     /// fields are copied out after it is dropped.
-    private let storage: Locked<LRUStorage<ImageBox>>
+    private let storage: Locked<State>
+
+    /// The entries, and the metric changes not recorded yet (see ``MemoryCacheInstruments``).
+    private struct State {
+        var lru: LRUStorage<ImageBox>
+        var unreported = MemoryCacheInstruments.Unreported()
+    }
 
     /// One cached image; a class so that moving it in and out of the lock costs a single retain.
     private final class ImageBox: Sendable {
@@ -32,38 +38,56 @@ public final class MemoryCache: MemoryStorage, ImageCache {
 
     /// A cache holding at most `costLimit` bytes of pixels and `countLimit` images.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = .max) {
-        storage = Locked(LRUStorage(costLimit: costLimit, countLimit: countLimit))
+        storage = Locked(State(lru: LRUStorage(costLimit: costLimit, countLimit: countLimit)))
     }
 
     /// Most bytes of pixels held; lowering it evicts at once.
     public var costLimit: Int {
-        get { storage.withLock { $0.costLimit } }
-        set { _ = storage.withLock { $0.costLimit = newValue; return $0.trim() } }
+        get { storage.withLock { $0.lru.costLimit } }
+        set { setLimits { $0.costLimit = newValue } }
     }
 
     /// Most images held; lowering it evicts at once.
     public var countLimit: Int {
-        get { storage.withLock { $0.countLimit } }
-        set { _ = storage.withLock { $0.countLimit = newValue; return $0.trim() } }
+        get { storage.withLock { $0.lru.countLimit } }
+        set { setLimits { $0.countLimit = newValue } }
+    }
+
+    /// Changes a limit and evicts at once what no longer fits (released after the lock is dropped).
+    private func setLimits(_ change: (inout LRUStorage<ImageBox>) -> Void) {
+        let (evicted, changes) = storage.withLock { state in
+            let before = state.lru.totalCost
+            change(&state.lru)
+            let evicted = state.lru.trim()
+            return (evicted, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: evicted.count,
+                                                  now: true))
+        }
+        MemoryCacheInstruments.record(changes)
+        _ = evicted
     }
 
     /// Bytes of pixels held now.
-    public var totalCost: Int { storage.withLock { $0.totalCost } }
+    public var totalCost: Int { storage.withLock { $0.lru.totalCost } }
     /// Images held now.
-    public var count: Int { storage.withLock { $0.count } }
+    public var count: Int { storage.withLock { $0.lru.count } }
     /// Keys from most to least recently used (for tests and diagnostics; O(n)).
-    public var keysByRecency: [String] { storage.withLock { $0.keysByRecency } }
+    public var keysByRecency: [String] { storage.withLock { $0.lru.keysByRecency } }
 
     // MARK: MemoryStorage
 
     public func image(forKey key: String) -> Image? {
-        storage.withLock { $0.value(forKey: key) }?.image
+        storage.withLock { $0.lru.value(forKey: key) }?.image
     }
 
     public func setImage(_ image: Image, forKey key: String, cost: Int) {
         // Evicted images are released after the lock is dropped: freeing big buffers can take a while.
         let box = ImageBox(image)
-        let evicted = storage.withLock { $0.set(box, forKey: key, cost: cost) }
+        let (evicted, changes) = storage.withLock { state in
+            let before = state.lru.totalCost
+            let evicted = state.lru.set(box, forKey: key, cost: cost)
+            return (evicted, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: evicted.count))
+        }
+        MemoryCacheInstruments.record(changes)
         _ = evicted
     }
 
@@ -73,12 +97,22 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     }
 
     public func removeImage(forKey key: String) {
-        let removed = storage.withLock { $0.remove(key) }
+        let (removed, changes) = storage.withLock { state in
+            let before = state.lru.totalCost
+            let removed = state.lru.remove(key)
+            return (removed, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: 0))
+        }
+        MemoryCacheInstruments.record(changes)
         _ = removed
     }
 
     public func removeAllImages() {
-        storage.withLock { $0.removeAll() }
+        let changes = storage.withLock { state in
+            let before = state.lru.totalCost
+            state.lru.removeAll()
+            return state.unreported.add(costDelta: state.lru.totalCost - before, evictions: 0, now: true)
+        }
+        MemoryCacheInstruments.record(changes)
     }
 
     // MARK: ImageCache (memory level only)
@@ -101,7 +135,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
 
     public func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         guard cacheType.includesMemory else { return .none }
-        return storage.withLock { $0.peek(key) != nil } ? .memory : .none
+        return storage.withLock { $0.lru.peek(key) != nil } ? .memory : .none
     }
 
     public func clear(cacheType: ImageCacheType) async {

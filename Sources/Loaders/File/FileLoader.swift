@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import WebImageCore
 
@@ -23,6 +24,10 @@ public final class FileLoader: ImageLoader {
         /// Files bigger than this fail with `.fileIO` naming this limit, before any byte is read (a file that
         /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
         public var maxFileSize = 256 * 1024 * 1024
+        /// Where the loader logs, at `debug`: reads refused (outside ``allowedRoots``, over
+        /// ``maxFileSize``, by a request modifier). A request's ``ImageContext/logger`` wins.
+        /// `Logger(label: "SwiftWebImage.FileLoader")` by default; the library never bootstraps logging.
+        public var logger = Logger(label: "SwiftWebImage.FileLoader")
         /// The defaults: any readable file, up to the default size limit.
         public init() {}
     }
@@ -61,8 +66,10 @@ public final class FileLoader: ImageLoader {
         // The context's request modifier may refuse a file or point at another one; the allowed roots
         // still apply to wherever it points.
         var url = url
+        let logger = context.logger ?? configuration.logger
         if let modifier = context.requestModifier {
             guard let modified = modifier.modify(ImageRequest(url: url)) else {
+                logger.debug("request refused by the request modifier", metadata: ["path": "\(url.path)"])
                 completion(.failure(.requestRefused(reason: "the request modifier refused \(url.path)")))
                 return operation
             }
@@ -73,7 +80,7 @@ public final class FileLoader: ImageLoader {
                 .makeIncrementalDecoder(options: context.decodeOptions(for: options, url: url))
             : nil
         let reader = FileReader(path: url.path, configuration: configuration, operation: operation,
-                                progress: progress, decoder: decoder.map(DecoderBox.init))
+                                progress: progress, decoder: decoder.map(DecoderBox.init), logger: logger)
         DispatchQueue.global(qos: options.contains(.highPriority) ? .userInitiated : .utility).async {
             let result = reader.read()
             operation.markReaderDone()

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImageCore
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,8 @@ struct FileReader: Sendable {
     let operation: FileReadOperation
     let progress: LoadProgressHandler?
     let decoder: DecoderBox?
+    /// The request's logger, else the loader's.
+    let logger: Logger
 
     func read() -> Result<LoadedImage, ImageError> {
         do {
@@ -86,14 +89,19 @@ struct FileReader: Sendable {
                 let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
                 return resolved == rootPath || resolved.hasPrefix(prefix)
             }
-            if !allowed { throw .fileIO(path: path, reason: "outside the loader's allowed directories") }
+            if !allowed {
+                logger.debug("read refused: outside the allowed roots", metadata: ["path": "\(path)", "resolved": "\(resolved)"])
+                throw .fileIO(path: path, reason: "outside the loader's allowed directories")
+            }
         }
         return resolved
     }
 
     /// The file is larger than ``FileLoader/Configuration/maxFileSize``; `what` says by how much.
     private func overLimit(_ what: String) -> ImageError {
-        .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
+        logger.debug("read refused: over the size limit", metadata: [
+            "path": "\(path)", "size": "\(what)", "limit": "\(configuration.maxFileSize)"])
+        return .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
     }
 
     private func failure(_ code: Int32) -> ImageError {

@@ -99,7 +99,10 @@ public final class HTTPLoader: ImageLoader {
         let request: PreparedRequest
         switch builder.prepare(url: url, options: options, context: context) {
         case .success(let prepared): request = prepared
-        case .failure(let error): return .failure(error)
+        case .failure(let error):
+            (context.logger ?? configuration.logger).debug("request refused", metadata: [
+                "url": "\(url)", "error": "\(error)"])
+            return .failure(error)
         }
         let decryptor = context.downloadDecryptor ?? configuration.decryptor
         // Partial images of encrypted bytes would be noise: progressive decoding needs plain bytes.
@@ -111,10 +114,18 @@ public final class HTTPLoader: ImageLoader {
         }
         let interval = UInt64(max(0, context.minimumProgressInterval) * 1_000_000_000)
         let responseModifier = context.responseModifier ?? configuration.responseModifier
-        return scheduler.enqueue(request, priority: TransferPriority(options), partialImages: partial) { token in
+        let queued = scheduler.enqueue(request, priority: TransferPriority(options), partialImages: partial) { token in
             Subscriber(token: token, progress: progress, completion: completion, wantsPartialImages: wantsPartial,
                        progressInterval: interval, responseModifier: responseModifier, decryptor: decryptor)
         }
+        let logger = request.logger ?? configuration.logger
+        switch queued {
+        case .success(let token):
+            logger.trace("request queued", metadata: ["url": "\(request.url)", "transfer": "\(token.transferID)"])
+        case .failure(let error):
+            logger.debug("request refused", metadata: ["url": "\(request.url)", "error": "\(error)"])
+        }
+        return queued
     }
 
     /// Blocks URLs whose failure will repeat: the statuses in

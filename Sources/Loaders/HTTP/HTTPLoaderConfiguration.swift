@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImageCore
 
 /// Settings of an ``HTTPLoader``. Every default is stated; change what you need:
@@ -123,6 +124,13 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
     /// images. ``ImageCodersManager/shared`` by default.
     public var coders: ImageCodersManager = .shared
+
+    /// Where the loader logs, at `debug` (transfers started and finished with status, bytes and timing;
+    /// retries and their reason; refusals by the address guard, the queue or a redirect; TLS failures)
+    /// and `trace` (requests queued). A request's ``ImageContext/logger`` wins for what concerns its
+    /// transfer. `Logger(label: "SwiftWebImage.HTTPLoader")` by default; the library never bootstraps
+    /// logging.
+    public var logger = Logger(label: "SwiftWebImage.HTTPLoader")
 
     /// The defaults.
     public init() {}

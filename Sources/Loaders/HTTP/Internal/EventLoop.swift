@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Logging
 import WebImageCore
 
 /// The loader's one event thread: drives every transfer through one libcurl multi handle.
@@ -108,7 +109,10 @@ final class EventLoop {
         guard let hop = resolving.removeValue(forKey: id) else { return }
         switch result {
         case .success(let address): open(id, hop, pinnedAddress: address)
-        case .failure(let error): answer(id, url: hop.request.url, outcome: .failure(error), metrics: nil)
+        case .failure(let error):
+            logger(hop.request).debug("target refused by the address guard", metadata: [
+                "url": "\(hop.request.url)", "error": "\(error)"])
+            answer(id, request: hop.request, status: nil, outcome: .failure(error), metrics: nil)
         }
     }
 
@@ -120,8 +124,9 @@ final class EventLoop {
                                   pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
                                   scheduler: scheduler, validator: validator, handles: handles,
                                   share: request.handlesCookies ? cookieShare : share) else {
-            answer(id, url: request.url, outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue),
-                                                                    message: "curl_easy_init failed")), metrics: nil)
+            answer(id, request: request, status: nil,
+                   outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")),
+                   metrics: nil)
             return
         }
         transfers[id] = io
@@ -130,7 +135,11 @@ final class EventLoop {
             headDeadlines.append((id, serial, DispatchTime.now().uptimeNanoseconds + Self.nanoseconds(limit)))
         }
         curl_multi_add_handle(multi, io.easy)
-        if hop.redirects == 0 { scheduler.events.emit(.started(transferID: id, url: request.url)) }
+        if hop.redirects == 0 {
+            logger(request).debug("transfer started", metadata: [
+                "url": "\(request.url)", "transfer": "\(id)", "attempt": "\(hop.attempt)"])
+            scheduler.events.emit(.started(transferID: id, url: request.url))
+        }
     }
 
     private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, seconds) * 1_000_000_000) }
@@ -152,18 +161,21 @@ final class EventLoop {
 
     /// Removes a transfer whose callers all left.
     private func stop(_ id: UInt64) {
-        let url: URL
+        let request: PreparedRequest
         if let io = transfers[id] {
             detach(io)
             // The bytes so far still save a later load of the same request from fetching them again.
             keepResumableData(of: io)
-            url = io.request.url
+            request = io.request
         } else if let hop = resolving.removeValue(forKey: id) {
-            url = hop.request.url
+            request = hop.request
         } else {
             return
         }
+        let url = request.url
         _ = scheduler.finish(id)
+        logger(request).debug("transfer cancelled", metadata: ["url": "\(url)", "transfer": "\(id)"])
+        HTTPInstruments.recordFinished(status: nil, result: "cancelled", metrics: nil)
         scheduler.events.emit(.finished(transferID: id, url: url, error: .cancelled, metrics: nil))
     }
 
@@ -208,6 +220,7 @@ final class EventLoop {
             if io.rangeRefused, scheduler.parkForRetry(io.id) {
                 // The kept bytes could not be resumed (and are gone): start over at once, whatever the
                 // policy says, since the server did answer.
+                logRetry(io, reason: "range_refused", error: error, delay: 0)
                 retries.append((io.id, DispatchTime.now().uptimeNanoseconds))
                 return
             }
@@ -216,15 +229,20 @@ final class EventLoop {
                     url: io.request.url, method: io.request.method, error: error, attempt: io.attempt,
                     statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
                 if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
+                    logRetry(io, reason: HTTPInstruments.retryReason(error), error: error, delay: delay)
                     let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, delay) * 1_000_000_000)
                     retries.append((io.id, due))
                     return
                 }
             }
         }
+        if let refused = io.refusedAddress {
+            logger(io.request).debug("connection refused by the address guard", metadata: [
+                "url": "\(io.request.url)", "address": "\(refused)"])
+        }
         let body = io.body.take()
-        answer(io.id, url: io.request.url, outcome: outcome.map { ($0, body) }, metrics: metrics,
-               sentValidators: io.request.sentValidators)
+        answer(io.id, request: io.request, status: io.response?.statusCode, outcome: outcome.map { ($0, body) },
+               metrics: metrics, sentValidators: io.request.sentValidators)
     }
 
     /// Starts the next hop of a pinned transfer's redirect, with the checks libcurl makes when it
@@ -233,13 +251,18 @@ final class EventLoop {
         let url = io.request.url
         let redirects = io.redirectsBefore + 1
         guard redirects <= configuration.maxRedirects else {
-            answer(io.id, url: url, outcome: .failure(.network(code: Int(CURLE_TOO_MANY_REDIRECTS.rawValue),
-                                                               message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
+            logger(io.request).debug("redirect refused", metadata: [
+                "url": "\(url)", "target": "\(target)", "reason": "too many redirects"])
+            answer(io.id, request: io.request, status: io.response?.statusCode,
+                   outcome: .failure(.network(code: Int(CURLE_TOO_MANY_REDIRECTS.rawValue),
+                                              message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
                    metrics: metrics)
             return
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil else {
-            answer(io.id, url: url, outcome: .failure(.requestRefused(
+            logger(io.request).debug("redirect refused", metadata: [
+                "url": "\(url)", "target": "\(target)", "reason": "scheme"])
+            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.requestRefused(
                 reason: "redirect to a scheme other than http or https (\(target.absoluteString))")), metrics: metrics)
             return
         }
@@ -262,11 +285,14 @@ final class EventLoop {
         scheduler.resumableData.store(resumable, for: io.request.key)
     }
 
-    private func answer(_ id: UInt64, url: URL, outcome: Result<(ImageResponse, Data), ImageError>,
+    private func answer(_ id: UInt64, request: PreparedRequest, status: Int?,
+                        outcome: Result<(ImageResponse, Data), ImageError>,
                         metrics: HTTPTransferMetrics?, sentValidators: Bool = false) {
+        let url = request.url
         let subscribers = scheduler.finish(id)
         var eventError: ImageError? = nil
         if case .failure(let error) = outcome { eventError = error }
+        logFinished(id, request: request, status: status, error: eventError, metrics: metrics)
         scheduler.events.emit(.finished(transferID: id, url: url, error: eventError, metrics: metrics))
         for subscriber in subscribers where subscriber.token.claimCompletion(metrics: metrics) {
             switch outcome {
@@ -288,6 +314,43 @@ final class EventLoop {
         retries.removeAll { $0.due <= now }
         for retry in due { scheduler.requeue(retry.id) }
         return true
+    }
+
+    // MARK: Logs and metrics
+
+    /// The logger of `request`'s caller, else the configuration's.
+    private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? configuration.logger }
+
+    private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: TimeInterval) {
+        HTTPInstruments.recordRetry(reason: reason)
+        logger(io.request).debug("retrying", metadata: [
+            "url": "\(io.request.url)", "transfer": "\(io.id)", "attempt": "\(io.attempt)", "reason": "\(reason)",
+            "error": "\(error)", "delay_ms": "\(Int(max(0, delay) * 1000))"])
+    }
+
+    /// One line and the metrics of a transfer's end (after its retries and redirects).
+    private func logFinished(_ id: UInt64, request: PreparedRequest, status: Int?, error: ImageError?,
+                             metrics: HTTPTransferMetrics?) {
+        let result = error == nil ? "success" : (error == .cancelled ? "cancelled" : "failure")
+        HTTPInstruments.recordFinished(status: status, result: result, metrics: metrics)
+        let logger = logger(request)
+        guard logger.logLevel <= .debug else { return }
+        var metadata: Logger.Metadata = ["url": "\(request.url)", "transfer": "\(id)",
+                                         "status": "\(status.map(String.init) ?? "none")"]
+        if let metrics {
+            metadata["bytes"] = "\(metrics.bytesReceived)"
+            metadata["ttfb_ms"] = "\(Int(metrics.firstByte * 1000))"
+            metadata["total_ms"] = "\(Int(metrics.total * 1000))"
+            metadata["attempts"] = "\(metrics.attempts)"
+            metadata["http"] = "\(metrics.httpVersion)"
+        }
+        if let error {
+            metadata["error"] = "\(error)"
+            if case .tls(let failure, _) = error {
+                logger.debug("TLS failure", metadata: ["url": "\(request.url)", "failure": "\(failure)"])
+            }
+        }
+        logger.debug("transfer finished", metadata: metadata)
     }
 
     private func pollTimeout() -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A request ready to send: headers final (defaults, user headers, validators, request modifier),
 /// plus the switches that change what a transfer does. Identical prepared requests share a transfer.
@@ -21,6 +22,9 @@ struct PreparedRequest: Sendable {
     /// Whether the configuration's credentials go with this request: false after a redirect (followed
     /// by the event loop) to another host.
     var sendsCredentials = true
+    /// Where this request's transfer logs: the context's logger of the caller that started it; nil
+    /// uses the configuration's. Not part of ``key``.
+    var logger: Logger?
 
     /// Whether an interrupted body of this request may be kept and resumed: a GET whose headers ask
     /// for no range of their own.
@@ -58,6 +62,7 @@ struct PreparedRequest: Sendable {
                                    handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
                                    sentValidators: sentValidators, hostKey: hostKey)
         next.sendsCredentials = sendsCredentials && sameHost
+        next.logger = logger
         return next
     }
 }

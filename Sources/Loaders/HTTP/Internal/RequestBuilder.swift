@@ -40,13 +40,15 @@ struct RequestBuilder: Sendable {
         let finalURL = request.url
         let port = finalURL.port ?? (finalURL.scheme?.lowercased() == "https" ? 443 : 80)
         let lines = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        return .success(PreparedRequest(
+        var prepared = PreparedRequest(
             url: finalURL, method: request.method.uppercased(), headerLines: lines,
             timeout: request.timeout ?? configuration.timeout,
             handlesCookies: options.contains(.handleCookies),
             allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
             sentValidators: sentValidators,
-            hostKey: "\(finalURL.scheme!.lowercased())://\(finalURL.host!.lowercased()):\(port)"))
+            hostKey: "\(finalURL.scheme!.lowercased())://\(finalURL.host!.lowercased()):\(port)")
+        prepared.logger = context.logger
+        return .success(prepared)
     }
 
     /// "image/png,image/jpeg,...,*/*;q=0.8": the MIME types of the registered coders' formats first,

@@ -74,6 +74,8 @@ final class TransferScheduler: Sendable {
                  makeSubscriber: (HTTPDownloadToken) -> Subscriber) -> Result<HTTPDownloadToken, ImageError> {
         let key = request.key
         let hostKey = request.hostKey
+        var created = false
+        defer { if created { HTTPInstruments.queuedRequestsChanged(by: 1) } }
         return state.withLock { state in
             guard !state.isShutDown else { return .failure(.cancelled) }
             let subscriberID = state.nextID
@@ -107,6 +109,7 @@ final class TransferScheduler: Sendable {
             state.queuedCount += 1
             state.records[id] = record
             state.keyIndex[key] = id
+            created = true
             wake(&state)
             return .success(token)
         }
@@ -115,6 +118,8 @@ final class TransferScheduler: Sendable {
     /// Removes `token`'s caller; true when it was still attached. When it was the last caller, the
     /// transfer stops (at once when queued, through the event thread when running).
     func cancel(_ token: HTTPDownloadToken) -> Bool {
+        var leftQueue = false
+        defer { if leftQueue { HTTPInstruments.queuedRequestsChanged(by: -1) } }
         let outcome: (removed: Bool, stoppedURL: URL?) = state.withLock { state in
             guard var record = state.records[token.transferID],
                   let index = record.subscribers.firstIndex(where: { $0.token.subscriberID == token.subscriberID })
@@ -128,6 +133,7 @@ final class TransferScheduler: Sendable {
             switch record.phase {
             case .queued:
                 state.queuedCount -= 1
+                leftQueue = true
                 state.records.removeValue(forKey: record.id)
                 return (true, record.request.url)
             case .waitingForRetry:
@@ -145,6 +151,7 @@ final class TransferScheduler: Sendable {
             }
         }
         if let url = outcome.stoppedURL {
+            HTTPInstruments.recordFinished(status: nil, result: "cancelled", metrics: nil)
             events.emit(.finished(transferID: token.transferID, url: url, error: .cancelled, metrics: nil))
         }
         return outcome.removed
@@ -186,7 +193,7 @@ final class TransferScheduler: Sendable {
 
     /// Transfers to start (up to the concurrency and per-host limits) and to cancel.
     func takeWork() -> Work {
-        state.withLock { state in
+        let work = state.withLock { state in
             state.hasNewWork = false
             var work = Work(cancels: state.toCancel, resolutions: state.resolutions, isShutDown: state.isShutDown)
             state.toCancel.removeAll()
@@ -216,6 +223,9 @@ final class TransferScheduler: Sendable {
             state.queue = queue
             return work
         }
+        HTTPInstruments.queuedRequestsChanged(by: -work.starts.count)
+        HTTPInstruments.activeTransfersChanged(by: work.starts.count)
+        return work
     }
 
     /// Hands the event thread the outcome of a target check made off it, and wakes it.
@@ -272,29 +282,39 @@ final class TransferScheduler: Sendable {
 
     /// Ends transfer `id` (its easy handle is gone) and hands back its callers to answer.
     func finish(_ id: UInt64) -> [Subscriber] {
-        state.withLock { state in
+        var released = false
+        defer { if released { HTTPInstruments.activeTransfersChanged(by: -1) } }
+        return state.withLock { state in
             guard let record = state.records.removeValue(forKey: id) else { return [] }
             if state.keyIndex[record.request.key] == id { state.keyIndex.removeValue(forKey: record.request.key) }
-            if record.phase == .running || record.phase == .cancelling { releaseSlot(&state, record.request.hostKey) }
+            if record.phase == .running || record.phase == .cancelling {
+                releaseSlot(&state, record.request.hostKey)
+                released = true
+            }
             return record.subscribers
         }
     }
 
     /// Parks a failed running transfer for a retry; false when no caller is left to retry for.
     func parkForRetry(_ id: UInt64) -> Bool {
-        state.withLock { state in
+        let parked = state.withLock { state in
             guard var record = state.records[id], record.phase == .running, !record.subscribers.isEmpty else { return false }
             record.phase = .waitingForRetry
             state.records[id] = record
             releaseSlot(&state, record.request.hostKey)
             return true
         }
+        if parked { HTTPInstruments.activeTransfersChanged(by: -1) }
+        return parked
     }
 
     /// Puts a transfer whose retry delay passed back at the head of the queue.
     func requeue(_ id: UInt64) {
+        var requeued = false
+        defer { if requeued { HTTPInstruments.queuedRequestsChanged(by: 1) } }
         state.withLock { state in
             guard var record = state.records[id], record.phase == .waitingForRetry else { return }
+            requeued = true
             record.phase = .queued
             record.queueTicket = state.nextTicket
             state.queue.pushNext(.init(transferID: id, ticket: state.nextTicket, host: record.request.hostKey),
@@ -307,7 +327,13 @@ final class TransferScheduler: Sendable {
 
     /// Empties everything at shutdown, handing back every caller still waiting.
     func drainAll() -> [(id: UInt64, url: URL, subscribers: [Subscriber])] {
-        state.withLock { state in
+        var (queued, running) = (0, 0)
+        defer {
+            HTTPInstruments.queuedRequestsChanged(by: -queued)
+            HTTPInstruments.activeTransfersChanged(by: -running)
+        }
+        return state.withLock { state in
+            (queued, running) = (state.queuedCount, state.running)
             let all = state.records.values.map { ($0.id, $0.request.url, $0.subscribers) }
             state.records.removeAll()
             state.keyIndex.removeAll()
