@@ -8,9 +8,11 @@ import Tracing
 /// task per operation.
 extension ImageManager {
     func run(_ request: LoadRequest, delivery: Delivery, progress: LoadProgressHandler?) async {
-        await withSpan("webimage.load") { span in
-            span.attributes["webimage.url.scheme"] = request.url.scheme ?? ""
-            span.attributes["webimage.url.host"] = request.url.host ?? ""
+        await traced("webimage.load", tracing: request.tracing) { span in
+            if span.isRecording {
+                span.attributes["webimage.url.scheme"] = request.url.scheme ?? ""
+                span.attributes["webimage.url.host"] = request.url.host ?? ""
+            }
             request.logger.debug("load started", metadata: ["url": "\(request.url)", "key": "\(request.key)"])
             await runSteps(request, delivery: delivery, progress: progress)
         }
@@ -24,9 +26,9 @@ extension ImageManager {
         // 3. The cache, unless the caller wants the loader only.
         var cached: CacheQueryResult? = nil
         if !options.contains(.fromLoaderOnly) {
-            cached = await withSpan("webimage.cache.query") { span in
+            cached = await traced("webimage.cache.query", tracing: request.tracing) { span in
                 let answer = await queryCache(request)
-                span.attributes["webimage.cache.result"] = answer?.cacheType.rawValue ?? "miss"
+                if span.isRecording { span.attributes["webimage.cache.result"] = answer?.cacheType.rawValue ?? "miss" }
                 return answer
             }
             if Task.isCancelled { return }
@@ -55,11 +57,11 @@ extension ImageManager {
             request.context.cacheValidators = cached.validators
         }
 
-        let outcome = await withSpan("webimage.download", ofKind: .client) { span in
+        let outcome = await traced("webimage.download", tracing: request.tracing, ofKind: .client) { span in
             let outcome = await load(request, delivery: delivery, progress: progress)
             switch outcome {
             case .success(let loaded):
-                span.attributes["webimage.download.bytes"] = loaded.data.count
+                if span.isRecording { span.attributes["webimage.download.bytes"] = loaded.data.count }
                 LoadInstruments.recordDownload(result: "success", bytes: loaded.data.count)
                 request.logger.debug("downloaded", metadata: ["url": "\(url)", "bytes": "\(loaded.data.count)"])
             case .failure(.cacheNotModified):
@@ -106,10 +108,10 @@ extension ImageManager {
     private func decode(_ data: Data, request: LoadRequest) throws(ImageError) -> Image {
         let coder = request.context.imageCoder ?? coders
         let decodeOptions = request.context.decodeOptions(for: request.options, url: request.url)
-        let decoded: Result<Image, ImageError> = withSpan("webimage.decode") { span in
+        let decoded: Result<Image, ImageError> = traced("webimage.decode", tracing: request.tracing) { span in
             let result = Result { () throws(ImageError) -> Image in try coder.decode(data, options: decodeOptions) }
             switch result {
-            case .success(let image): span.attributes["webimage.image.format"] = image.format.identifier
+            case .success(let image): if span.isRecording { span.attributes["webimage.image.format"] = image.format.identifier }
             case .failure(let error): span.recordError(error)
             }
             return result
@@ -177,13 +179,12 @@ extension ImageManager {
                            request: LoadRequest) -> (image: Image, transformed: Bool) {
         if image.isAnimated && !request.options.contains(.transformAnimatedImage) { return (image, false) }
         let started = ContinuousClock.now
-        let output = withSpan("webimage.transform") { span in
-            span.attributes["webimage.transformer"] = transformer.transformerKey
+        let output = traced("webimage.transform", tracing: request.tracing) { span in
+            if span.isRecording { span.attributes["webimage.transformer"] = transformer.transformerKey }
             return transformer.transform(image, forKey: request.key)
         }
         let elapsed = ContinuousClock.now - started
-        Metrics.Timer(label: WebImageMetrics.transformDuration, dimensions: [("animated", "\(image.isAnimated)")])
-            .recordNanoseconds(elapsed.nanoseconds)
+        LoadInstruments.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
         request.logger.debug("transformed", metadata: [
             "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",
             "result": "\(output == nil ? "kept the original" : "transformed")", "ms": "\(elapsed.nanoseconds / 1_000_000)",
@@ -228,8 +229,9 @@ extension ImageManager {
             }
         }
         let pendingStores = stores
+        let tracing = request.tracing
         let storeAll: @Sendable () async -> Void = {
-            await withSpan("webimage.cache.store") { _ in for store in pendingStores { await store() } }
+            await traced("webimage.cache.store", tracing: tracing) { _ in for store in pendingStores { await store() } }
         }
         if request.options.contains(.waitStoreCache) {
             await storeAll()

@@ -163,6 +163,7 @@ public final class ImageManager: Sendable {
             return operation
         }
         let request = LoadRequest(url: url, options: options, context: context, logger: logger,
+                                  tracing: Telemetry.isTracing,
                                   key: cacheKey(for: url, context: context),
                                   originalKey: originalCacheKey(for: url, context: context),
                                   transformer: context.imageTransformer ?? settings.transformer,
@@ -190,6 +191,8 @@ struct LoadRequest: Sendable {
     let options: ImageOptions
     var context: ImageContext
     let logger: Logger
+    /// Whether a tracer is bootstrapped: read once per load, so the steps make spans or skip them all.
+    let tracing: Bool
     let key: String
     let originalKey: String
     let transformer: (any ImageTransformer)?

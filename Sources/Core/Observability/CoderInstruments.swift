@@ -3,12 +3,14 @@ import Metrics
 /// The decode and encode timers of the coders managers (made at each recording; see `LoadInstruments`).
 enum CoderInstruments {
     static func recordDecode(format: ImageFormat, succeeded: Bool, since started: ContinuousClock.Instant) {
+        guard Telemetry.isMeasuring else { return }
         Metrics.Timer(label: WebImageMetrics.decodeDuration,
                       dimensions: [("format", format.identifier), ("result", succeeded ? "success" : "failure")])
             .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
     }
 
     static func recordEncode(format: ImageFormat, since started: ContinuousClock.Instant) {
+        guard Telemetry.isMeasuring else { return }
         Metrics.Timer(label: WebImageMetrics.encodeDuration, dimensions: [("format", format.identifier)])
             .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
     }

@@ -70,26 +70,37 @@ public enum WebImageMetrics {
 /// backend looks its handler up by label and dimensions).
 enum LoadInstruments {
     static func recordLoad(result: String, source: String, nanoseconds: Int64) {
+        guard Telemetry.isMeasuring else { return }
         Counter(label: WebImageMetrics.loads, dimensions: [("result", result), ("source", source)]).increment()
         Metrics.Timer(label: WebImageMetrics.loadDuration, dimensions: [("source", source)])
             .recordNanoseconds(nanoseconds)
     }
 
     static func recordCacheLookup(tier: String, hit: Bool) {
+        guard Telemetry.isMeasuring else { return }
         Counter(label: WebImageMetrics.cacheLookups, dimensions: [("tier", tier), ("result", hit ? "hit" : "miss")])
             .increment()
     }
 
     static func recordDownload(result: String, bytes: Int) {
+        guard Telemetry.isMeasuring else { return }
         Counter(label: WebImageMetrics.downloads, dimensions: [("result", result)]).increment()
         if bytes > 0 { Counter(label: WebImageMetrics.downloadedBytes).increment(by: bytes) }
     }
 
+    static func recordTransform(animated: Bool, nanoseconds: Int64) {
+        guard Telemetry.isMeasuring else { return }
+        Metrics.Timer(label: WebImageMetrics.transformDuration, dimensions: [("animated", "\(animated)")])
+            .recordNanoseconds(nanoseconds)
+    }
+
     static func runningLoadsChanged(by delta: Double) {
+        guard Telemetry.isMeasuring else { return }
         Meter(label: WebImageMetrics.runningLoads).increment(by: delta)
     }
 
     static func failedURLsChanged(by delta: Double) {
+        guard Telemetry.isMeasuring else { return }
         Meter(label: WebImageMetrics.failedURLs).increment(by: delta)
     }
 }

@@ -21,29 +21,37 @@ final class RedisProcess: Sendable {
 
     var url: String { "redis://127.0.0.1:\(port)" }
 
+    /// Stops the server with SIGTERM and waits until its port is closed (not for the child itself: waiting
+    /// on a Foundation `Process` may spin).
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<500 where Self.accepts(port) { usleep(10_000) }
     }
 
-    /// Number of keys in the server's database 0, asked with `redis-cli`.
-    func keyCount() throws -> Int {
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        cli.arguments = ["-p", "\(port)", "DBSIZE"]
-        let output = Pipe()
-        cli.standardOutput = output
-        try cli.run()
-        cli.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    /// Number of keys in the server's database 0: `DBSIZE` over a plain socket (no child process, whose
+    /// reaping Foundation's `Process` may spin on from a test's thread).
+    func keyCount() -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+        guard connected else { return 0 }
+        let command = Array("DBSIZE\r\n".utf8)
+        guard send(socket, command, command.count, 0) == command.count else { return 0 }
+        var reply = [UInt8](repeating: 0, count: 64)
+        let count = recv(socket, &reply, reply.count, 0)
+        guard count > 1, reply[0] == UInt8(ascii: ":") else { return 0 }
+        return Int(String(decoding: reply[1..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// Waits until the server holds at least one key: writes to the Redis tier are write-behind.
     func waitForKeys() async throws {
-        for _ in 0..<1_000 where try keyCount() == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1_000 where keyCount() == 0 { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// Polls until the port accepts a connection (a loaded machine may take seconds to start the server).
