@@ -13,8 +13,8 @@ import WebImageTransformers
 /// ```
 ///
 /// The converted image has no profile left in its metadata: it is sRGB, which untagged images are taken to
-/// be, so an encoder asked to keep the profile (``EncodeOptions/keepsColorProfile``) writes none.
-/// Transforms are cached per profile (``ColorTransformCache``, shared by all converters), so a profile seen
+/// be, so an encoder asked to keep the profile (`EncodeOptions/keepsColorProfile`) writes none.
+/// Transforms are cached per profile (`ColorTransformCache`, shared by all converters), so a profile seen
 /// again costs only the pixel conversion. A profile equivalent to sRGB (no colour moves by more than one
 /// level) is dropped without touching the pixels. A malformed, truncated, oversized or mismatched profile
 /// (an RGB profile on gray pixels, say) makes ``convertedToSRGB(_:)`` throw `.badImageData`, and decoding
@@ -28,6 +28,7 @@ public struct LittleCMSConverter: ColorProfileConverter {
     /// Scale the source's black point to sRGB's (lcms2's black point compensation). Off by default, as `jpgicc`.
     public let blackPointCompensation: Bool
 
+    /// A converter with a rendering `intent` (perceptual by default, as `jpgicc`) and optional black point compensation.
     public init(intent: RenderingIntent = .perceptual, blackPointCompensation: Bool = false) {
         self.intent = intent
         self.blackPointCompensation = blackPointCompensation

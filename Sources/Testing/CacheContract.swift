@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// The duties every ``ImageCache`` has, checked with images the caller provides.
+/// The duties every `ImageCache` has, checked with images the caller provides.
 ///
 /// ```swift
 /// @Test func myCacheKeepsItsContract() async {

@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// The duties every ``ImageCoder`` has, checked on sample files of its formats.
+/// The duties every `ImageCoder` has, checked on sample files of its formats.
 ///
 /// ```swift
 /// @Test func myCoderKeepsItsContract() {
@@ -58,7 +58,7 @@ public struct CoderContract: Sendable {
     }
 
     /// Truncated and byte-flipped copies: decoding them must return (an image) or throw, nothing else.
-    /// Typed throws make every error an ``ImageError``; what this check adds is that the coder runs them.
+    /// Typed throws make every error an `ImageError`; what this check adds is that the coder runs them.
     private func checkCorruptedInput(_ sample: Data, name: String) -> [ContractViolation] {
         let bytes = [UInt8](sample)
         var copies: [[UInt8]] = [[], Array(bytes.prefix(1)), Array(bytes.prefix(intactPrefix))]

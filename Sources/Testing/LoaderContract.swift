@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// The duties every ``ImageLoader`` has, checked against URLs it serves.
+/// The duties every `ImageLoader` has, checked against URLs it serves.
 ///
 /// ```swift
 /// @Test func myLoaderKeepsItsContract() async {

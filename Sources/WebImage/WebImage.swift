@@ -15,11 +15,11 @@ import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP and GIF coders with ``ImageCodersManager/shared`` (which
-/// then converts images with an embedded ICC profile to sRGB with Little CMS: ``LittleCMSConverter``), the
-/// HTTP and file loaders with ``ImageLoadersManager/shared``, and a two-level cache (memory + disk under
-/// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with ``ImageCachesManager/shared``,
-/// so ``ImageManager/shared`` loads anything.
+/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP and GIF coders with `ImageCodersManager/shared` (which
+/// then converts images with an embedded ICC profile to sRGB with Little CMS: `LittleCMSConverter`), the
+/// HTTP and file loaders with `ImageLoadersManager/shared`, and a two-level cache (memory + disk under
+/// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with `ImageCachesManager/shared`,
+/// so `ImageManager/shared` loads anything.
 ///
 /// ```swift
 /// let image = try await WebImage.image(for: url)
@@ -66,7 +66,7 @@ public enum WebImage {
     }
 }
 
-/// What the first use of ``WebImage`` set up.
+/// What the first use of `WebImage` set up.
 struct DefaultSetup: Sendable {
     let manager: ImageManager
     let cache: WebImageCache?

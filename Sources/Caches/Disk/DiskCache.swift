@@ -5,8 +5,8 @@ import Logging
 import Synchronization
 import WebImageCore
 
-/// A file-per-key disk cache (SDWebImage's `SDDiskCache`): the default ``DiskStorage`` of the two-level
-/// ``WebImageCache``.
+/// A file-per-key disk cache (SDWebImage's `SDDiskCache`): the default `DiskStorage` of the two-level
+/// `WebImageCache`.
 ///
 /// Each entry is one file in `directory/namespace`, named by the SHA-256 of its key plus the key's
 /// extension (``fileURL(forKey:)``). Writes go to a temporary file in the same directory and are renamed
@@ -20,7 +20,7 @@ import WebImageCore
 /// when first needed and rebuilt by every trim (which is when other processes' writes are counted).
 ///
 /// Every method blocks on file I/O: call them off threads that must stay responsive (the two-level
-/// cache does). Every failure is an ``ImageError/cacheIO(reason:)`` that leaves the other entries intact.
+/// cache does). Every failure is an `ImageError/cacheIO(reason:)` that leaves the other entries intact.
 ///
 /// ```swift
 /// let disk = try DiskCache(directory: DiskCache.defaultDirectory, namespace: "avatars")
@@ -74,7 +74,7 @@ public final class DiskCache: DiskStorage {
     ///   - configuration: Limits and policies.
     ///   - logger: Where the cache logs. `Logger(label: "SwiftWebImage.DiskCache")` by default; the
     ///     library never bootstraps logging.
-    /// - Throws: ``ImageError/cacheIO(reason:)`` when the namespace is not a plain name or the directory
+    /// - Throws: `ImageError/cacheIO(reason:)` when the namespace is not a plain name or the directory
     ///   cannot be created.
     public init(directory: URL, namespace: String = "default",
                 configuration: DiskCacheConfiguration = DiskCacheConfiguration(),

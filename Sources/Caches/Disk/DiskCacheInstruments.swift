@@ -1,7 +1,7 @@
 import Metrics
 import WebImageCore
 
-/// The disk cache's metrics (names in ``WebImageMetrics``), made at each recording: one made before the
+/// The disk cache's metrics (names in `WebImageMetrics`), made at each recording: one made before the
 /// application bootstraps its backend would stay a no-op for good.
 enum DiskCacheInstruments {
     /// The index totals moved by `bytes` and `entries` (a store, a removal, a scan).

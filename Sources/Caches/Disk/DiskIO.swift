@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import WebImageCore
 
-/// The POSIX calls the disk cache is made of, each turning `errno` into a typed ``ImageError/cacheIO(reason:)``.
+/// The POSIX calls the disk cache is made of, each turning `errno` into a typed `ImageError/cacheIO(reason:)`.
 ///
 /// Paths are plain `String`s built from the cache directory and a ``CacheFileName``; every function
 /// keeps its file descriptor inside its own scope and closes it on every path.

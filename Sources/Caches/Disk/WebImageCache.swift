@@ -6,18 +6,18 @@ import WebImageMemoryCache
 
 /// The two-level image cache (SDWebImage's `SDImageCache`): decoded images in memory, their bytes on disk.
 ///
-/// It is written against Core's ``MemoryStorage`` and ``DiskStorage`` protocols only, so either level
+/// It is written against Core's `MemoryStorage` and `DiskStorage` protocols only, so either level
 /// can be replaced by a storage of your own (`init(memory:disk:coder:)`); the convenience initializer
-/// uses ``MemoryCache`` and ``DiskCache``.
+/// uses `MemoryCache` and ``DiskCache``.
 ///
 /// - Query: memory first, on the caller's thread; then the disk off the caller's thread (on it with
 ///   `queryDiskDataSync`). A disk hit is decoded with the context's coder (else this cache's) and the
-///   same ``DecodeOptions`` as a fresh download (thumbnail size, first frame only, scale), and promoted to
+///   same `DecodeOptions` as a fresh download (thumbnail size, first frame only, scale), and promoted to
 ///   memory unless the context's store cache type leaves memory out. Bytes that no coder can decode are
 ///   removed, so a corrupt or truncated file is one miss, not a miss forever.
 /// - Store: the image to memory and the bytes to disk, per cache type. Without bytes the image is
 ///   serialized: the context's cache serializer, else the coder for the image's format, else PNG. The
-///   HTTP validators are stored as the entry's extended data and come back in ``CacheQueryResult/validators``.
+///   HTTP validators are stored as the entry's extended data and come back in `CacheQueryResult/validators`.
 ///
 /// ```swift
 /// let cache = try WebImageCache(namespace: "avatars")
@@ -39,9 +39,11 @@ public final class WebImageCache: ImageCache {
 
     /// A cache over the given levels.
     /// - Parameters:
+    ///   - memory: The memory level (decoded images by key).
+    ///   - disk: The disk level (bytes and extended data by key): a `DiskCache`, a Redis tier, or your own.
     ///   - coder: Decodes disk hits and encodes images stored without data.
-    ///     ``ImageCodersManager/shared`` by default.
-    ///   - logger: Where the cache logs when the request's context has no ``ImageContext/logger``.
+    ///     `ImageCodersManager/shared` by default.
+    ///   - logger: Where the cache logs when the request's context has no `ImageContext/logger`.
     ///     `Logger(label: "SwiftWebImage.WebImageCache")` by default.
     public init(memory: any MemoryStorage, disk: any DiskStorage, coder: any ImageCoder = ImageCodersManager.shared,
                 logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) {
@@ -51,14 +53,15 @@ public final class WebImageCache: ImageCache {
         self.coder = coder
     }
 
-    /// A cache over a ``MemoryCache`` and a ``DiskCache`` in `directory/namespace`.
+    /// A cache over a `MemoryCache` and a ``DiskCache`` in `directory/namespace`.
     /// - Parameters:
     ///   - directory: Parent of the namespaced disk directory. ``DiskCache/defaultDirectory`` by default.
     ///   - namespace: One path component naming this cache. `"default"` by default.
     ///   - configuration: Memory and disk limits.
+    ///   - coder: Decodes disk hits and encodes images stored without data.
     ///   - logger: Where this cache and its ``DiskCache`` log. `Logger(label: "SwiftWebImage.WebImageCache")`
     ///     by default.
-    /// - Throws: ``ImageError/cacheIO(reason:)`` when the disk directory cannot be created.
+    /// - Throws: `ImageError/cacheIO(reason:)` when the disk directory cannot be created.
     public convenience init(directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
                             configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
                             coder: any ImageCoder = ImageCodersManager.shared,

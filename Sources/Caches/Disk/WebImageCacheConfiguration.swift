@@ -1,7 +1,7 @@
 import Foundation
 import WebImageMemoryCache
 
-/// The limits of a ``WebImageCache`` made by its convenience initializer (SDWebImage's `SDImageCacheConfig`).
+/// The limits of a `WebImageCache` made by its convenience initializer (SDWebImage's `SDImageCacheConfig`).
 ///
 /// ```swift
 /// var configuration = WebImageCacheConfiguration()
@@ -10,7 +10,7 @@ import WebImageMemoryCache
 /// let cache = try WebImageCache(namespace: "thumbnails", configuration: configuration)
 /// ```
 public struct WebImageCacheConfiguration: Sendable, Hashable {
-    /// Most bytes of decoded pixels kept in memory. ``MemoryCache/defaultCostLimit`` by default (a quarter
+    /// Most bytes of decoded pixels kept in memory. `MemoryCache/defaultCostLimit` by default (a quarter
     /// of physical memory, at most 512 MB).
     public var memoryCostLimit: Int = MemoryCache.defaultCostLimit
     /// Most images kept in memory. No limit by default.

@@ -1,6 +1,6 @@
 /// A least-recently-used map bounded by total cost and count, with O(1) get, set and remove.
 ///
-/// Not thread-safe by itself: ``MemoryCache`` keeps it inside a `Locked` (a Mutex). Entries live in an array of
+/// Not thread-safe by itself: `MemoryCache` keeps it inside a `Locked` (a Mutex). Entries live in an array of
 /// nodes linked by index (no per-entry class allocation), with freed slots reused.
 struct LRUStorage<Value> {
     private struct Node {

@@ -5,7 +5,7 @@ import WebImageCore
 /// A thread-safe LRU memory cache of decoded images, bounded by total cost (bytes of pixels) and by
 /// count (SDWebImage's `SDMemoryCache`).
 ///
-/// It is a ``MemoryStorage`` for the two-level image cache, and an ``ImageCache`` of type `.memory` on
+/// It is a `MemoryStorage` for the two-level image cache, and an `ImageCache` of type `.memory` on
 /// its own.
 ///
 /// ```swift
@@ -24,7 +24,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     /// fields are copied out after it is dropped.
     private let storage: Locked<State>
 
-    /// The entries, and the metric changes not recorded yet (see ``MemoryCacheInstruments``).
+    /// The entries, and the metric changes not recorded yet (see `MemoryCacheInstruments`).
     private struct State {
         var lru: LRUStorage<ImageBox>
         var unreported = MemoryCacheInstruments.Unreported()
@@ -91,7 +91,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
         _ = evicted
     }
 
-    /// Stores `image` costed by its ``Image/memoryCost``.
+    /// Stores `image` costed by its `Image/memoryCost`.
     public func setImage(_ image: Image, forKey key: String) {
         setImage(image, forKey: key, cost: image.memoryCost)
     }

@@ -1,7 +1,7 @@
 import Metrics
 import WebImageCore
 
-/// The memory cache's metrics (names in ``WebImageMetrics``), made at each recording: one made before
+/// The memory cache's metrics (names in `WebImageMetrics`), made at each recording: one made before
 /// the application bootstraps its backend would stay a no-op for good.
 ///
 /// Sets and gets take about 250 ns; making a metric object costs a read lock in swift-metrics that

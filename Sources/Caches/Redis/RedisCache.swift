@@ -4,7 +4,7 @@ import WebImageCore
 /// A shared cache tier on Redis for fleets of servers: encoded image bytes and their validators, under a
 /// namespaced key, with a TTL, on one node or several (consistent hashing).
 ///
-/// It implements Core's ``DiskStorage``, so it can replace the disk level of a `WebImageCache`
+/// It implements Core's `DiskStorage`, so it can replace the disk level of a `WebImageCache`
 /// (`WebImageCache(memory:disk:)`) or sit behind it as a third level (``TieredDiskStorage``, or
 /// `WebImageCache(directory:namespace:redis:)`): memory, then disk, then Redis.
 ///
@@ -14,7 +14,7 @@ import WebImageCore
 /// reconnect backoff ends. Values carry their lengths and a CRC-32; one that fails the check is a miss
 /// and is deleted.
 ///
-/// Calls block their thread for at most their timeouts (like ``DiskStorage`` file I/O): call them off
+/// Calls block their thread for at most their timeouts (like `DiskStorage` file I/O): call them off
 /// threads that must not wait. `WebImageCache` already does.
 ///
 /// ```swift

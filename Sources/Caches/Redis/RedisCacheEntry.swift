@@ -7,6 +7,7 @@ public struct RedisCacheEntry: Sendable, Hashable {
     /// The extra bytes stored with it; nil when there were none.
     public var extendedData: Data?
 
+    /// An entry of `data` with its `extendedData`.
     public init(data: Data, extendedData: Data?) {
         self.data = data
         self.extendedData = extendedData

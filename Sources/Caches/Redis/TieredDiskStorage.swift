@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// A ``DiskStorage`` of two tiers: this machine's disk first, a shared ``RedisCache`` behind it. Given to
+/// A `DiskStorage` of two tiers: this machine's disk first, a shared ``RedisCache`` behind it. Given to
 /// `WebImageCache` as its disk level, it makes the three-level cache: memory, disk, Redis.
 ///
 /// - Read: the local tier; on a miss, Redis. A Redis hit is written to the local tier (and `WebImageCache`

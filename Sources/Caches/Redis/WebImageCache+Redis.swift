@@ -4,10 +4,10 @@ import WebImageDiskCache
 import WebImageMemoryCache
 
 extension WebImageCache {
-    /// The three-level cache: a ``MemoryCache``, a ``DiskCache`` in `directory/namespace`, and `redis`
+    /// The three-level cache: a `MemoryCache`, a ``DiskCache`` in `directory/namespace`, and `redis`
     /// behind them (a ``TieredDiskStorage`` as the disk level). Redis hits are promoted to disk and memory;
     /// stores reach Redis per its write policy.
-    /// - Throws: ``ImageError/cacheIO(reason:)`` when the disk directory cannot be created.
+    /// - Throws: `ImageError/cacheIO(reason:)` when the disk directory cannot be created.
     public convenience init(directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
                             configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
                             redis: RedisCache, coder: any ImageCoder = ImageCodersManager.shared) throws(ImageError) {

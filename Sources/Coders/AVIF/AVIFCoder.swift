@@ -3,13 +3,13 @@ import Foundation
 import WebImageCore
 
 /// Decodes and encodes AVIF with libavif: stills, grids and image sequences (frames decoded lazily
-/// through Core's ``AnimatedFrames``), alpha (premultiplied files are returned straight), 8/10/12-bit
-/// (rounded to 8 bits), colour (ICC into ``ImageMetadata/iccProfile``, the `nclx` code points into
-/// ``ImageMetadata/cicp``), EXIF and XMP, and the `clap`, `irot` and `imir` transformations.
+/// through Core's `AnimatedFrames`), alpha (premultiplied files are returned straight), 8/10/12-bit
+/// (rounded to 8 bits), colour (ICC into `ImageMetadata/iccProfile`, the `nclx` code points into
+/// `ImageMetadata/cicp`), EXIF and XMP, and the `clap`, `irot` and `imir` transformations.
 ///
 /// Stills decode to `.rgba8` only when the file has an alpha plane, `.rgb8` otherwise. The
 /// orientation comes from `irot`/`imir` (an EXIF orientation tag is ignored, as browsers do); it is
-/// applied unless ``DecodeOptions/applyOrientation`` is off, and reported in ``Image/orientation``.
+/// applied unless `DecodeOptions/applyOrientation` is off, and reported in `Image/orientation`.
 /// Thumbnails are a full decode resampled by Core (AV1 has no scaled decode).
 ///
 /// Budgets: libavif's own size, side and frame-count limits are set from the options before parsing,
@@ -25,6 +25,7 @@ public struct AVIFCoder: AnimatedImageCoder {
     /// libavif's encoder speed, 0 (slowest, smallest) to 10 (fastest): 6 by default, avifenc's default.
     public var speed: Int
 
+    /// A coder that encodes at libavif `speed` (0 slowest and smallest … 10 fastest).
     public init(speed: Int = 6) {
         self.speed = min(max(speed, Int(AVIF_SPEED_SLOWEST)), Int(AVIF_SPEED_FASTEST))
     }

@@ -7,7 +7,7 @@ import WebImageCore
 /// Lossy: 8-bit YUV with the requested chroma subsampling (BT.601 matrix, sRGB code points, full range,
 /// as avifenc writes from PNG), the quality mapped to one AV1 quantizer for colour and alpha. Lossless:
 /// 4:4:4 with the identity matrix (the RGB values themselves) and quantizer 0, so pixels come back
-/// exactly. Animations stream frame by frame from the image's lazy frames (``Image/forEachFrame(_:)``):
+/// exactly. Animations stream frame by frame from the image's lazy frames (`Image/forEachFrame(_:)`):
 /// libavif keeps the encoded frames, not the canvases.
 struct AVIFEncoder {
     let options: EncodeOptions
@@ -47,7 +47,7 @@ struct AVIFEncoder {
         return try finish(encoder)
     }
 
-    /// `source` packed, gray made RGB, and shrunk to ``EncodeOptions/maxPixelSize`` when set.
+    /// `source` packed, gray made RGB, and shrunk to `EncodeOptions/maxPixelSize` when set.
     private func prepared(_ source: PixelBuffer) -> PixelBuffer {
         var pixels = source.layout == .gray8 ? source.converted(to: .rgb8) : source.packed()
         if let limit = options.maxPixelSize {

@@ -6,7 +6,7 @@ import WebImageCore
 /// most 255, else giflib's median-cut quantizer's; pixels with alpha under 128 map to a reserved
 /// transparent index.
 ///
-/// Animations stream: frames come one at a time from ``AnimatedFrames/forEachFrame(_:)`` and are
+/// Animations stream: frames come one at a time from `AnimatedFrames/forEachFrame(_:)` and are
 /// written as they come, so encoding holds the frame being written, its palette indices and the output,
 /// never all frames. An animation whose later frame is damaged is written up to the frame before it,
 /// as it plays.

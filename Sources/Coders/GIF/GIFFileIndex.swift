@@ -34,7 +34,7 @@ struct GIFFrameInfo: Sendable {
 /// limit), and the work of the whole animation (every frame composed onto the canvas plus its stored
 /// rectangle decompressed). With `firstFrameOnly` the walk stops after frame 0, which alone is counted.
 ///
-/// Lenient where browsers are (see ``GIFFileIndex/init(_:options:watch:)``), strict where it protects
+/// Lenient where browsers are (see `GIFFileIndex/init(_:options:watch:)`), strict where it protects
 /// us: budgets, and data cut short without `allowPartialImage`.
 struct GIFFileIndex: Sendable {
     /// Browsers play delays of 0 and 1 centiseconds as 10 (100 ms): such files were made for the

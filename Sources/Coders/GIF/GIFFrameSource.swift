@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// A GIF's frames, composed on demand. Holds the file's bytes and its ``GIFFileIndex`` (a few
+/// A GIF's frames, composed on demand. Holds the file's bytes and its `GIFFileIndex` (a few
 /// dozen bytes per frame) and nothing else: each call decompresses one frame straight onto a canvas,
 /// so the memory an animation holds does not grow with its frame count.
 ///
@@ -9,7 +9,7 @@ import WebImageCore
 /// transparent, pixels outside it are clipped, disposal 2 clears the frame's rectangle to transparent and 3 restores the canvas
 /// from before the frame.
 ///
-/// Each composition runs under a ``DecodeWatch``: the one of the decode call that composes it (see
+/// Each composition runs under a `DecodeWatch`: the one of the decode call that composes it (see
 /// ``whileDecoding(_:_:)``), else one started for that frame, checked per group of rows.
 ///
 /// Sendable because every stored property is an immutable value or behind a lock; each call opens
@@ -27,7 +27,7 @@ final class GIFFrameSource: AnimatedFrameSource {
     var loopCount: Int { index.loopCount }
     var frameCount: Int { index.frames.count }
 
-    /// Reads the structure of `data` (see ``GIFFileIndex``) under `watch`; decompresses no frame.
+    /// Reads the structure of `data` (see `GIFFileIndex`) under `watch`; decompresses no frame.
     init(data: Data, options: DecodeOptions, watch: DecodeWatch) throws(ImageError) {
         self.data = data
         self.options = options

@@ -7,10 +7,10 @@ import WebImageCore
 /// The primary image is decoded with its grid tiles assembled, its alpha auxiliary image attached
 /// (premultiplied alpha returned straight), 10-bit samples converted to 8 bits, and its
 /// transformations (`clap`, `irot`, `imir`) applied: in HEIF these are part of the image (an EXIF
-/// orientation tag is not applied on top, as browsers and Apple do), so ``Image/orientation`` is `.up`
-/// and ``DecodeOptions/applyOrientation`` has no effect. Stills decode to `.rgba8` only with alpha.
-/// The ICC profile goes into ``ImageMetadata/iccProfile``, `nclx` code points into
-/// ``ImageMetadata/cicp``; EXIF (as TIFF) and XMP are read too.
+/// orientation tag is not applied on top, as browsers and Apple do), so `Image/orientation` is `.up`
+/// and `DecodeOptions/applyOrientation` has no effect. Stills decode to `.rgba8` only with alpha.
+/// The ICC profile goes into `ImageMetadata/iccProfile`, `nclx` code points into
+/// `ImageMetadata/cicp`; EXIF (as TIFF) and XMP are read too.
 ///
 /// Thumbnails: when a thumbnail size is asked for and the file embeds a thumbnail image at least as large
 /// as the output size, that small image is decoded and resampled instead of the primary image (the
@@ -25,6 +25,7 @@ public struct HEIFCoder: ImageCoder {
     /// x265's preset for encoding ("ultrafast" ... "placebo"); nil keeps libheif's default ("slow").
     public var x265Preset: String?
 
+    /// A coder encoding with x265 at `x265Preset` (libheif's default when nil).
     public init(x265Preset: String? = nil) {
         self.x265Preset = x265Preset
     }

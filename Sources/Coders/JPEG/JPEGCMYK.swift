@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 
 /// CMYK files that carry an ICC profile, decoded for colour management: with a converter in
-/// ``DecodeOptions/colorConversion`` the C decoder hands over the 4 stored samples per pixel
+/// `DecodeOptions/colorConversion` the C decoder hands over the 4 stored samples per pixel
 /// (`CJPEG_KEEP_CMYK_WITH_PROFILE`), carried in an `.rgba8`-sized buffer until ``toRGB(_:metadata:options:)``
 /// turns them into sRGB through the profile.
 enum JPEGCMYK {

@@ -6,9 +6,9 @@ import WebImageCore
 /// YCCK; EXIF orientation; ICC profiles; DCT-scaled thumbnail decoding.
 ///
 /// Thumbnails use libjpeg-turbo's DCT scaling (1/2, 1/4, 1/8) to the smallest scale still at least twice
-/// the output size (``ImageResampler/thumbnailReducingGap``), then Core's Lanczos3 resampler to exactly
+/// the output size (`ImageResampler/thumbnailReducingGap`), then Core's Lanczos3 resampler to exactly
 /// that size, as libvips does: the main speed lever for thumbnails, without the softness of stopping at
-/// the DCT's block average. The output size is ``DecodeOptions/outputSize(width:height:)`` of the real, upright image
+/// the DCT's block average. The output size is `DecodeOptions/outputSize(width:height:)` of the real, upright image
 /// (not of the rounded-up scaled size), so every coder gives the same thumbnail size for the same image.
 /// At 1/8 a progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
 /// over without Huffman decoding: their 1x1 IDCT reads only the DC coefficient, so the pixels are the
@@ -18,14 +18,15 @@ import WebImageCore
 /// CMYK and YCCK files are read with Adobe's inverted convention whether or not they carry its APP14
 /// marker, as every reference decoder does.
 ///
-/// Budgets for untrusted input: progressive files with more than ``DecodeOptions/maxProgressiveScanCount``
-/// scans, or whose scans and output passes add up past ``DecodeOptions/maxTotalPixelCount``, stop with
+/// Budgets for untrusted input: progressive files with more than `DecodeOptions/maxProgressiveScanCount`
+/// scans, or whose scans and output passes add up past `DecodeOptions/maxTotalPixelCount`, stop with
 /// `.decodeBudgetExceeded`; the time limit and cancellation are checked from inside libjpeg (its progress
 /// monitor, and per iMCU row and scan), for each decode call and each incremental step.
 ///
 /// A file that ends early ("premature end of JPEG file", which libjpeg only warns about) fails with
-/// `.badImageData` unless ``DecodeOptions/allowPartialImage`` asks for the decoded part.
+/// `.badImageData` unless `DecodeOptions/allowPartialImage` asks for the decoded part.
 public struct JPEGCoder: ImageCoder {
+    /// A JPEG coder.
     public init() {}
 
     /// Registers a JPEG coder with the shared coders manager.

@@ -2,16 +2,16 @@ import CJPEG
 import Foundation
 import WebImageCore
 
-/// One libjpeg decoder, fed a whole file or bytes as they arrive, and the ``Image`` it yields.
+/// One libjpeg decoder, fed a whole file or bytes as they arrive, and the `Image` it yields.
 ///
 /// ``JPEGCoder`` and ``JPEGIncrementalDecoder`` both decode through it, so a file gives the same pixels
 /// either way: the same DCT scale for thumbnails, pixel limit, EXIF orientation, ICC profile and final
 /// resample. The C decoder (`cjpeg_decoder`) is created in `init` and freed in `deinit`; nothing else
 /// holds the pointer.
 ///
-/// Budgets: the C decoder refuses scans past ``DecodeOptions/maxProgressiveScanCount`` and work past
-/// ``DecodeOptions/maxTotalPixelCount`` (see `cjpeg_decoder_new` for what counts), and each call into it
-/// (a whole decode, an append, a render, the finish) runs under its own ``DecodeWatch`` (time limit and
+/// Budgets: the C decoder refuses scans past `DecodeOptions/maxProgressiveScanCount` and work past
+/// `DecodeOptions/maxTotalPixelCount` (see `cjpeg_decoder_new` for what counts), and each call into it
+/// (a whole decode, an append, a render, the finish) runs under its own `DecodeWatch` (time limit and
 /// cancellation), checked per row group, iMCU row, scan and output pass.
 final class JPEGDecompressor {
     /// The value of rows a single-scan partial image has not received yet: mid gray, which is also what
@@ -97,7 +97,7 @@ final class JPEGDecompressor {
     /// could not afford it and the final pass; a failure is reported by the next append or finish.
     func renderCompleteScans() { _ = run { cjpeg_decoder_render(decoder) } }
 
-    /// Runs C calls under a new ``DecodeWatch``: every call into the decoder is one budgeted step.
+    /// Runs C calls under a new `DecodeWatch`: every call into the decoder is one budgeted step.
     private func run(_ calls: () -> Int32) -> Int32 {
         let stopCheck = JPEGStopCheck(watch: options.startWatch())
         let code = stopCheck.run(on: decoder, calls)
@@ -105,7 +105,7 @@ final class JPEGDecompressor {
         return code
     }
 
-    /// Once the header is read: the smallest DCT scale that still leaves ``ImageResampler/thumbnailReducingGap``
+    /// Once the header is read: the smallest DCT scale that still leaves `ImageResampler/thumbnailReducingGap`
     /// times the output size (computed from the real image size, upright), or the full size when none
     /// does, so the final Lanczos3 resample always has about two source pixels per output pixel to weigh
     /// (libvips's rule for JPEG shrink-on-load; the DCT's own scaling is a plain block average). Then
@@ -171,7 +171,7 @@ final class JPEGDecompressor {
         return PixelBuffer(width: Int(state.width), height: height, layout: Self.layout(state), bytes: bytes)
     }
 
-    /// The image of the complete file: fails on a truncated file unless ``DecodeOptions/allowPartialImage``.
+    /// The image of the complete file: fails on a truncated file unless `DecodeOptions/allowPartialImage`.
     func completeImage(_ pixels: PixelBuffer) throws(ImageError) -> Image {
         let state = self.state
         try options.checkDimensions(width: Int(state.image_width), height: Int(state.image_height))

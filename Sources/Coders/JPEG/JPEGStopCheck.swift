@@ -1,7 +1,7 @@
 import CJPEG
 import WebImageCore
 
-/// The ``DecodeWatch`` of one call into the C decoder, handed to it as the context of its stop check
+/// The `DecodeWatch` of one call into the C decoder, handed to it as the context of its stop check
 /// (`cjpeg_decoder_set_stop_check`): libjpeg's progress monitor and the decoder's loops ask it between
 /// rows, scans and passes, and the decoder stops with `CJPEG_STOPPED` once it answers "stop".
 ///

@@ -3,7 +3,7 @@ import Foundation
 import WebImageCore
 
 /// Decodes and encodes JPEG XL with libjxl: stills and animations (frames decoded lazily through Core's
-/// ``AnimatedFrames``), progressive decoding while downloading, alpha (premultiplied returned straight),
+/// `AnimatedFrames`), progressive decoding while downloading, alpha (premultiplied returned straight),
 /// any bit depth rounded to 8, the header's orientation, ICC, and the original JPEG of a losslessly
 /// recompressed file (``reconstructedJPEG(from:)``).
 ///
@@ -18,6 +18,7 @@ public struct JXLCoder: AnimatedImageCoder, ProgressiveImageCoder {
     /// libjxl's encoder effort, 1 (fastest) to 9 (smallest): 7 by default, cjxl's default.
     public var effort: Int
 
+    /// A coder encoding at libjxl `effort` 1 (fastest) … 9 (smallest).
     public init(effort: Int = 7) {
         self.effort = min(max(effort, 1), 9)
     }

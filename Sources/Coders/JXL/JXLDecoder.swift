@@ -17,7 +17,7 @@ final class JXLDecoder {
     let info: JxlBasicInfo
     /// Colour as the file gives it.
     let metadata: ImageMetadata
-    /// Whether libjxl leaves the pixels in their stored orientation (``DecodeOptions/applyOrientation`` off).
+    /// Whether libjxl leaves the pixels in their stored orientation (`DecodeOptions/applyOrientation` off).
     let keepsOrientation: Bool
     /// Index of the frame the next ``decodeNextFrame(watch:)`` returns.
     private(set) var nextFrame = 0
@@ -181,7 +181,7 @@ final class JXLDecoder {
 
 extension JXLDecoder {
     /// The displayed frames' durations in seconds, read from the frame headers only (no pixels are
-    /// decoded), stopping with the frame-count budget's error past ``DecodeOptions/maxFrameCount``.
+    /// decoded), stopping with the frame-count budget's error past `DecodeOptions/maxFrameCount`.
     static func frameDurations(of data: Data, info: JxlBasicInfo, options: DecodeOptions) throws(ImageError) -> [TimeInterval] {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
         defer { JxlDecoderDestroy(decoder) }

@@ -55,7 +55,7 @@ struct JXLEncoder {
         return try output(encoder)
     }
 
-    /// `source` packed, gray made RGB, and shrunk to ``EncodeOptions/maxPixelSize`` when set.
+    /// `source` packed, gray made RGB, and shrunk to `EncodeOptions/maxPixelSize` when set.
     private func prepared(_ source: PixelBuffer) -> PixelBuffer {
         var pixels = source.layout == .gray8 ? source.converted(to: .rgb8) : source.packed()
         if let limit = options.maxPixelSize {

@@ -5,20 +5,21 @@ import WebImageCore
 ///
 /// Debian's libpng has no APNG support, so the coder reads the `acTL`, `fcTL` and `fdAT` chunks
 /// itself and gives libpng one ordinary PNG per frame. Frames decode lazily through Core's
-/// ``AnimatedFrames``: frame count, loop count (`num_plays`, 0 = forever) and durations are known at
+/// `AnimatedFrames`: frame count, loop count (`num_plays`, 0 = forever) and durations are known at
 /// once, and a frame is decoded and composed (blend `source`/`over`, dispose `none`/`background`/
 /// `previous`) when it is first asked for. A default image that is not part of the animation (`IDAT`
 /// before the first `fcTL`) is skipped, so `firstFrameOnly` gives the first animation frame. Delays
 /// of 10 ms or less play as 100 ms, as in browsers.
 ///
 /// ``canDecode(_:)`` is true only for PNGs with `acTL` before `IDAT`, so plain PNGs stay with
-/// ``PNGCoder``; register this coder after it (``WebImage`` does) so it is asked first.
+/// ``PNGCoder``; register this coder after it (`WebImage` does) so it is asked first.
 ///
 /// ```swift
 /// ImageCodersManager.shared.addCoder(APNGCoder())
 /// let animation = try APNGCoder().decode(data, options: DecodeOptions())
 /// ```
 public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
+    /// An animated PNG coder.
     public init() {}
 
     /// Registers an APNG coder with the shared coders manager; call it after ``PNGCoder/register()``.
@@ -43,10 +44,10 @@ public struct APNGCoder: AnimatedImageCoder, ProgressiveImageCoder {
         APNGIncrementalDecoder(options: options)
     }
 
-    /// Decodes an APNG into an animated ``Image`` (a still with `firstFrameOnly` or a single frame);
+    /// Decodes an APNG into an animated `Image` (a still with `firstFrameOnly` or a single frame);
     /// a plain PNG decodes as ``PNGCoder`` would, and so does an APNG whose animation chunks are broken
     /// (its default image, as the APNG specification asks). With `allowPartialImage`, a truncated file
-    /// gives the whole frames before the cut, marked ``Image/isIncomplete``. Throws
+    /// gives the whole frames before the cut, marked `Image/isIncomplete`. Throws
     /// `.decodeBudgetExceeded` before decoding any frame when the frame count or the work of all frames
     /// is over the options' budgets; a damaged later frame ends the animation at the frame before it.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {

@@ -6,7 +6,7 @@ import WebImageCore
 /// decoders show) and as numbered `fdAT` chunks for the others. Every frame covers the whole canvas
 /// with `APNG_DISPOSE_OP_NONE` and `APNG_BLEND_OP_SOURCE`, so decoding gives back the exact pixels.
 ///
-/// Frames stream from ``AnimatedFrames/forEachFrame(_:)``: each is composed, compressed and appended to
+/// Frames stream from `AnimatedFrames/forEachFrame(_:)`: each is composed, compressed and appended to
 /// the output before the next one is composed, so converting an animation holds a few canvases plus the
 /// output, never all frames. An animation that ends early at a damaged frame is written with the frames
 /// before it (`acTL` is patched with the count actually written).

@@ -33,7 +33,7 @@ struct APNGParser {
     /// Whether the frame being read takes `fdAT` chunks (it began with an `fcTL` after `IDAT`).
     private var frameTakesFDAT = false
     /// Pixels of work the frames so far cost: each frame's canvas plus its own rectangle (see
-    /// ``DecodeOptions/checkAnimationWork(canvasWidth:canvasHeight:frameSizes:)``).
+    /// `DecodeOptions/checkAnimationWork(canvasWidth:canvasHeight:frameSizes:)`).
     private var work = 0
 
     init(bytes: [UInt8], options: DecodeOptions) {

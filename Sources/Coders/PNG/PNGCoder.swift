@@ -7,18 +7,19 @@ import WebImageCore
 /// Decoding yields the cheapest layout that keeps the image's information: `.gray8` for gray,
 /// `.rgb8` for opaque color, `.rgba8` whenever there is alpha or transparency; 16-bit samples are
 /// reduced to 8. The pixel limit is checked from IHDR before any pixel memory is allocated. The ICC
-/// profile (iCCP), EXIF (eXIf) and XMP (iTXt) are on ``Image/metadata``, and an EXIF orientation is
-/// applied as browsers do (unless ``DecodeOptions/applyOrientation`` is off; it is reported either way). Thumbnails
+/// profile (iCCP), EXIF (eXIf) and XMP (iTXt) are on `Image/metadata`, and an EXIF orientation is
+/// applied as browsers do (unless `DecodeOptions/applyOrientation` is off; it is reported either way). Thumbnails
 /// of non-interlaced images are downsampled while rows are read, so they never hold the full image.
 ///
-/// Encoding writes Gray8, RGB8 or RGBA8 at 8 bits with ``EncodeOptions/compressionLevel`` as the zlib
-/// level, Adam7 interlacing when ``EncodeOptions/progressive`` is set, and the ICC profile when given.
+/// Encoding writes Gray8, RGB8 or RGBA8 at 8 bits with `EncodeOptions/compressionLevel` as the zlib
+/// level, Adam7 interlacing when `EncodeOptions/progressive` is set, and the ICC profile when given.
 ///
 /// ```swift
 /// PNGCoder.register()
 /// let image = try PNGCoder().decode(data, options: DecodeOptions())
 /// ```
 public struct PNGCoder: ProgressiveImageCoder {
+    /// A PNG coder.
     public init() {}
 
     /// Registers a PNG coder with the shared coders manager.

@@ -7,7 +7,7 @@ import WebImageCore
 ///
 /// The reader asks ``wantsRows(width:height:channels:)`` once the header is read; interlaced images
 /// cannot stream (Adam7 fills every row in several passes) and are decoded whole, then resampled.
-/// Because ``ImageResampler`` feeds the same downsampler row by row, a streamed thumbnail has exactly the
+/// Because `ImageResampler` feeds the same downsampler row by row, a streamed thumbnail has exactly the
 /// pixels of a full decode followed by a resample.
 final class PNGRowStream {
     private let options: DecodeOptions

@@ -1,5 +1,5 @@
 /// Reading a VP8L (WebP lossless) bitstream as far as its Huffman codes, to learn how much memory
-/// libwebp will allocate for them before libwebp sees the data (see ``VP8LHuffmanMemory``).
+/// libwebp will allocate for them before libwebp sees the data (see `VP8LHuffmanMemory`).
 ///
 /// The format is the WebP Lossless Bitstream Specification (RFC 9649): bits are read least significant
 /// first, Huffman codes are canonical and their first bit read is the code's most significant bit.

@@ -3,20 +3,21 @@ import Foundation
 import WebImageCore
 
 /// Decodes and encodes WebP with libwebp: lossy, lossless, alpha, and animations (frames decoded
-/// lazily through Core's ``AnimatedFrames``).
+/// lazily through Core's `AnimatedFrames`).
 ///
 /// Stills decode to `.rgba8` only when the bitstream has alpha, `.rgb8` otherwise. Thumbnails use
 /// libwebp's scaler while decoding where it is right and Core's premultiplied resampler where it is not
-/// (see ``WebPScaling``), at the size every coder gives (``DecodeOptions/outputSize(width:height:)`` of the
+/// (see `WebPScaling`), at the size every coder gives (`DecodeOptions/outputSize(width:height:)` of the
 /// upright image).
 ///
 /// Budgets: the canvas is checked against the pixel limit before any pixel memory is allocated;
 /// animations against the frame count and total work (every frame's canvas and rectangle) before any
 /// frame is decoded; libwebp's Huffman table memory for lossless data against
-/// ``VP8LHuffmanMemory/bound(width:height:)``. Decodes are fed to libwebp in chunks and stop with a
+/// `VP8LHuffmanMemory/bound(width:height:)`. Decodes are fed to libwebp in chunks and stop with a
 /// typed error at the deadline or on cancellation, checked between chunks and per frame. A damaged
-/// later frame ends the animation at the frame before it (Core's rule in ``AnimatedFrames``).
+/// later frame ends the animation at the frame before it (Core's rule in `AnimatedFrames`).
 public struct WebPCoder: AnimatedImageCoder {
+    /// A WebP coder.
     public init() {}
 
     /// Registers a WebP coder with the shared coders manager.

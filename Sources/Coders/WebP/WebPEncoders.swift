@@ -24,7 +24,7 @@ enum WebPStillEncoder {
         return Data(bytes: output, count: size)
     }
 
-    /// Lossless through libwebp's advanced API, so ``EncodeOptions/compressionLevel`` picks the effort
+    /// Lossless through libwebp's advanced API, so `EncodeOptions/compressionLevel` picks the effort
     /// (libwebp's own lossless presets, 0 fastest to 9 smallest).
     private static func encodeLossless(_ pixels: PixelBuffer, options: EncodeOptions) throws(ImageError) -> Data {
         var config = try WebPEncoderSettings.config(for: options)
@@ -55,7 +55,7 @@ enum WebPStillEncoder {
     }
 }
 
-/// The libwebp encoder settings for ``EncodeOptions``: lossy quality, or lossless effort.
+/// The libwebp encoder settings for `EncodeOptions`: lossy quality, or lossless effort.
 enum WebPEncoderSettings {
     static func config(for options: EncodeOptions) throws(ImageError) -> WebPConfig {
         var config = WebPConfig()
@@ -73,7 +73,7 @@ enum WebPEncoderSettings {
 
 /// Encodes an animation with libwebp's animation encoder, keeping frame durations and the loop count.
 ///
-/// Frames stream from the animation's lazy source (``AnimatedFrames/forEachFrame(_:)``): each is handed
+/// Frames stream from the animation's lazy source (`AnimatedFrames/forEachFrame(_:)`): each is handed
 /// to libwebp as soon as it is composed and then dropped. libwebp keeps the frames it has encoded, not
 /// their canvases, so memory is a few canvases plus the output, whatever the frame count. A damaged
 /// frame ends the animation where the decode ends it; budget, time and cancellation errors are thrown.

@@ -13,7 +13,7 @@ extension WebPCoder: ProgressiveImageCoder {
 /// Decodes a still WebP while it downloads with libwebp's incremental decoder, showing the rows decoded
 /// so far. With a thumbnail size, libwebp scales while it decodes (as a whole-file decode does), so the
 /// full image is never held and the result equals ``WebPCoder/decode(_:options:)``; where libwebp's
-/// scaler is wrong (``WebPScaling``) it decodes at full size and Core resamples at the end, as a whole
+/// scaler is wrong (`WebPScaling`) it decodes at full size and Core resamples at the end, as a whole
 /// decode does. Lossless data is held back until its Huffman table memory is known to fit
 /// (``WebPTableMemoryCheck``). Each append checks its watch between chunks given to libwebp. Animated
 /// WebPs are buffered and decoded when complete.

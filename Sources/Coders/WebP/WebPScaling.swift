@@ -30,7 +30,7 @@ enum WebPScaling {
         return features.has_alpha == 0 && min(source.width, source.height) > narrowestScaledSide
     }
 
-    /// The size libwebp's scaler decodes to for a thumbnail of `size`: ``ImageResampler/thumbnailReducingGap``
+    /// The size libwebp's scaler decodes to for a thumbnail of `size`: `ImageResampler/thumbnailReducingGap`
     /// times it (the source when that is not smaller), so that Core's Lanczos3 makes the exact size
     /// from about two pixels per output pixel. libwebp's scaler is an area average: cheap and right as
     /// the first step, softer than Lanczos as the last.

@@ -1,7 +1,7 @@
 import WebImageCore
 
 /// Holds libwebp's Huffman table memory for a still WebP or one animation frame to
-/// ``VP8LHuffmanMemory/bound(width:height:)``, reading every lossless bitstream in it (VP8L, or ALPH with
+/// `VP8LHuffmanMemory/bound(width:height:)`, reading every lossless bitstream in it (VP8L, or ALPH with
 /// lossless alpha) before libwebp does.
 enum WebPTableMemoryCheck {
     enum Outcome: Equatable {

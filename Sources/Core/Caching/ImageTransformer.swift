@@ -13,7 +13,9 @@ public protocol ImageTransformer: Sendable {
 
 /// Several transformers applied in order, with a key made of theirs.
 public struct PipelineTransformer: ImageTransformer {
+    /// The transformers, applied in order.
     public let transformers: [any ImageTransformer]
+    /// A pipeline applying `transformers` in order.
     public init(_ transformers: [any ImageTransformer]) { self.transformers = transformers }
     public var transformerKey: String { transformers.map(\.transformerKey).joined(separator: "-") }
     public func transform(_ image: Image, forKey key: String) -> Image? {
@@ -28,7 +30,9 @@ public struct PipelineTransformer: ImageTransformer {
 /// other side and the image's aspect ratio (`PixelSize(width: 0, height: 64)`: 64 px high, as wide as the
 /// shape gives); both 0, or a negative side, leaves the image unchanged (`transform` returns nil).
 public struct ResizingTransformer: ImageTransformer {
+    /// The output size; a 0 side keeps the aspect ratio.
     public let size: PixelSize
+    /// A stretch to `size`.
     public init(size: PixelSize) { self.size = size }
     public var transformerKey: String { "resize(\(size.width)x\(size.height))" }
     public func transform(_ image: Image, forKey key: String) -> Image? {
@@ -56,6 +60,7 @@ public struct ResizingTransformer: ImageTransformer {
 public struct TransformerBlock: ImageTransformer {
     public let transformerKey: String
     private let body: @Sendable (Image) -> Image?
+    /// A transformer named `key` that returns what `body` returns (nil keeps the original).
     public init(key: String, _ body: @escaping @Sendable (Image) -> Image?) {
         self.transformerKey = key
         self.body = body

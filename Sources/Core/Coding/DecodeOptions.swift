@@ -86,6 +86,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// left with a profile.
     public var colorConversion: ColorConversion? = nil
 
+    /// Options with the given values; each has the default documented on its property.
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
                 firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
                 maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false,
@@ -170,6 +171,7 @@ public struct EncodeOptions: Sendable, Hashable {
     /// ``colorProfile(for:)``.
     public var keepsColorProfile: Bool = false
 
+    /// Options with the given values; each has the default documented on its property.
     public init(quality: Double = 0.9, compressionLevel: Int = 6, lossless: Bool = false, progressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling = .quarter, maxPixelSize: PixelSize? = nil,
                 firstFrameOnly: Bool = false, iccProfile: Data? = nil) {

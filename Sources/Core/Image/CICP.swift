@@ -13,6 +13,7 @@ public struct CICP: Sendable, Hashable, CustomStringConvertible {
     /// Whether the stored YUV samples use the full range (true) or the limited "video" range.
     public var fullRange: Bool
 
+    /// Code points as ITU-T H.273 numbers them.
     public init(colorPrimaries: Int, transferCharacteristics: Int, matrixCoefficients: Int, fullRange: Bool) {
         self.colorPrimaries = colorPrimaries
         self.transferCharacteristics = transferCharacteristics

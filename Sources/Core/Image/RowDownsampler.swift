@@ -14,10 +14,15 @@
 /// let thumbnail = sampler.finish()
 /// ```
 public struct RowDownsampler {
+    /// Width of the rows fed in.
     public let sourceWidth: Int
+    /// Number of rows fed in.
     public let sourceHeight: Int
+    /// Layout of the rows, in and out.
     public let layout: PixelLayout
+    /// Width of the output.
     public let width: Int
+    /// Height of the output.
     public let height: Int
     private var stages: BoxReducer
 
@@ -62,8 +67,11 @@ public struct RowDownsampler {
 /// A width and height in pixels. Any values are allowed: APIs that take a size say what a side of 0 (or
 /// less) means there (``DecodeOptions/thumbnailPixelSize``: no limit on that side).
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels; 0 means "no limit" in a thumbnail size.
     public var width: Int
+    /// Height in pixels; 0 means "no limit" in a thumbnail size.
     public var height: Int
+    /// A size of `width` x `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

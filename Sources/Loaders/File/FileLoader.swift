@@ -25,7 +25,7 @@ public final class FileLoader: ImageLoader {
         /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
         public var maxFileSize = 256 * 1024 * 1024
         /// Where the loader logs, at `debug`: reads refused (outside ``allowedRoots``, over
-        /// ``maxFileSize``, by a request modifier). A request's ``ImageContext/logger`` wins.
+        /// ``maxFileSize``, by a request modifier). A request's `ImageContext/logger` wins.
         /// `Logger(label: "SwiftWebImage.FileLoader")` by default; the library never bootstraps logging.
         public var logger = Logger(label: "SwiftWebImage.FileLoader")
         /// The defaults: any readable file, up to the default size limit.

@@ -17,7 +17,7 @@ public struct HTTPContentDecoding: Sendable, Hashable {
     /// `.decompressionRatioExceeded`. 100 by default: gzip over real images gains 1-3x and over text
     /// 5-10x, while a deflate bomb reaches about 1000x. Nil turns the check off.
     ///
-    /// libcurl counts a read (up to ``receiveBufferSize``, 256 KB) as received before it is decoded, and
+    /// libcurl counts a read (up to `receiveBufferSize`, 256 KB) as received before it is decoded, and
     /// for chunked bodies only after, so the check allows one read: whatever the framing, a bomb stops
     /// within about 100 x 256 KB (26 MB) decoded, below the default size limit.
     public var maxDecompressionRatio: Int? = 100

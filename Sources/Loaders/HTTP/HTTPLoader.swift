@@ -17,7 +17,7 @@ import WebImageCore
 /// ```
 ///
 /// Progress handlers and completions run on the loader's event thread: keep them short, or hop to
-/// another queue (``ImageManager`` does).
+/// another queue (`ImageManager` does).
 public final class HTTPLoader: ImageLoader {
     /// The settings the loader was made with.
     public let configuration: HTTPLoaderConfiguration
@@ -75,7 +75,7 @@ public final class HTTPLoader: ImageLoader {
         return scheme == "http" || scheme == "https"
     }
 
-    /// Starts (or joins) the download of `url` for ``ImageManager``; the returned operation is this
+    /// Starts (or joins) the download of `url` for `ImageManager`; the returned operation is this
     /// caller's ``HTTPDownloadToken``. Failures before anything is queued (a refused or invalid request,
     /// a full queue) complete at once and return a finished operation.
     public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,

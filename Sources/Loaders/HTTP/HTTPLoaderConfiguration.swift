@@ -72,11 +72,11 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var headers: [String: String] = [:]
     /// Credentials for servers that ask for authentication. None by default.
     public var credentials: HTTPCredentials?
-    /// Changes or refuses each request; a request's context ``ImageContext/requestModifier`` wins.
+    /// Changes or refuses each request; a request's context `ImageContext/requestModifier` wins.
     public var requestModifier: (any RequestModifier)?
-    /// Checks or changes each response; a request's context ``ImageContext/responseModifier`` wins.
+    /// Checks or changes each response; a request's context `ImageContext/responseModifier` wins.
     public var responseModifier: (any ResponseModifier)?
-    /// Transforms each body; a request's context ``ImageContext/downloadDecryptor`` wins.
+    /// Transforms each body; a request's context `ImageContext/downloadDecryptor` wins.
     public var decryptor: (any DownloadDecryptor)?
 
     /// Status codes that count as success. `200..<400` by default; a 304 after a conditional request
@@ -102,7 +102,7 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()
     /// Statuses after which ``HTTPLoader/shouldBlockFailedURL(_:error:)`` tells the manager to put
     /// the URL on its failed list: the ones that say the resource is bad.
-    /// ``ImageError/permanentStatusCodes`` (400, 404, 405, 410, 414) by default; 5xx, 408 and 429
+    /// `ImageError/permanentStatusCodes` (400, 404, 405, 410, 414) by default; 5xx, 408 and 429
     /// never belong here.
     public var failedURLStatusCodes: Set<Int> = ImageError.permanentStatusCodes
 
@@ -122,12 +122,12 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var contentDecoding = HTTPContentDecoding()
 
     /// The coders whose formats the `Accept` header lists and whose progressive coders decode partial
-    /// images. ``ImageCodersManager/shared`` by default.
+    /// images. `ImageCodersManager/shared` by default.
     public var coders: ImageCodersManager = .shared
 
     /// Where the loader logs, at `debug` (transfers started and finished with status, bytes and timing;
     /// retries and their reason; refusals by the address guard, the queue or a redirect; TLS failures)
-    /// and `trace` (requests queued). A request's ``ImageContext/logger`` wins for what concerns its
+    /// and `trace` (requests queued). A request's `ImageContext/logger` wins for what concerns its
     /// transfer. `Logger(label: "SwiftWebImage.HTTPLoader")` by default; the library never bootstraps
     /// logging.
     public var logger = Logger(label: "SwiftWebImage.HTTPLoader")

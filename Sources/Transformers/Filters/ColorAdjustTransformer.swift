@@ -25,7 +25,7 @@ public struct ColorAdjustTransformer: FrameTransformer {
     public let saturation: Double
 
     /// An adjustment; the defaults change nothing. Values outside ``brightnessRange`` or
-    /// ``multiplierRange``, and non-finite ones, throw ``ImageError/invalidParameter(name:reason:)``.
+    /// ``multiplierRange``, and non-finite ones, throw `ImageError/invalidParameter(name:reason:)`.
     public init(brightness: Double = 0, contrast: Double = 1, saturation: Double = 1) throws(ImageError) {
         self.brightness = try FilterParameter.checked(brightness, name: "brightness", in: Self.brightnessRange)
         self.contrast = try FilterParameter.checked(contrast, name: "contrast", in: Self.multiplierRange)

@@ -2,7 +2,7 @@ import WebImageCore
 
 /// Validation and key text shared by the filter transformers' initializers.
 enum FilterParameter {
-    /// `value` when it is finite and inside `range`, otherwise ``ImageError/invalidParameter(name:reason:)``.
+    /// `value` when it is finite and inside `range`, otherwise `ImageError/invalidParameter(name:reason:)`.
     static func checked(_ value: Double, name: String, in range: ClosedRange<Double>) throws(ImageError) -> Double {
         guard value.isFinite else { throw .invalidParameter(name: name, reason: "\(value) is not a finite number") }
         guard range.contains(value) else {

@@ -17,7 +17,7 @@ public struct ExtendTransformer: FrameTransformer {
     public let background: RGBAColor
 
     /// Grows the canvas to at least `width` x `height` (0 for a side means "keep it"; neither may be negative
-    /// or over ``CanvasLimit``), the image placed by `gravity` on `background`.
+    /// or over `CanvasLimit`), the image placed by `gravity` on `background`.
     public init(width: Int, height: Int, gravity: Gravity = .center, background: RGBAColor = .transparent) throws(ImageError) {
         guard width >= 0, height >= 0 else {
             throw .invalidParameter(name: "extend size", reason: "\(width)x\(height) must not be negative")

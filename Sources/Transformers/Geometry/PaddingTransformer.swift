@@ -15,7 +15,7 @@ public struct PaddingTransformer: FrameTransformer {
     public let background: RGBAColor
 
     /// Adds the given number of pixels on each side (none negative) in `background` (transparent by default).
-    /// Throws ``ImageError/invalidParameter(name:reason:)`` for a negative side.
+    /// Throws `ImageError/invalidParameter(name:reason:)` for a negative side.
     public init(top: Int, right: Int, bottom: Int, left: Int, background: RGBAColor = .transparent) throws(ImageError) {
         guard top >= 0, right >= 0, bottom >= 0, left >= 0 else {
             throw .invalidParameter(name: "padding", reason: "\(top), \(right), \(bottom), \(left) must not be negative")
@@ -28,7 +28,7 @@ public struct PaddingTransformer: FrameTransformer {
     public var transformerKey: String { "padding(\(top),\(right),\(bottom),\(left),\(background))" }
 
     /// The image on a larger canvas of the background colour. Throws
-    /// ``ImageError/imageTooLarge(width:height:limit:)`` past ``CanvasLimit``.
+    /// `ImageError/imageTooLarge(width:height:limit:)` past `CanvasLimit`.
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         if top == 0 && right == 0 && bottom == 0 && left == 0 { return pixels }
         let (width, w1) = pixels.width.addingReportingOverflow(left &+ right)

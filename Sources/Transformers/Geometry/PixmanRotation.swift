@@ -13,7 +13,7 @@ struct PixmanRotation {
 
     init(_ rotation: Rotation) { self.rotation = rotation }
 
-    /// The rotated pixels; throws ``ImageError/badImageData(reason:)`` only if pixman cannot wrap the
+    /// The rotated pixels; throws `ImageError/badImageData(reason:)` only if pixman cannot wrap the
     /// buffers (it allocates nothing else).
     func apply(to pixels: PixelBuffer, background: RGBAColor) throws(ImageError) -> PixelBuffer {
         let layout = pixels.layout.holding(background)

@@ -21,7 +21,7 @@ public struct RotateTransformer: FrameTransformer {
     public let background: RGBAColor
 
     /// Turns clockwise by `degrees` (any finite value; negative turns counter-clockwise), uncovered corners
-    /// filled with `background` (transparent by default). Throws ``ImageError/invalidParameter(name:reason:)``
+    /// filled with `background` (transparent by default). Throws `ImageError/invalidParameter(name:reason:)`
     /// for an infinite or NaN angle.
     public init(degrees: Double, background: RGBAColor = .transparent) throws(ImageError) {
         guard degrees.isFinite else { throw .invalidParameter(name: "rotation", reason: "\(degrees) degrees is not finite") }

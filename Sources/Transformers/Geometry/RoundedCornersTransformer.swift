@@ -16,7 +16,7 @@ public struct RoundedCornersTransformer: FrameTransformer {
 
     /// Rounds corners by `radius` pixels and draws a `borderWidth` border of `borderColor` (white by
     /// default) inside the outline. Both must be finite and not negative, else
-    /// ``ImageError/invalidParameter(name:reason:)``.
+    /// `ImageError/invalidParameter(name:reason:)`.
     public init(radius: Double, borderWidth: Double = 0, borderColor: RGBAColor = .white) throws(ImageError) {
         guard radius.isFinite, radius >= 0 else {
             throw .invalidParameter(name: "corner radius", reason: "\(radius) must be finite and not negative")
@@ -46,7 +46,7 @@ public struct CircleTransformer: FrameTransformer {
     public let borderColor: RGBAColor
 
     /// A circle with a `borderWidth` border of `borderColor` (white by default) inside it. The width must be
-    /// finite and not negative, else ``ImageError/invalidParameter(name:reason:)``.
+    /// finite and not negative, else `ImageError/invalidParameter(name:reason:)`.
     public init(borderWidth: Double = 0, borderColor: RGBAColor = .white) throws(ImageError) {
         guard borderWidth.isFinite, borderWidth >= 0 else {
             throw .invalidParameter(name: "border width", reason: "\(borderWidth) must be finite and not negative")

@@ -18,7 +18,7 @@ public struct TrimTransformer: FrameTransformer {
     public let equalVertical: Bool
 
     /// Trims borders within `threshold` (0...255, 10 by default as imgproxy) of `color` (the top-left pixel's
-    /// when nil). Throws ``ImageError/invalidParameter(name:reason:)`` for a threshold outside 0...255.
+    /// when nil). Throws `ImageError/invalidParameter(name:reason:)` for a threshold outside 0...255.
     public init(threshold: Double = 10, color: RGBAColor? = nil, equalHorizontal: Bool = false,
                 equalVertical: Bool = false) throws(ImageError) {
         guard (0...255).contains(threshold) else {

@@ -30,7 +30,7 @@ public struct WatermarkTransformer: FrameTransformer {
 
     /// Draws `watermark` at `gravity` (bottom-right by default) moved by `offsetX`/`offsetY`, with `opacity`
     /// (0...1) and, when `scale` is given, `scale` times the image's width wide (0 < scale ≤ 1). Bad values
-    /// throw ``ImageError/invalidParameter(name:reason:)``.
+    /// throw `ImageError/invalidParameter(name:reason:)`.
     public init(watermark: Image, gravity: Gravity = .southEast, offsetX: Int = 0, offsetY: Int = 0,
                 opacity: Double = 1, scale: Double? = nil) throws(ImageError) {
         guard (0...1).contains(opacity) else {

@@ -12,7 +12,7 @@ extension ProcessingOptions {
     /// watermark offsets.
     ///
     /// A value built in code is checked as if it had been parsed. Throws
-    /// ``ImageError/invalidParameter(name:reason:)`` naming the option, also when ``watermark`` is set and
+    /// `ImageError/invalidParameter(name:reason:)` naming the option, also when ``watermark`` is set and
     /// `watermarkImage` is nil.
     public func transformer(watermarkImage: Image?) throws(ImageError) -> (any ImageTransformer)? {
         // Re-reading the canonical text applies every check of the parser to values set in code.

@@ -18,7 +18,7 @@ import WebImageCore
 /// ```
 ///
 /// Every value is checked while parsing; a bad one or an unknown option throws
-/// ``ImageError/invalidParameter(name:reason:)`` naming the option as it was written.
+/// `ImageError/invalidParameter(name:reason:)` naming the option as it was written.
 public struct ProcessingOptions: Sendable, Hashable {
     // MARK: Trim, orientation, crop
 

@@ -29,13 +29,13 @@ public struct ResizeTransformer: FrameTransformer {
     public let gravity: Gravity
     /// Whether images smaller than the box are enlarged. False by default, as imgproxy.
     public let enlarge: Bool
-    /// The resampling filter. ``ResamplingFilter/lanczos3`` by default (sharp, little aliasing); `.nearest`
+    /// The resampling filter. `ResamplingFilter/lanczos3` by default (sharp, little aliasing); `.nearest`
     /// for pixel art, `.mitchell` for softer enlargements.
     public let filter: ResamplingFilter
 
     /// A resize to `width` x `height` (0 for a side: keep the aspect ratio; both 0: no resize).
     ///
-    /// Throws ``ImageError/invalidParameter(name:reason:)`` for a negative side, a side above
+    /// Throws `ImageError/invalidParameter(name:reason:)` for a negative side, a side above
     /// ``maximumSide``, or a focal point outside 0...1.
     public init(width: Int, height: Int, mode: ResizeMode = .fit, gravity: Gravity = .center,
                 enlarge: Bool = false, filter: ResamplingFilter = .lanczos3) throws(ImageError) {
@@ -59,7 +59,7 @@ public struct ResizeTransformer: FrameTransformer {
     }
 
     /// `pixels` resized by the plan for their size; throws `.imageTooLarge` when the scaled image would
-    /// pass ``DecodeOptions/defaultMaxPixelCount`` (an enlargement of a tiny image to a huge box).
+    /// pass `DecodeOptions/defaultMaxPixelCount` (an enlargement of a tiny image to a huge box).
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         guard let plan = plan(sourceWidth: pixels.width, sourceHeight: pixels.height) else { return pixels }
         let (scaledPixels, overflow) = plan.scaledWidth.multipliedReportingOverflow(by: plan.scaledHeight)

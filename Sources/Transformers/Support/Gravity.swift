@@ -74,7 +74,7 @@ public enum Gravity: Sendable, Hashable {
         }
     }
 
-    /// Throws ``ImageError/invalidParameter(name:reason:)`` for a focal point outside 0...1 (or not finite);
+    /// Throws `ImageError/invalidParameter(name:reason:)` for a focal point outside 0...1 (or not finite);
     /// every other gravity is valid. Initializers taking a gravity call this.
     public func validate(name: String = "gravity") throws(ImageError) {
         guard case .focalPoint(let x, let y) = self else { return }

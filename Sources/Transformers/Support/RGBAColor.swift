@@ -25,7 +25,7 @@ public struct RGBAColor: Sendable, Hashable {
 
     /// A colour from hexadecimal text: `"fff"` / `"ffff"` (one digit per channel, repeated, as CSS) or
     /// `"ffffff"` / `"ffffff80"` (two digits per channel); the last form carries alpha. A leading `#` is
-    /// allowed; case does not matter. Anything else throws ``ImageError/invalidParameter(name:reason:)``.
+    /// allowed; case does not matter. Anything else throws `ImageError/invalidParameter(name:reason:)`.
     public init(hex: String) throws(ImageError) {
         let digits = hex.hasPrefix("#") ? Substring(hex.dropFirst()) : Substring(hex)
         var values: [UInt8] = []

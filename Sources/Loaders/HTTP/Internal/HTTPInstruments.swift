@@ -2,7 +2,7 @@ import Foundation
 import Metrics
 import WebImageCore
 
-/// The HTTP loader's metrics (names and dimensions in ``WebImageMetrics``). Metric objects are made at
+/// The HTTP loader's metrics (names and dimensions in `WebImageMetrics`). Metric objects are made at
 /// each recording, never kept: one made before the application bootstraps its backend would stay a
 /// no-op for good.
 enum HTTPInstruments {
