@@ -11,14 +11,14 @@ import WebImageRedisCache
 import WebImageTesting
 import WebImageTransformers
 
-// README.md line 39
-func readmeSnippet39() async throws {
+// README.md, Swift block 2
+func readmeSnippet2() async throws {
     let image = try await WebImage.image(for: URL(string: "https://example.com/cat.webp")!)
     _ = image
 }
 
-// README.md line 46
-func readmeSnippet46() async throws {
+// README.md, Swift block 3
+func readmeSnippet3() async throws {
     var context = ImageContext()
     context.thumbnailPixelSize = PixelSize(256)          // decode straight to a thumbnail
     context.imageTransformer = ResizingTransformer(size: PixelSize(64))
@@ -34,23 +34,23 @@ func readmeSnippet46() async throws {
     _ = operation
 }
 
-// README.md line 62
-func readmeSnippet62() async throws {
+// README.md, Swift block 4
+func readmeSnippet4() async throws {
     for try await event in WebImage.shared.loadEvents(for: url) {
         if case .progress(let p) = event { print(p.fractionCompleted ?? 0) }
         if case .completed(let result) = event { print(result.image.frameCount) }
     }
 }
 
-// README.md line 72
-func readmeSnippet72() async throws {
+// README.md, Swift block 5
+func readmeSnippet5() async throws {
     WebImage.register(coder: PPMCoder())                  // wins over built-in coders for its data
     WebImage.register(loader: AssetStoreLoader())         // wins for the URLs it accepts
     ImageCodersManager.shared.addCoder(PPMCoder())        // the same, without the umbrella module
 }
 
-// README.md line 84
-func readmeSnippet84() async throws {
+// README.md, Swift block 6
+func readmeSnippet6() async throws {
     let coders = ImageCodersManager(coders: [JPEGCoder()])
     let cache = try WebImageCache(directory: cacheDirectory, namespace: "thumbnails", coder: coders)
     let manager = ImageManager(cache: cache, loader: HTTPLoader(configuration: .server), coders: coders)
@@ -61,35 +61,35 @@ func readmeSnippet84() async throws {
     _ = thumbnail
 }
 
-// README.md line 105
-func readmeSnippet105() async throws {
+// README.md, Swift block 7
+func readmeSnippet7() async throws {
     view.setImage(with: url, placeholder: spinner) { result in print(result) } progress: { p in print(p.receivedBytes) }
 }
 
-// README.md line 126
+// README.md, Swift block 8
 @Suite(.disabled("compiled only: an example from README.md"))
-struct ReadmeSnippet126 {
+struct ReadmeSnippet8 {
     @Test func ppmCoderKeepsTheContract() {
         let violations = CoderContract(coder: PPMCoder(), samples: [ppmFile]).violations()
         #expect(violations.isEmpty, "\(violations)")
     }
 }
 
-// README.md line 286
-func readmeSnippet286() async throws {
+// README.md, Swift block 9
+func readmeSnippet9() async throws {
     ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
     var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
     _ = options
 }
 
-// README.md line 324
+// README.md, Swift block 10
 enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
 extension ImageContext {
     var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
 }
 
-// README.md line 342
-func readmeSnippet342() async throws {
+// README.md, Swift block 11
+func readmeSnippet11() async throws {
     var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
     configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
     configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
@@ -97,8 +97,8 @@ func readmeSnippet342() async throws {
     _ = configuration
 }
 
-// README.md line 403
-func readmeSnippet403() async throws {
+// README.md, Swift block 12
+func readmeSnippet12() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.retryPolicy = HTTPBackoffRetryPolicy(
         maxAttempts: 3,        // tries in all (default 3)
@@ -108,8 +108,8 @@ func readmeSnippet403() async throws {
     _ = configuration
 }
 
-// README.md line 437
-func readmeSnippet437() async throws {
+// README.md, Swift block 13
+func readmeSnippet13() async throws {
     var configuration = HTTPLoaderConfiguration()
     configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
     configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
@@ -118,8 +118,8 @@ func readmeSnippet437() async throws {
     _ = configuration
 }
 
-// README.md line 505
-func readmeSnippet505() async throws {
+// README.md, Swift block 14
+func readmeSnippet14() async throws {
     let options = try ProcessingOptions(parsing: "resize:fill:300:200/gravity:sm/blur:2/q:80/f:webp")
     print(options)                                        // rs:fill:300:200/g:sm/bl:2/q:80/f:webp
     let transformer = try options.transformer(watermarkImage: nil)   // nil when no pixels change
@@ -130,8 +130,8 @@ func readmeSnippet505() async throws {
     _ = context
 }
 
-// README.md line 580
-func readmeSnippet580() async throws {
+// README.md, Swift block 15
+func readmeSnippet15() async throws {
     let redis = try RedisCache(url: ProcessInfo.processInfo.environment["WEBIMAGE_REDIS_URL"] ?? "redis://127.0.0.1:6379/0")
     let cache = try WebImageCache(namespace: "thumbnails", redis: redis)          // memory → disk → Redis
     let manager = ImageManager(cache: cache, loader: ImageLoadersManager.shared)
