@@ -11,7 +11,11 @@ final class RedisProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        // Neither output may hold the test runner's pipes: a server outliving the tests would keep
+        // `swift test` waiting for their end.
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
         try waitUntilAccepting()
@@ -21,10 +25,11 @@ final class RedisProcess: Sendable {
 
     var url: String { "redis://127.0.0.1:\(port)" }
 
-    /// Stops the server with SIGTERM and waits until its port is closed (not for the child itself: waiting
-    /// on a Foundation `Process` may spin).
+    /// Stops the server with SIGKILL (a child spawned from a test's thread inherits that thread's blocked
+    /// signals, SIGTERM among them) and waits until its port is closed (not for the child itself: waiting on
+    /// a Foundation `Process` may spin).
     func stop() {
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, SIGKILL)
         for _ in 0..<500 where Self.accepts(port) { usleep(10_000) }
     }
 
