@@ -26,7 +26,9 @@ struct DiskCacheObservabilityTests {
         #expect(!trims.isEmpty)
         let evicted = trims.compactMap { $0.metadata["evicted"].flatMap { Int("\($0)") } }.reduce(0, +)
         #expect(evicted >= 2, "the 16,000 bytes go down to at most half the 10,000 byte limit")
-        #expect(trims.last?.metadata["kept_bytes"].flatMap { Int("\($0)") }.map { $0 <= 5_000 } == true)
+        // Background and explicit trims may both log, in either order: one of them got down to half the limit.
+        let kept = trims.compactMap { $0.metadata["kept_bytes"].flatMap { Int("\($0)") } }
+        #expect((kept.min() ?? .max) <= 5_000)
         #expect(log.levels == [.debug])
         #expect(metrics.counterTotal(label: WebImageMetrics.diskCacheTrims, dimensions: [("result", "success")])
                 >= trimsBefore + 1)
