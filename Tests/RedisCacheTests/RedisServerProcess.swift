@@ -15,38 +15,66 @@ final class RedisServerProcess: Sendable {
     private let process = Locked<pid_t?>(nil)
 
     /// How long a starting server may take to answer PING on a loaded machine.
-    static let startTimeout: Duration = .seconds(20)
+    static let startTimeout: Duration = .seconds(60)
 
     init(extraArguments: [String] = []) throws {
-        port = try Self.freeLoopbackPort()
         directory = try TemporaryDirectory(prefix: "redis")
         self.extraArguments = extraArguments
-        try start()
+        // A port found free may be taken again (by another test's server or an outgoing connection)
+        // before redis binds it: then the server exits at once, and another port is tried.
+        var attempt = 0
+        while true {
+            let candidate = try Self.freeLoopbackPort()
+            do {
+                let server = try Self.launch(port: candidate, directory: directory, extraArguments: extraArguments)
+                port = candidate
+                process.withLock { $0 = server }
+                return
+            } catch {
+                attempt += 1
+                if attempt == Self.startAttempts { throw error }
+            }
+        }
     }
+
+    /// Ports tried before a server that will not start is an error.
+    static let startAttempts = 4
 
     deinit { stop() }
 
     var url: String { "redis://127.0.0.1:\(port)" }
     var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
 
-    /// Starts the server and waits until it answers PING.
+    /// Starts the server again on its port and waits until it answers PING.
     func start() throws {
+        let server = try Self.launch(port: port, directory: directory, extraArguments: extraArguments)
+        process.withLock { $0 = server }
+    }
+
+    /// Spawns a server on `port` and waits until it answers; a server that exits early (its port taken) or
+    /// does not answer in time is ended and reported.
+    private static func launch(port: Int, directory: TemporaryDirectory, extraArguments: [String]) throws -> pid_t {
         let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                          "--dir", directory.url.path, "--logfile", directory.file("redis.log").path,
                          "--enable-debug-command", "yes"] + extraArguments
-        let server = try Self.spawn("/usr/bin/redis-server", arguments)
-        process.withLock { $0 = server }
-        let deadline = ContinuousClock.now + Self.startTimeout
+        let server = try spawn("/usr/bin/redis-server", arguments)
+        let endpoint = RedisEndpoint(host: "127.0.0.1", port: port)
+        let deadline = ContinuousClock.now + startTimeout
         while ContinuousClock.now < deadline {
             if (try? RedisConnection(endpoint: endpoint, connectTimeout: 1000, readTimeout: 1000, writeTimeout: 1000)) != nil
-                || isRunningWithAuth() { return }
+                || isRunningWithAuth(port: port, extraArguments: extraArguments) { return server }
+            var status: Int32 = 0
+            if waitpid(server, &status, WNOHANG) == server { break }  // exited: the port was taken
             usleep(20_000)
         }
+        Glibc.kill(server, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(server, &status, 0) == -1 && errno == EINTR {}
         throw RedisTestError.serverDidNotStart(port)
     }
 
     /// A server with `--requirepass` refuses the first command; the connection itself proves it is up.
-    private func isRunningWithAuth() -> Bool {
+    private static func isRunningWithAuth(port: Int, extraArguments: [String]) -> Bool {
         guard extraArguments.contains("--requirepass") else { return false }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
