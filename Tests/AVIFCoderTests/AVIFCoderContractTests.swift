@@ -11,10 +11,7 @@ import WebImageTesting
 struct AVIFCoderContractTests {
     @Test func theCoderContractHolds() throws {
         let coder = AVIFCoder()
-        let samples = try [PixelLayout.rgb8, .rgba8].map { layout in
-            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
-                             as: .avif, options: EncodeOptions())
-        }
+        let samples = try ContractSamples.quadrants(encodedBy: coder, as: .avif)
         var contract = CoderContract(coder: coder, samples: samples)
         contract.corruptedCopies = 16
         let violations = contract.violations()

@@ -7,21 +7,6 @@ import WebImageTestSupport
 /// Bad input gets a typed error, never a crash; budgets refuse headers before any pixel memory.
 @Suite("AVIF hostile input")
 struct AVIFHostileInputTests {
-    /// `avif` with every `ispe` box (the item's stored size) saying `width` x `height`.
-    static func withSpatialExtent(_ avif: Data, width: UInt32, height: UInt32) -> Data {
-        var bytes = [UInt8](avif)
-        var search = 0
-        while let range = bytes[search...].firstRange(of: Array("ispe".utf8)) {
-            // Box type, then version/flags (4 bytes), then width and height, big-endian.
-            let at = range.upperBound + 4
-            for (offset, value) in [(0, width), (4, height)] {
-                for i in 0..<4 { bytes[at + offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
-            }
-            search = range.upperBound
-        }
-        return Data(bytes)
-    }
-
     @Test("truncated files (every length up to the header, then in steps) give .badImageData")
     func truncated() throws {
         let avif = try AVIFTool().avifenc(SyntheticPicture.make(width: 32, height: 32), ["-s", "10"])
@@ -52,7 +37,7 @@ struct AVIFHostileInputTests {
     @Test("an ispe of 40000x40000 is refused as too large before decoding; under the limit it still says the size")
     func hugeHeader() throws {
         let avif = try AVIFTool().avifenc(SyntheticPicture.make(width: 32, height: 32), ["-s", "10"])
-        let huge = Self.withSpatialExtent(avif, width: 40_000, height: 40_000)
+        let huge = HostileFiles.withSpatialExtent(avif, width: 40_000, height: 40_000)
         #expect(throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)) {
             try AVIFCoder().decode(huge, options: DecodeOptions())
         }

@@ -11,10 +11,7 @@ import WebImageTesting
 struct HEIFCoderContractTests {
     @Test func theCoderContractHolds() throws {
         let coder = HEIFCoder()
-        let samples = try [PixelLayout.rgb8, .rgba8].map { layout in
-            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
-                             as: .heic, options: EncodeOptions())
-        }
+        let samples = try ContractSamples.quadrants(encodedBy: coder, as: .heic)
         var contract = CoderContract(coder: coder, samples: samples)
         contract.corruptedCopies = 16
         let violations = contract.violations()

@@ -6,19 +6,6 @@ import WebImageTestSupport
 
 @Suite("HEIF hostile input")
 struct HEIFHostileInputTests {
-    static func withSpatialExtent(_ file: Data, width: UInt32, height: UInt32) -> Data {
-        var bytes = [UInt8](file)
-        var search = 0
-        while let range = bytes[search...].firstRange(of: Array("ispe".utf8)) {
-            let at = range.upperBound + 4
-            for (offset, value) in [(0, width), (4, height)] {
-                for i in 0..<4 { bytes[at + offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
-            }
-            search = range.upperBound
-        }
-        return Data(bytes)
-    }
-
     @Test("truncated files give .badImageData")
     func truncated() throws {
         let heic = try HEIFTool().heifEnc(SyntheticPicture.make(width: 32, height: 32), ["-q", "50"])
@@ -54,10 +41,10 @@ struct HEIFHostileInputTests {
     func hugeHeader() throws {
         let heic = try HEIFTool().heifEnc(SyntheticPicture.make(width: 64, height: 48), ["-q", "50"])
         #expect(throws: ImageError.imageTooLarge(width: 20_000, height: 20_000, limit: DecodeOptions.defaultMaxPixelCount)) {
-            try HEIFCoder().decode(Self.withSpatialExtent(heic, width: 20_000, height: 20_000), options: DecodeOptions())
+            try HEIFCoder().decode(HostileFiles.withSpatialExtent(heic, width: 20_000, height: 20_000), options: DecodeOptions())
         }
         #expect(throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)) {
-            try HEIFCoder().decode(Self.withSpatialExtent(heic, width: 40_000, height: 40_000), options: DecodeOptions())
+            try HEIFCoder().decode(HostileFiles.withSpatialExtent(heic, width: 40_000, height: 40_000), options: DecodeOptions())
         }
         #expect(throws: ImageError.imageTooLarge(width: 64, height: 48, limit: 1000)) {
             try HEIFCoder().decode(heic, options: DecodeOptions(maxPixelCount: 1000))

@@ -11,10 +11,7 @@ import WebImageTesting
 struct PNGCoderContractTests {
     @Test func theCoderContractHolds() throws {
         let coder = PNGCoder()
-        let samples = try [PixelLayout.rgb8, .rgba8].map { layout in
-            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
-                             as: .png, options: EncodeOptions())
-        }
+        let samples = try ContractSamples.quadrants(encodedBy: coder, as: .png)
         let violations = CoderContract(coder: coder, samples: samples).violations()
         #expect(violations.isEmpty, "\(violations)")
     }
