@@ -15,13 +15,16 @@ var products: [Product] = []
 
 products += [.executable(name: "coder-bench", targets: ["CoderBench"])]
 targets += [
+    // The corpus photos and the 12 MP pictures tiled from them, shared by coder-bench and transform-bench.
+    .target(name: "CorpusPhotos", dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
+            path: "Sources/CorpusPhotos", swiftSettings: swiftSettings),
     // libjpeg-turbo (TurboJPEG API), libpng and libwebp called directly: the baseline.
     .systemLibrary(name: "CRawCodecs", path: "Sources/CRawCodecs"),
     // giflib plus a plain-C compositor: the baseline for decoding every frame of an animated GIF.
     .target(name: "CRawGIF", path: "Sources/CRawGIF",
             linkerSettings: [.linkedLibrary("gif")]),
     .executableTarget(name: "CoderBench",
-                      dependencies: ["CRawCodecs", "CRawGIF", .product(name: "WebImage", package: "SwiftWebImage")],
+                      dependencies: ["CRawCodecs", "CRawGIF", "CorpusPhotos", .product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/CoderBench", swiftSettings: swiftSettings),
 ]
 
@@ -87,7 +90,7 @@ targets += [
     // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/transform-bench runs the
     // libvips and Pillow peers on the same files and prints the table.
     .executableTarget(name: "TransformBench",
-                      dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
+                      dependencies: ["CorpusPhotos", .product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/TransformBench", swiftSettings: swiftSettings),
 ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import CorpusPhotos
 import WebImage
 
 /// The benchmark's 12-megapixel (4000 x 3000) photos, written as JPEG (quality 90, 4:2:0) so every tool
@@ -12,50 +13,18 @@ enum BenchPhotos {
     /// Quality of the source files: a camera's usual setting.
     static let sourceQuality = 0.9
 
-    static var corpus: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/photos")
-    }
-
     /// Writes `photo-1.jpg` ... into `folder`; returns what they were made from.
     static func write(to folder: URL) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
-            .filter { $0.hasSuffix(".png") }.sorted()
-        let tiles = try files.map {
-            try PNGCoder().decode(Data(contentsOf: corpus.appendingPathComponent($0)), options: DecodeOptions())
-                .pixels.converted(to: .rgb8)
-        }
+        let tiles = try CorpusPhotos.tiles()
         for n in 0..<count {
-            let pixels = tiles.isEmpty ? synthetic(seed: n) : tiled(tiles, start: 3 * n)
+            let pixels = tiles.isEmpty ? synthetic(seed: n) : CorpusPhotos.tiled(tiles, width: width, height: height, start: 3 * n)
             let data = try JPEGCoder().encode(Image(pixels: pixels, format: .jpeg), as: .jpeg,
                                               options: EncodeOptions(quality: sourceQuality))
             try data.write(to: folder.appendingPathComponent("photo-\(n + 1).jpg"))
         }
         return tiles.isEmpty ? "synthetic 4000x3000 pictures (no ../shared/corpus/photos)"
             : "4000x3000 tilings of the \(tiles.count) Kodak photos in ../shared/corpus/photos, JPEG q90"
-    }
-
-    private static func tiled(_ tiles: [PixelBuffer], start: Int) -> PixelBuffer {
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        var y = 0, tileIndex = start
-        while y < height {
-            var x = 0, rowHeight = 0
-            while x < width {
-                let tile = tiles[tileIndex % tiles.count]
-                tileIndex += 1
-                let w = min(tile.width, width - x), h = min(tile.height, height - y)
-                for ty in 0..<h {
-                    let src = ty * tile.bytesPerRow, dst = ((y + ty) * width + x) * 3
-                    bytes.replaceSubrange(dst..<(dst + w * 3), with: tile.bytes[src..<(src + w * 3)])
-                }
-                x += w
-                rowHeight = max(rowHeight, h)
-            }
-            y += rowHeight
-        }
-        return PixelBuffer(width: width, height: height, layout: .rgb8, bytes: bytes)
     }
 
     private static func synthetic(seed: Int) -> PixelBuffer {
