@@ -1,11 +1,30 @@
 import Foundation
 import Testing
 import WebImageCore
-import WebImageHTTPLoader
+@testable import WebImageHTTPLoader
 
 /// A loader that goes away ends its work instead of leaking a thread or a caller.
 @Suite(.timeLimit(.minutes(1)))
 struct LoaderLifetimeTests {
+    @Test func aLoaderWhoseThreadIsRefusedFailsEveryRequestAtOnce() async throws {
+        let server = try FaultServer.make()
+        var configuration = HTTPLoaderConfiguration()
+        configuration.coders = ImageCodersManager(coders: [PGMCoder()])
+        // What pthread_create answers at a process's or container's thread limit.
+        let loader = HTTPLoader(configuration: configuration, startThread: { _ in EAGAIN })
+        for _ in 0..<2 {
+            let result = await load(loader, server.url("/ok.pgm"))
+            guard case .network(let code, let message) = failure(result) else {
+                Issue.record("expected .network, got \(result)")
+                return
+            }
+            #expect(code == 2) // CURLE_FAILED_INIT
+            #expect(message.contains("event thread"))
+        }
+        #expect(server.totalRequestCount == 0)
+        #expect(loader.liveTransferCount == 0)
+    }
+
     @Test func releasingTheLoaderEndsRunningAndWaitingTransfersWithCancelled() async throws {
         let server = try FaultServer.make()
         let done = CompletionCounter()

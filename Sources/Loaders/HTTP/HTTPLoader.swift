@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import WebImageCore
 
@@ -26,15 +27,30 @@ public final class HTTPLoader: ImageLoader {
     private let broadcaster: EventBroadcaster
 
     /// A loader with `configuration`; starts its event thread.
-    public init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration()) {
+    ///
+    /// When the system refuses a new thread (a process or container at its thread limit), the loader
+    /// is still made, and every request fails at once with ``ImageError/network(code:message:)``
+    /// (libcurl's `CURLE_FAILED_INIT`) saying why, instead of waiting for a thread that never runs.
+    public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration()) {
+        self.init(configuration: configuration, startThread: EventThread.start)
+    }
+
+    /// A loader whose event thread is started by `startThread` (which returns 0 or an `errno`); tests
+    /// use it to see a refused thread.
+    init(configuration: HTTPLoaderConfiguration, startThread: (@escaping @Sendable () -> Void) -> Int32) {
         self.configuration = configuration
         broadcaster = EventBroadcaster()
         scheduler = TransferScheduler(configuration: configuration, events: broadcaster)
         builder = RequestBuilder(configuration: configuration)
         let scheduler = self.scheduler
-        let thread = Thread { EventLoop(scheduler: scheduler, configuration: configuration).run() }
-        thread.name = "WebImageHTTPLoader"
-        thread.start()
+        let failure = startThread { EventLoop(scheduler: scheduler, configuration: configuration).run() }
+        if failure != 0 {
+            let reason = String(cString: strerror(failure))
+            scheduler.refuseAll(.network(code: Int(CURLE_FAILED_INIT.rawValue),
+                                         message: "the loader could not start its event thread: \(reason)"))
+            // Shut down already, so it frees libcurl's handles and returns at once.
+            EventLoop(scheduler: scheduler, configuration: configuration).run()
+        }
     }
 
     /// Stops the event thread; transfers still running end and their callers get `.cancelled`.

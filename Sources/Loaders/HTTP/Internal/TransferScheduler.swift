@@ -40,6 +40,8 @@ final class TransferScheduler: Sendable {
         /// A wakeup was sent since the event thread went to sleep: one is enough.
         var wakeupSent = false
         var isShutDown = false
+        /// Why every request is refused when the event thread never started; nil otherwise.
+        var startFailure: ImageError?
         var multiClosed = false
     }
 
@@ -77,7 +79,7 @@ final class TransferScheduler: Sendable {
         var created = false
         defer { if created { HTTPInstruments.queuedRequestsChanged(by: 1) } }
         return state.withLock { state in
-            guard !state.isShutDown else { return .failure(.cancelled) }
+            guard !state.isShutDown else { return .failure(state.startFailure ?? .cancelled) }
             let subscriberID = state.nextID
             state.nextID += 1
             if let id = state.keyIndex[key], var record = state.records[id] {
@@ -179,6 +181,14 @@ final class TransferScheduler: Sendable {
         state.withLock { state in
             state.isShutDown = true
             wake(&state)
+        }
+    }
+
+    /// The event thread could not be started: refuses every request with `error` from now on.
+    func refuseAll(_ error: ImageError) {
+        state.withLock { state in
+            state.isShutDown = true
+            state.startFailure = error
         }
     }
 
