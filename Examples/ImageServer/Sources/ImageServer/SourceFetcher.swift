@@ -3,7 +3,8 @@ import WebImage
 
 /// Fetches and decodes source images through an ``ImageManager`` of the server's own: the HTTP loader
 /// with the server preset (SSRF guard on, short timeouts, a size limit), the decode budgets of the
-/// configuration, and a memory cache of decoded sources, so ten sizes of one source fetch and decode it once.
+/// configuration, and a memory cache of decoded sources, so requests that need the same decode of a source
+/// (one fit box, or full size for the other operations) fetch and decode it once.
 struct SourceFetcher: Sendable {
     let manager: ImageManager
     let httpLoader: HTTPLoader
