@@ -51,6 +51,33 @@ struct AddressGuardTests {
         #expect(AddressPolicy.isPublicIPv4(address) == isPublic)
     }
 
+    @Test(arguments: [
+        ([10, 1, 2, 3], true), ([172, 16, 0, 1], true), ([172, 31, 255, 255], true), ([192, 168, 1, 1], true),
+        ([100, 64, 0, 1], true),
+        ([127, 0, 0, 1], false), ([169, 254, 169, 254], false), ([0, 0, 0, 0], false), ([224, 0, 0, 1], false),
+        ([172, 32, 0, 1], false), ([8, 8, 8, 8], false),
+    ] as [([UInt8], Bool)])
+    func privateNetworksAreToldFromLoopbackAndLinkLocal(_ address: [UInt8], _ isPrivateNetwork: Bool) {
+        #expect(AddressPolicy.isPrivateNetworkIPv4(address) == isPrivateNetwork)
+        func mapped(_ v4: [UInt8]) -> [UInt8] { Array(repeating: 0, count: 10) + [0xFF, 0xFF] + v4 }
+        #expect(AddressPolicy.isPrivateNetworkIPv6(mapped(address)) == isPrivateNetwork)
+    }
+
+    @Test func allowingPrivateNetworksStillRefusesLoopback() async throws {
+        let server = try FaultServer.make()
+        let loader = makeLoader {
+            $0.refusesPrivateAddresses = true
+            $0.allowsPrivateNetworks = true
+        }
+        let result = await load(loader, server.url("/ok.pgm"))
+        guard case .requestRefused(let reason) = failure(result) else {
+            Issue.record("expected .requestRefused, got \(result)")
+            return
+        }
+        #expect(reason.contains("127.0.0.1"))
+        #expect(server.totalRequestCount == 0)
+    }
+
     @Test func ipv6AddressesAreClassified() {
         func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
         #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))            // ::
@@ -60,5 +87,8 @@ struct AddressGuardTests {
         #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x7F00, 1])))  // ::ffff:127.0.0.1
         #expect(AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x0808, 0x0808]))) // ::ffff:8.8.8.8
         #expect(AddressPolicy.isPublicIPv6(v6([0x2606, 0x4700, 0, 0, 0, 0, 0, 0x1111])))
+        #expect(AddressPolicy.isPrivateNetworkIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))      // unique local
+        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))          // ::1
+        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))     // link-local
     }
 }

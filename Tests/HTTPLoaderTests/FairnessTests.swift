@@ -50,15 +50,16 @@ struct FairnessTests {
         let healthyResult = await load(loader, healthy.url("/ok.pgm"))
         #expect(try healthyResult.get().data == Data(FaultServer.image))
         await done.wait(forTotal: 8)
-        // The order transfers started in: at most the two stalled ones that held the slots come
-        // before the healthy host's (strict FIFO would have put all eight first).
+        // The order transfers started in: the two stalled ones that held the slots, then, when both
+        // stall out at once, one round that starts one request of each host in either order, so at
+        // most three come before the healthy host's (strict FIFO would have put all eight first).
         var starts: [URL] = []
         for await event in events {
             if case .started(_, let url) = event { starts.append(url) }
             if starts.count == 9 { break }
         }
         let healthyPosition = starts.firstIndex { $0.port == Int(healthy.port) }
-        #expect(healthyPosition.map { $0 <= 2 } == true, "started in order \(starts.map(\.path))")
+        #expect(healthyPosition.map { $0 <= 3 } == true, "started in order \(starts.map(\.path))")
         await waitUntilIdle(loader, events: events)
     }
 

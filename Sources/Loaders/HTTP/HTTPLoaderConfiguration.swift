@@ -94,6 +94,11 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// Non-public addresses the guard lets through anyway, written as the guard prints them
     /// (`"10.0.0.5"`, `"fd00:0:0:0:0:0:0:1"`): an internal origin a server must reach. Empty by default.
     public var allowedPrivateAddresses: Set<String> = []
+    /// With the guard on, also let through the private networks an organisation runs its hosts in
+    /// (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), while loopback, link-local (where cloud
+    /// metadata answers), unspecified, multicast and reserved addresses stay refused: imgproxy's
+    /// `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`. False by default.
+    public var allowsPrivateNetworks = false
     /// Where connections go: ``HTTPProxy/direct`` (proxy variables in the environment ignored) by
     /// default; set a proxy URL, or opt in to the environment.
     public var proxy = HTTPProxy.direct

@@ -30,7 +30,7 @@ public final class ImageServer: Sendable {
             logger.warning("no IMGPROXY_KEY/IMGPROXY_SALT: URL signatures are not checked")
         }
         if configuration.allowsPrivateSources {
-            logger.warning("private source addresses allowed: loopback and link-local are reachable too")
+            logger.warning("source addresses in private networks allowed (loopback and link-local stay refused)")
         }
     }
 

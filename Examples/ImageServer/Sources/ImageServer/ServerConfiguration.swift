@@ -21,9 +21,9 @@ public struct ServerConfiguration: Sendable {
     /// Let the fetcher reach loopback addresses (`IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`). Off: a URL
     /// naming localhost cannot make the server read its own admin ports.
     public var allowsLoopbackSources = false
-    /// Let the fetcher reach private and other non-public addresses
-    /// (`IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`). Off by default, unlike imgproxy: our guard has one
-    /// switch for every non-public range, so turning this on also opens loopback and link-local.
+    /// Let the fetcher reach private networks: 10/8, 172.16/12, 192.168/16, 100.64/10 and fc00::/7
+    /// (`IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`). Loopback and link-local stay refused. Off by default,
+    /// unlike imgproxy: a server that fetches strangers' URLs should name its internal origins instead.
     public var allowsPrivateSources = false
     /// Extra non-public addresses the guard lets through (`WEBIMAGE_SERVER_ALLOWED_ADDRESSES`, comma list,
     /// written as the guard prints them: `10.0.0.5`).

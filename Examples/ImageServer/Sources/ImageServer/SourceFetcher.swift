@@ -18,7 +18,8 @@ struct SourceFetcher: Sendable {
         // Blocking a source URL for good after one 404 would let one bad request poison later ones
         // made after the origin is fixed; the result cache already spares the origin.
         http.failedURLStatusCodes = []
-        http.refusesPrivateAddresses = !configuration.allowsPrivateSources
+        http.refusesPrivateAddresses = true
+        http.allowsPrivateNetworks = configuration.allowsPrivateSources
         var allowed = configuration.allowedSourceAddresses
         if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
         http.allowedPrivateAddresses = allowed

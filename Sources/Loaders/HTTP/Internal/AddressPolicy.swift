@@ -8,28 +8,63 @@ import Glibc
 /// multicast and reserved ones. Applied to the address libcurl is about to connect to, after DNS, so
 /// a hostname that resolves to 127.0.0.1 (or a redirect to one) is caught too.
 enum AddressPolicy {
-    /// A printable form of `address` when it is not a public address; nil when it is public.
-    static func nonPublicAddress(_ address: UnsafePointer<curl_sockaddr>) -> String? {
+    /// A printable form of `address` when the guard refuses it: not public, and not in a private network
+    /// when `allowingPrivateNetworks`. Nil when it may be connected to.
+    static func refusedAddress(_ address: UnsafePointer<curl_sockaddr>, allowingPrivateNetworks: Bool) -> String? {
         guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) else { return "unknown" }
         let judged = judge(family: address.pointee.family, UnsafeRawPointer(address) + offset)
-        return judged.isPublic ? nil : judged.printable
+        return judged.isAllowed(privateNetworks: allowingPrivateNetworks) ? nil : judged.printable
     }
 
-    /// The printable form of the socket address at `socketAddress` (a `sockaddr_in` or `sockaddr_in6`
-    /// as `family` says) and whether it is public. Other families are never public.
-    static func judge(family: Int32, _ socketAddress: UnsafeRawPointer) -> (printable: String, isPublic: Bool) {
+    /// One address as the guard sees it.
+    struct Judgement {
+        /// The address as logs and ``HTTPLoaderConfiguration/allowedPrivateAddresses`` write it.
+        var printable: String
+        var isPublic: Bool
+        /// In a private network (``isPrivateNetworkIPv4(_:)``, ``isPrivateNetworkIPv6(_:)``).
+        var isPrivateNetwork: Bool
+
+        /// Public, or a private network's when those are allowed.
+        func isAllowed(privateNetworks: Bool) -> Bool { isPublic || (privateNetworks && isPrivateNetwork) }
+    }
+
+    /// The socket address at `socketAddress` (a `sockaddr_in` or `sockaddr_in6` as `family` says),
+    /// judged. Other families are never public.
+    static func judge(family: Int32, _ socketAddress: UnsafeRawPointer) -> Judgement {
         switch family {
         case AF_INET:
             let ip = socketAddress.load(as: sockaddr_in.self).sin_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return (bytes.map(String.init).joined(separator: "."), isPublicIPv4(bytes))
+            return Judgement(printable: bytes.map(String.init).joined(separator: "."), isPublic: isPublicIPv4(bytes),
+                             isPrivateNetwork: isPrivateNetworkIPv4(bytes))
         case AF_INET6:
             let ip = socketAddress.load(as: sockaddr_in6.self).sin6_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return (describe(ipv6: bytes), isPublicIPv6(bytes))
+            return Judgement(printable: describe(ipv6: bytes), isPublic: isPublicIPv6(bytes),
+                             isPrivateNetwork: isPrivateNetworkIPv6(bytes))
         default:
-            return ("address family \(family)", false)
+            return Judgement(printable: "address family \(family)", isPublic: false, isPrivateNetwork: false)
         }
+    }
+
+    /// The networks an organisation runs its own hosts in: 10/8, 172.16/12, 192.168/16 (RFC 1918) and
+    /// 100.64/10 (carrier-grade NAT). Not loopback, link-local (where cloud metadata answers) or the
+    /// other reserved ranges.
+    static func isPrivateNetworkIPv4(_ b: [UInt8]) -> Bool {
+        switch (b[0], b[1]) {
+        case (10, _), (192, 168): return true
+        case (172, let x) where x & 0xF0 == 16: return true
+        case (100, let x) where x & 0xC0 == 64: return true
+        default: return false
+        }
+    }
+
+    /// fc00::/7 (unique local addresses), and IPv4-mapped addresses of ``isPrivateNetworkIPv4(_:)``.
+    static func isPrivateNetworkIPv6(_ b: [UInt8]) -> Bool {
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {
+            return isPrivateNetworkIPv4(Array(b[12..<16]))
+        }
+        return b[0] & 0xFE == 0xFC
     }
 
     /// Four bytes in network order.

@@ -98,9 +98,11 @@ final class EventLoop {
         let url = hop.request.url
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         let (scheduler, allowed) = (scheduler, configuration.allowedPrivateAddresses)
+        let privateNetworks = configuration.allowsPrivateNetworks
         // getaddrinfo blocks: never on this thread, which drives every other transfer.
         DispatchQueue.global().async {
-            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, allowed: allowed))
+            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, allowed: allowed,
+                                                                      allowingPrivateNetworks: privateNetworks))
         }
     }
 

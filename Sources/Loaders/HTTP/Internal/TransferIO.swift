@@ -184,6 +184,9 @@ final class TransferIO {
         configuration.allowedPrivateAddresses.contains(address)
     }
 
+    /// Whether the guard lets private networks' addresses through (``HTTPLoaderConfiguration/allowsPrivateNetworks``).
+    var allowsPrivateNetworks: Bool { configuration.allowsPrivateNetworks }
+
     private func setLong(_ option: CURLoption, _ value: Int) { _ = ccurl_easy_setopt_long(easy, option, value) }
     private func setString(_ option: CURLoption, _ value: String) { _ = ccurl_easy_setopt_string(easy, option, value) }
 
