@@ -100,7 +100,8 @@ final class RedisServerProcess: Sendable {
         while waitpid(server, &status, 0) == -1 && errno == EINTR {}
     }
 
-    /// Starts `path` with `arguments`, with every signal unblocked and at its default action. (Foundation's
+    /// Starts `path` with `arguments`, with every signal unblocked and at its default action and its standard
+    /// streams on /dev/null. (Foundation's
     /// `Process` passes on the test thread's signal mask, in which SIGTERM is blocked, so the server would
     /// never stop.)
     static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
@@ -117,8 +118,16 @@ final class RedisServerProcess: Sendable {
         // The C strings are owned here: duplicated for the call, freed after it.
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Standard input, output and error on /dev/null: a server that outlived a crashed test process
+        // must not hold the test runner's output pipe open, or `swift test` would wait for it forever.
+        var files = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&files)
+        defer { posix_spawn_file_actions_destroy(&files) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&files, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, nil, &attributes, argv, environ)
+        let result = posix_spawn(&pid, path, &files, &attributes, argv, environ)
         guard result == 0 else { throw RedisTestError.cannotSpawn(path, result) }
         return pid
     }
