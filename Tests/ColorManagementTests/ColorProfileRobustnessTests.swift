@@ -102,17 +102,29 @@ import WebImageWebPCoder
     }
 
     @Test func transformsAreCachedAndTheCacheIsBounded() throws {
-        ColorTransformCache.shared.removeAll()
-        let p3 = try ColorFixtures.displayP3
-        let image = Image(pixels: pixels, metadata: ImageMetadata(iccProfile: p3))
-        _ = try converter.convertedToSRGB(image)
-        _ = try converter.convertedToSRGB(image)
-        #expect(ColorTransformCache.shared.count == 1)
-        for index in 0..<(ColorTransformCache.capacity + 8) {
-            let profile = ColorFixtures.gammaRGB(1.5 + Double(index) / 10)
-            _ = try converter.convertedToSRGB(Image(pixels: pixels, metadata: ImageMetadata(iccProfile: profile)))
+        // A cache of the test's own: the shared one is filled by every colour test running at once.
+        let cache = ColorTransformCache()
+        func key(_ profile: Data) -> ColorTransformCache.Key {
+            .init(profile: profile, format: ColorPixelFormat(.rgb8), intent: .perceptual, blackPointCompensation: true)
         }
-        #expect(ColorTransformCache.shared.count == ColorTransformCache.capacity)
+        let p3 = try ColorFixtures.displayP3
+        guard case .transform(let first) = cache.entry(for: key(p3)),
+              case .transform(let second) = cache.entry(for: key(p3)) else {
+            Issue.record("Display P3 should need a transform")
+            return
+        }
+        #expect(first === second)
+        #expect(cache.count == 1)
+        for index in 0..<(ColorTransformCache.capacity + 8) {
+            _ = cache.entry(for: key(ColorFixtures.gammaRGB(1.5 + Double(index) / 10)))
+        }
+        #expect(cache.count == ColorTransformCache.capacity)
+        // The oldest went first: Display P3 is made again, a new transform.
+        guard case .transform(let remade) = cache.entry(for: key(p3)) else {
+            Issue.record("Display P3 should need a transform")
+            return
+        }
+        #expect(remade !== first)
     }
 
     @Test func oneTransformServesManyThreadsAtOnce() throws {
