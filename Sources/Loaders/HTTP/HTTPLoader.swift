@@ -29,7 +29,7 @@ public final class HTTPLoader: ImageLoader {
     /// A loader with `configuration`; starts its event thread.
     ///
     /// When the system refuses a new thread (a process or container at its thread limit), the loader
-    /// is still made, and every request fails at once with ``ImageError/network(code:message:)``
+    /// is still made, and every request fails at once with `ImageError.network(code:message:)`
     /// (libcurl's `CURLE_FAILED_INIT`) saying why, instead of waiting for a thread that never runs.
     public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration()) {
         self.init(configuration: configuration, startThread: EventThread.start)
