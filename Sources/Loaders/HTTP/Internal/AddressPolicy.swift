@@ -8,12 +8,24 @@ import Glibc
 /// multicast and reserved ones. Applied to the address libcurl is about to connect to, after DNS, so
 /// a hostname that resolves to 127.0.0.1 (or a redirect to one) is caught too.
 enum AddressPolicy {
-    /// A printable form of `address` when the guard refuses it: not public, and not in a private network
-    /// when `allowingPrivateNetworks`. Nil when it may be connected to.
-    static func refusedAddress(_ address: UnsafePointer<curl_sockaddr>, allowingPrivateNetworks: Bool) -> String? {
+    /// What the guard lets through besides public addresses, from the loader's configuration.
+    struct Exceptions: Sendable {
+        /// ``HTTPLoaderConfiguration/allowsPrivateNetworks``.
+        var privateNetworks: Bool
+        /// ``HTTPLoaderConfiguration/allowedPrivateAddresses``, as ``Judgement/printable`` writes them.
+        var addresses: Set<String>
+
+        init(_ configuration: HTTPLoaderConfiguration) {
+            privateNetworks = configuration.allowsPrivateNetworks
+            addresses = configuration.allowedPrivateAddresses
+        }
+    }
+
+    /// A printable form of `address` when the guard refuses it; nil when it may be connected to.
+    static func refusedAddress(_ address: UnsafePointer<curl_sockaddr>, except exceptions: Exceptions) -> String? {
         guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) else { return "unknown" }
         let judged = judge(family: address.pointee.family, UnsafeRawPointer(address) + offset)
-        return judged.isAllowed(privateNetworks: allowingPrivateNetworks) ? nil : judged.printable
+        return judged.isAllowed(except: exceptions) ? nil : judged.printable
     }
 
     /// One address as the guard sees it.
@@ -24,8 +36,10 @@ enum AddressPolicy {
         /// In a private network (``isPrivateNetworkIPv4(_:)``, ``isPrivateNetworkIPv6(_:)``).
         var isPrivateNetwork: Bool
 
-        /// Public, or a private network's when those are allowed.
-        func isAllowed(privateNetworks: Bool) -> Bool { isPublic || (privateNetworks && isPrivateNetwork) }
+        /// Public, a private network's when those are allowed, or one of the allowed addresses.
+        func isAllowed(except exceptions: Exceptions) -> Bool {
+            isPublic || (exceptions.privateNetworks && isPrivateNetwork) || exceptions.addresses.contains(printable)
+        }
     }
 
     /// The socket address at `socketAddress` (a `sockaddr_in` or `sockaddr_in6` as `family` says),

@@ -24,8 +24,7 @@ enum CurlCallbacks {
     static let openSocket: curl_opensocket_callback = { context, _, address in
         guard let context, let address else { return ccurl_socket_bad }
         let io = Unmanaged<TransferIO>.fromOpaque(context).takeUnretainedValue()
-        if let refused = AddressPolicy.refusedAddress(address, allowingPrivateNetworks: io.allowsPrivateNetworks),
-           !io.isAllowedPrivateAddress(refused) {
+        if let refused = AddressPolicy.refusedAddress(address, except: io.guardExceptions) {
             io.refusedAddress = refused
             return ccurl_socket_bad
         }

@@ -97,12 +97,10 @@ final class EventLoop {
         resolving[id] = hop
         let url = hop.request.url
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        let (scheduler, allowed) = (scheduler, configuration.allowedPrivateAddresses)
-        let privateNetworks = configuration.allowsPrivateNetworks
+        let (scheduler, exceptions) = (scheduler, AddressPolicy.Exceptions(configuration))
         // getaddrinfo blocks: never on this thread, which drives every other transfer.
         DispatchQueue.global().async {
-            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, allowed: allowed,
-                                                                      allowingPrivateNetworks: privateNetworks))
+            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, except: exceptions))
         }
     }
 

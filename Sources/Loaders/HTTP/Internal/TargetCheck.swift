@@ -11,10 +11,9 @@ import Glibc
 ///
 /// Runs `getaddrinfo`, which blocks: call it off the event thread.
 enum TargetCheck {
-    /// The address to pin `host` to, or `.requestRefused` when any of its addresses is not public (and
-    /// not in `allowed`), or `.network` when the name does not resolve.
-    static func pinnedAddress(host: String, port: Int, allowed: Set<String>,
-                              allowingPrivateNetworks: Bool) -> Result<String, ImageError> {
+    /// The address to pin `host` to, or `.requestRefused` when any of its addresses is neither public nor
+    /// among `exceptions`, or `.network` when the name does not resolve.
+    static func pinnedAddress(host: String, port: Int, except exceptions: AddressPolicy.Exceptions) -> Result<String, ImageError> {
         // URL.host keeps the brackets of an IPv6 literal on some platforms.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         // Any family; every socket type (an address may repeat, once per type: harmless here).
@@ -34,7 +33,7 @@ enum TargetCheck {
             node = current.pointee.ai_next
             guard let address = current.pointee.ai_addr else { continue }
             let judged = AddressPolicy.judge(family: current.pointee.ai_family, UnsafeRawPointer(address))
-            guard judged.isAllowed(privateNetworks: allowingPrivateNetworks) || allowed.contains(judged.printable) else {
+            guard judged.isAllowed(except: exceptions) else {
                 return .failure(.requestRefused(reason: "\(name) resolves to the non-public address \(judged.printable), which is not allowed"))
             }
             if pinned == nil { pinned = current.pointee.ai_family == AF_INET6 ? "[\(judged.printable)]" : judged.printable }

@@ -179,13 +179,8 @@ final class TransferIO {
         }
     }
 
-    /// Whether the guard lets `address` (printed by ``AddressPolicy``) through although it is not public.
-    func isAllowedPrivateAddress(_ address: String) -> Bool {
-        configuration.allowedPrivateAddresses.contains(address)
-    }
-
-    /// Whether the guard lets private networks' addresses through (``HTTPLoaderConfiguration/allowsPrivateNetworks``).
-    var allowsPrivateNetworks: Bool { configuration.allowsPrivateNetworks }
+    /// What the SSRF guard lets through besides public addresses.
+    var guardExceptions: AddressPolicy.Exceptions { AddressPolicy.Exceptions(configuration) }
 
     private func setLong(_ option: CURLoption, _ value: Int) { _ = ccurl_easy_setopt_long(easy, option, value) }
     private func setString(_ option: CURLoption, _ value: String) { _ = ccurl_easy_setopt_string(easy, option, value) }
