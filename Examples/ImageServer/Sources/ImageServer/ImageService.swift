@@ -32,7 +32,7 @@ final class ImageService: Sendable {
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
                                       directory: configuration.resultCacheDirectory,
                                       redis: try Self.redisTier(configuration.resultRedisURLs))
-        fetcher = SourceFetcher(configuration: configuration, coders: coders)
+        fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
         if let path = configuration.watermarkPath {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             watermark = try coders.decode(data, options: DecodeOptions(maxPixelCount: configuration.maxSourcePixels))

@@ -46,6 +46,7 @@ extension ServerConfiguration {
         }
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
+        sourceBytesLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_BYTES", in: 0...Int.max) ?? sourceBytesLimit
     }
 
     /// Reads a configuration file of `NAME=VALUE` lines (the variables of ``init(environment:)``; `#`

@@ -69,6 +69,9 @@ public struct ServerConfiguration: Sendable {
     public var resultMemoryLimit = ServerConfiguration.defaultResultMemoryLimit
     /// Bytes of decoded source images kept in memory (`WEBIMAGE_SERVER_SOURCE_MEMORY`).
     public var sourceMemoryLimit = ServerConfiguration.defaultSourceMemoryLimit
+    /// Bytes of fetched source files kept in memory (`WEBIMAGE_SERVER_SOURCE_BYTES`), so another size of
+    /// a recent source is decoded from them instead of fetched again; 0 keeps none.
+    public var sourceBytesLimit = ServerConfiguration.defaultSourceBytesLimit
 
     /// Serve `/demo` (a page of signed sample URLs); `webimage-server --demo` turns it on.
     public var demo: DemoConfiguration?
@@ -95,8 +98,10 @@ public struct ServerConfiguration: Sendable {
     public static let defaultQualityPercent = 80
     /// 64 MB of encoded results: thousands of thumbnails.
     public static let defaultResultMemoryLimit = 64 * 1024 * 1024
-    /// 256 MB of decoded sources: a handful of 12 MP photos, so ten sizes of one source decode it once.
+    /// 256 MB of decoded sources: a handful of 12 MP photos, so repeated requests for one size decode once.
     public static let defaultSourceMemoryLimit = 256 * 1024 * 1024
+    /// 64 MB of source files: a few dozen camera JPEGs, so ten sizes of one source fetch it once.
+    public static let defaultSourceBytesLimit = 64 * 1024 * 1024
 }
 
 /// What `/demo` serves: sample images on a loopback source server.

@@ -31,6 +31,12 @@ struct ServerMetrics: Sendable {
         CoreMetrics.Counter(label: "webimage_server_result_cache_lookups_total", dimensions: [("tier", tier)], factory: factory).increment()
     }
 
+    /// How a source was found: `decoded` (the decoded-source cache), `kept_bytes` (fetched before,
+    /// decoded again) or `fetched` (from its origin).
+    func countSourceLookup(_ result: String) {
+        CoreMetrics.Counter(label: "webimage_server_source_lookups_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
     func recordQueueDepth(_ depth: Int) { queueDepth.record(depth) }
     func recordProcessing(_ duration: Duration) { processingTime.recordNanoseconds(duration.nanoseconds) }
     func recordSourceFetch(_ duration: Duration) { sourceFetchTime.recordNanoseconds(duration.nanoseconds) }

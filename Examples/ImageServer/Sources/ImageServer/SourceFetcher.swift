@@ -3,14 +3,18 @@ import WebImage
 
 /// Fetches and decodes source images through an ``ImageManager`` of the server's own: the HTTP loader
 /// with the server preset (SSRF guard on, short timeouts, a size limit), the decode budgets of the
-/// configuration, and a memory cache of decoded sources, so requests that need the same decode of a source
-/// (one fit box, or full size for the other operations) fetch and decode it once.
+/// configuration, a memory cache of decoded sources, so requests that need the same decode of a source
+/// (one fit box, or full size for the other operations) fetch and decode it once, and the kept bytes of
+/// recent sources (``SourceBytesLoader``), so requests that need another decode of one fetch it once.
 struct SourceFetcher: Sendable {
     let manager: ImageManager
     let httpLoader: HTTPLoader
+    let keptBytes: SourceBytesLoader
     let decodeOptions: DecodeOptions
+    let metrics: ServerMetrics
 
-    init(configuration: ServerConfiguration, coders: ImageCodersManager) {
+    init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics) {
+        self.metrics = metrics
         var http = HTTPLoaderConfiguration.server
         http.maxResponseSize = configuration.maxSourceFileSize
         http.timeout = configuration.downloadTimeout
@@ -24,13 +28,16 @@ struct SourceFetcher: Sendable {
         if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
         http.allowedPrivateAddresses = allowed
         httpLoader = HTTPLoader(configuration: http)
+        keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
+            metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
+        }
 
         decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
                                       maxFrameCount: configuration.maxAnimationFrames,
                                       maxTotalPixelCount: configuration.maxTotalSourcePixels,
                                       timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         let cache = MemoryCache(costLimit: configuration.sourceMemoryLimit)
-        manager = ImageManager(cache: cache, loader: ImageLoadersManager(loaders: [httpLoader]), coders: coders)
+        manager = ImageManager(cache: cache, loader: ImageLoadersManager(loaders: [keptBytes]), coders: coders)
     }
 
     /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
@@ -43,6 +50,7 @@ struct SourceFetcher: Sendable {
         context.decodeOptions = decodeOptions
         context.thumbnailPixelSize = decodeBox
         let result = try await manager.image(for: url, options: [.retryFailed], context: context)
+        if result.cacheType == .memory { metrics.countSourceLookup("decoded") }
         return (result.image, result.image.format)
     }
 }

@@ -247,7 +247,7 @@ import WebImage
         try await servers.stop()
     }
 
-    @Test func tenSizesOfOneSourceFetchItOnce() async throws {
+    @Test func fourFormatsOfOneSourceDecodeItOnce() async throws {
         let servers = try await TestServers.start()
         for ext in ["png", "webp", "jpg", "gif"] {
             let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: ext))
@@ -258,6 +258,33 @@ import WebImage
         // manager's memory cache), which the origin's own count would show: check the loader's instead.
         #expect(text.contains("webimage_server_source_fetch_seconds_count 4"))
         #expect(servers.server.service.fetcher.manager.cache.imageFromMemory(forKey: servers.sourceURL("/photo.jpg")) != nil)
+        try await servers.stop()
+    }
+
+    @Test func tenFitBoxesOfOneSourceFetchItOnce() async throws {
+        let servers = try await TestServers.start()
+        let source = servers.sourceURL("/photo.jpg")
+        for side in 10..<20 {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:\(side):\(side)", source: source, extension: "png"))
+            #expect(reply.status == 200)
+            let image = try Fixtures.decode(reply.body)
+            #expect(max(image.width, image.height) == side)
+        }
+        // Ten decode sizes, so ten decodes; one transfer from the origin, nine decodes of the kept file.
+        #expect(servers.server.service.fetcher.keptBytes.counts == SourceBytesLoader.Counts(fetches: 1, hits: 9))
+        let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
+        #expect(text.contains("webimage_server_source_lookups_total{result=\"fetched\"} 1"))
+        #expect(text.contains("webimage_server_source_lookups_total{result=\"kept_bytes\"} 9"))
+        try await servers.stop()
+    }
+
+    @Test func sourceBytesOffFetchesEverySize() async throws {
+        let servers = try await TestServers.start { $0.sourceBytesLimit = 0 }
+        for side in [10, 11, 12] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:\(side):\(side)", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            #expect(reply.status == 200)
+        }
+        #expect(servers.server.service.fetcher.keptBytes.counts == SourceBytesLoader.Counts(fetches: 3, hits: 0))
         try await servers.stop()
     }
 
