@@ -169,11 +169,13 @@ final class ImageService: Sendable {
         let processStarted = ContinuousClock.now
         let watermark = plan.wantsWatermark ? self.watermark : nil
         let (coders, negotiation) = (self.coders, self.negotiation)
-        let rendered = try await onWorkerThread { () throws(ImageError) -> RenderedImage in
+        let rendered = try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
             var output = image
             if let transformer = try plan.makeTransformer(watermark) {
                 output = transformer.transform(image, forKey: source.absoluteString) ?? image
             }
+            // Past the deadline the answer is already a 504: do not spend the encode on it.
+            if isCancelled() { throw .cancelled }
             let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                   image: output, sourceFormat: sourceFormat)
             let data = try coders.encode(output, as: format, options: EncodeOptions(quality: Double(quality) / 100))

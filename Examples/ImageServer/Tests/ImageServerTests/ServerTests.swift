@@ -219,6 +219,28 @@ import WebImage
         await servers.cancel()
     }
 
+    @Test func deadlineAnswersWhileWorkIsStillRunning() async throws {
+        let sawCancellation = DeadlineFlag()
+        let finished = DeadlineFlag()
+        let started = ContinuousClock.now
+        let failure = await #expect(throws: ServerFailure.self) {
+            try await withDeadline(.milliseconds(200)) {
+                try await onWorkerThread { isCancelled throws(ImageError) in
+                    // A transform that takes far longer than the deadline, checking between its steps.
+                    for _ in 0..<1_000 {
+                        if isCancelled() { sawCancellation.set(); break }
+                        usleep(10_000)
+                    }
+                    finished.set()
+                }
+            }
+        }
+        #expect(failure?.status == 504)
+        #expect(ContinuousClock.now - started < .seconds(5)) // the work alone would take ten
+        try await waitUntil { finished.isSet }
+        #expect(sawCancellation.isSet)
+    }
+
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
         let servers = try await TestServers.start()
         let gate = servers.server.service.gate
