@@ -120,11 +120,23 @@ struct WebPThumbnailTests {
         for lossless in [true, false] {
             let data = try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(lossless: lossless))
             for limit in [PixelSize(64), PixelSize(width: 100, height: 30), PixelSize(width: 0, height: 50)] {
-                let options = DecodeOptions(thumbnailPixelSize: limit)
-                let thumbnail = try coder.decode(data, options: options)
-                #expect(PixelSize(width: thumbnail.width, height: thumbnail.height) == options.outputSize(width: width, height: height))
+                for gap in [ImageResampler.thumbnailReducingGap, 1] {
+                    var options = DecodeOptions(thumbnailPixelSize: limit)
+                    options.thumbnailReducingGap = gap
+                    let thumbnail = try coder.decode(data, options: options)
+                    #expect(PixelSize(width: thumbnail.width, height: thumbnail.height) == options.outputSize(width: width, height: height))
+                }
             }
         }
+    }
+
+    @Test func theGapSetsHowFarLibwebpScales() {
+        let source = PixelSize(width: 2000, height: 1000)
+        let box = PixelSize(width: 200, height: 100)
+        #expect(WebPScaling.shrinkOnLoadSize(from: source, to: box) == PixelSize(width: 400, height: 200))
+        #expect(WebPScaling.shrinkOnLoadSize(from: source, to: box, gap: 1) == box)
+        #expect(WebPScaling.shrinkOnLoadSize(from: source, to: box, gap: 0) == box)
+        #expect(WebPScaling.shrinkOnLoadSize(from: source, to: PixelSize(width: 1500, height: 750), gap: 2) == source)
     }
 
     @Test func turnedThumbnailsFitOnceUpright() throws {

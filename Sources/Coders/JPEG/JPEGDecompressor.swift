@@ -105,11 +105,11 @@ final class JPEGDecompressor {
         return code
     }
 
-    /// Once the header is read: the smallest DCT scale that still leaves `ImageResampler/thumbnailReducingGap`
+    /// Once the header is read: the smallest DCT scale that still leaves `DecodeOptions/thumbnailReducingGap`
     /// times the output size (computed from the real image size, upright), or the full size when none
-    /// does, so the final Lanczos3 resample always has about two source pixels per output pixel to weigh
-    /// (libvips's rule for JPEG shrink-on-load; the DCT's own scaling is a plain block average). Then
-    /// decoding goes on.
+    /// does, so the final Lanczos3 resample has about that many source pixels per output pixel to weigh
+    /// (two by default, libvips's rule for JPEG shrink-on-load; the DCT's own scaling is a plain block
+    /// average). Then decoding goes on.
     private func chooseScaleAfterHeader() -> Int32 {
         let state = self.state
         guard state.header_read != 0, !scaleChosen else { return state.code }
@@ -122,7 +122,7 @@ final class JPEGDecompressor {
             // In the stored orientation, which the DCT scale applies to.
             let turned = options.applyOrientation && orientation.swapsDimensions
             let stored = turned ? PixelSize(width: output.height, height: output.width) : output
-            let gap = ImageResampler.thumbnailReducingGap
+            let gap = max(1, options.thumbnailReducingGap)
             minimum = PixelSize(width: Int((Double(stored.width) * gap).rounded(.up)),
                                 height: Int((Double(stored.height) * gap).rounded(.up)))
         }

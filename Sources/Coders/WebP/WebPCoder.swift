@@ -47,7 +47,7 @@ public struct WebPCoder: AnimatedImageCoder {
         let size = WebPScaling.outputSize(of: source, metadata: metadata, options: options)
         let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
         let decodeSize = WebPScaling.libwebpScalesCorrectly(features, from: source, to: size)
-            ? WebPScaling.shrinkOnLoadSize(from: source, to: size) : source
+            ? WebPScaling.shrinkOnLoadSize(from: source, to: size, gap: options.thumbnailReducingGap) : source
         let pixels = try WebPStillDecoder.decode(data, layout: layout, size: decodeSize, source: source, watch: watch)
         return Self.still(ImageResampler.resample(pixels, width: size.width, height: size.height),
                           metadata: metadata, options: options)

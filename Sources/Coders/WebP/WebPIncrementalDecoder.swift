@@ -75,7 +75,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
         let size = options.outputSize(width: source.width, height: source.height)
         if WebPScaling.libwebpScalesCorrectly(features, from: source, to: size) && size != source {
-            let decodeSize = WebPScaling.shrinkOnLoadSize(from: source, to: size)
+            let decodeSize = WebPScaling.shrinkOnLoadSize(from: source, to: size, gap: options.thumbnailReducingGap)
             if decodeSize != source {
                 config.pointee.options.use_scaling = 1
                 config.pointee.options.scaled_width = Int32(decodeSize.width)

@@ -30,12 +30,13 @@ enum WebPScaling {
         return features.has_alpha == 0 && min(source.width, source.height) > narrowestScaledSide
     }
 
-    /// The size libwebp's scaler decodes to for a thumbnail of `size`: `ImageResampler/thumbnailReducingGap`
-    /// times it (the source when that is not smaller), so that Core's Lanczos3 makes the exact size
-    /// from about two pixels per output pixel. libwebp's scaler is an area average: cheap and right as
-    /// the first step, softer than Lanczos as the last.
-    static func shrinkOnLoadSize(from source: PixelSize, to size: PixelSize) -> PixelSize {
-        let gap = ImageResampler.thumbnailReducingGap
+    /// The size libwebp's scaler decodes to for a thumbnail of `size`: `gap` times it
+    /// (`DecodeOptions/thumbnailReducingGap`, 2 by default; the source when that is not smaller), so
+    /// that Core's Lanczos3 makes the exact size from about `gap` pixels per output pixel. libwebp's
+    /// scaler is an area average: cheap and right as the first step, softer than Lanczos as the last.
+    static func shrinkOnLoadSize(from source: PixelSize, to size: PixelSize,
+                                 gap: Double = ImageResampler.thumbnailReducingGap) -> PixelSize {
+        let gap = max(1, gap)
         let width = Int((Double(size.width) * gap).rounded(.up)), height = Int((Double(size.height) * gap).rounded(.up))
         guard width < source.width && height < source.height else { return source }
         return PixelSize(width: width, height: height)

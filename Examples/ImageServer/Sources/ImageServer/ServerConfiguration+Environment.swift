@@ -28,6 +28,11 @@ extension ServerConfiguration {
         if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
+        shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
+        guard shrinkOnLoadGap >= 1, shrinkOnLoadGap <= 8 else {
+            throw ConfigurationError(name: "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", value: String(shrinkOnLoadGap),
+                                     expected: "a number from 1 to 8")
+        }
         requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
         let olderWorkers = try reader.int("IMGPROXY_CONCURRENCY", in: 1...4096)
         workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers

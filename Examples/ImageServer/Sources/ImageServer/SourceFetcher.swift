@@ -32,10 +32,12 @@ struct SourceFetcher: Sendable {
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
 
-        decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
+        var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
                                       maxFrameCount: configuration.maxAnimationFrames,
                                       maxTotalPixelCount: configuration.maxTotalSourcePixels,
                                       timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
+        decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap
+        self.decodeOptions = decodeOptions
         let cache = MemoryCache(costLimit: configuration.sourceMemoryLimit)
         manager = ImageManager(cache: cache, loader: ImageLoadersManager(loaders: [keptBytes]), coders: coders)
     }
