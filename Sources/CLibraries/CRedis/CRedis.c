@@ -1,6 +1,7 @@
 #include "CRedis.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,4 +143,86 @@ uint32_t credis_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
         length -= piece;
     }
     return crc;
+}
+
+// MARK: - CRC-32C
+
+/// CRC-32C's polynomial, bit-reversed.
+#define CREDIS_CRC32C_POLY 0x82F63B78u
+
+/// Filled once, by the first portable computation.
+static uint32_t crc32c_table[256];
+static pthread_once_t crc32c_table_once = PTHREAD_ONCE_INIT;
+
+static void crc32c_fill_table(void) {
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ CREDIS_CRC32C_POLY : c >> 1;
+        crc32c_table[n] = c;
+    }
+}
+
+uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t length) {
+    pthread_once(&crc32c_table_once, crc32c_fill_table);
+    crc = ~crc;
+    for (size_t i = 0; i < length; i++) crc = crc32c_table[(crc ^ bytes[i]) & 0xFF] ^ (crc >> 8);
+    return ~crc;
+}
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_instruction(uint32_t crc, const uint8_t *bytes, size_t length) {
+    uint64_t c = ~crc;
+    while (length >= 8) {
+        uint64_t word;
+        memcpy(&word, bytes, 8);
+        c = _mm_crc32_u64(c, word);
+        bytes += 8;
+        length -= 8;
+    }
+    uint32_t c32 = (uint32_t)c;
+    while (length-- > 0) c32 = _mm_crc32_u8(c32, *bytes++);
+    return ~c32;
+}
+
+static int crc32c_has_instruction(void) { return __builtin_cpu_supports("sse4.2"); }
+
+#elif defined(__aarch64__)
+#include <arm_acle.h>
+#include <sys/auxv.h>
+#include <asm/hwcap.h>
+
+__attribute__((target("+crc")))
+static uint32_t crc32c_instruction(uint32_t crc, const uint8_t *bytes, size_t length) {
+    crc = ~crc;
+    while (length >= 8) {
+        uint64_t word;
+        memcpy(&word, bytes, 8);
+        crc = __crc32cd(crc, word);
+        bytes += 8;
+        length -= 8;
+    }
+    while (length-- > 0) crc = __crc32cb(crc, *bytes++);
+    return ~crc;
+}
+
+static int crc32c_has_instruction(void) { return (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0; }
+
+#else
+static uint32_t crc32c_instruction(uint32_t crc, const uint8_t *bytes, size_t length) {
+    return credis_crc32c_portable(crc, bytes, length);
+}
+static int crc32c_has_instruction(void) { return 0; }
+#endif
+
+static int crc32c_uses_instruction = 0;
+static pthread_once_t crc32c_setup_once = PTHREAD_ONCE_INIT;
+
+static void crc32c_setup(void) { crc32c_uses_instruction = crc32c_has_instruction(); }
+
+uint32_t credis_crc32c(uint32_t crc, const uint8_t *bytes, size_t length) {
+    pthread_once(&crc32c_setup_once, crc32c_setup);
+    return crc32c_uses_instruction ? crc32c_instruction(crc, bytes, length) : credis_crc32c_portable(crc, bytes, length);
 }

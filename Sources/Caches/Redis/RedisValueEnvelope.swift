@@ -1,15 +1,20 @@
 import CRedis
 import Foundation
 
-/// The bytes stored in Redis for one entry: a header with both lengths and a CRC-32, then the image bytes,
-/// then the extended data (the HTTP validators). A value that fails any check (a truncated write, another
-/// program's value under our key, a bit flip) is refused, so the cache serves it as a miss and deletes it.
+/// The bytes stored in Redis for one entry: a header with both lengths and a checksum, then the image
+/// bytes, then the extended data (the HTTP validators). A value that fails any check (a truncated write,
+/// another program's value under our key, a bit flip) is refused, so the cache serves it as a miss and
+/// deletes it.
 ///
-/// Layout (big-endian): magic `WIR1` (4 bytes) · image length (4) · extended length (4) · CRC-32 of the
-/// image and extended bytes (4) · image bytes · extended bytes.
+/// Layout (big-endian): magic `WIR2` (4 bytes) · image length (4) · extended length (4) · CRC-32C of the
+/// image and extended bytes (4) · image bytes · extended bytes. Values of the first layout, `WIR1`, the
+/// same with zlib's CRC-32, are still read: CRC-32C has a CPU instruction, and checking it on every hit
+/// costs a quarter of what CRC-32 did.
 enum RedisValueEnvelope {
-    /// Identifies the layout; a new layout gets a new magic.
-    static let magic: [UInt8] = Array("WIR1".utf8)
+    /// Identifies the layout written; a new layout gets a new magic.
+    static let magic: [UInt8] = Array("WIR2".utf8)
+    /// The first layout, read but no longer written.
+    static let crc32Magic: [UInt8] = Array("WIR1".utf8)
     /// Magic plus three 32-bit fields.
     static let headerSize = 16
 
@@ -17,8 +22,8 @@ enum RedisValueEnvelope {
     static func encode(_ data: Data, extendedData: Data?) -> Data? {
         let extended = extendedData ?? Data()
         guard data.count <= Int(UInt32.max), extended.count <= Int(UInt32.max) else { return nil }
-        var crc = checksum(0, data)
-        crc = checksum(crc, extended)
+        var crc = checksum(0, data, magic)
+        crc = checksum(crc, extended, magic)
         var value = Data(capacity: headerSize + data.count + extended.count)
         value.append(contentsOf: magic)
         append(UInt32(data.count), to: &value)
@@ -43,26 +48,36 @@ enum RedisValueEnvelope {
 
     /// Checks `value` and hands the image and extended byte ranges to `slice`.
     private static func decode(_ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data) -> (data: Data, extendedData: Data?)? {
-        guard value.count >= headerSize, value.prefix(4).elementsEqual(magic) else { return nil }
+        guard value.count >= headerSize else { return nil }
+        let layout: [UInt8]
+        if value.prefix(4).elementsEqual(magic) {
+            layout = magic
+        } else if value.prefix(4).elementsEqual(crc32Magic) {
+            layout = crc32Magic
+        } else {
+            return nil
+        }
         let dataLength = Int(readUInt32(value, at: 4))
         let extendedLength = Int(readUInt32(value, at: 8))
         let storedCRC = readUInt32(value, at: 12)
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
         let dataRange = headerSize..<(headerSize + dataLength)
         let extendedRange = dataRange.upperBound..<value.count
-        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange])),
-                           UnsafeRawBufferPointer(rebasing: value[extendedRange]))
+        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), layout),
+                           UnsafeRawBufferPointer(rebasing: value[extendedRange]), layout)
         guard crc == storedCRC else { return nil }
         return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }
 
-    private static func checksum(_ crc: UInt32, _ bytes: Data) -> UInt32 {
-        bytes.withUnsafeBytes { checksum(crc, $0) }
+    private static func checksum(_ crc: UInt32, _ bytes: Data, _ layout: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { checksum(crc, $0, layout) }
     }
 
-    private static func checksum(_ crc: UInt32, _ buffer: UnsafeRawBufferPointer) -> UInt32 {
+    /// The checksum `layout` (a magic) stores: CRC-32C, or zlib's CRC-32 for `WIR1`.
+    private static func checksum(_ crc: UInt32, _ buffer: UnsafeRawBufferPointer, _ layout: [UInt8]) -> UInt32 {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return crc }
-        return credis_crc32(crc, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        return layout == crc32Magic ? credis_crc32(crc, bytes, buffer.count) : credis_crc32c(crc, bytes, buffer.count)
     }
 
     private static func append(_ value: UInt32, to data: inout Data) {

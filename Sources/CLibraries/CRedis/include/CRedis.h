@@ -38,7 +38,15 @@ int credis_append(redisContext *context, int argc, const char **argv, const size
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms,
                               size_t count, redisReply **replies);
 
-/// zlib's CRC-32 of `length` bytes (the checksum stored with each cached value).
+/// zlib's CRC-32 of `length` bytes (the checksum of values stored by the first envelope layout, WIR1).
 uint32_t credis_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
+/// CRC-32C (Castagnoli) of `length` bytes, continuing from `crc` (0 to start): the checksum stored with
+/// each cached value. Uses the CPU's CRC32 instruction (SSE 4.2, ARMv8 CRC) when it has one, about four
+/// times zlib's CRC-32 speed on 20 KB values; a table otherwise.
+uint32_t credis_crc32c(uint32_t crc, const uint8_t *bytes, size_t length);
+
+/// The same CRC-32C from a table, one byte at a time: what `credis_crc32c` uses without the instruction.
+uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t length);
 
 #endif
