@@ -11,7 +11,7 @@ import WebImageCore
 /// **A cache never fails a load.** Redis down, slow or answering garbage is a miss, counted in
 /// ``statistics`` and passed to the `log` closure; nothing here throws. Every call is bounded by the
 /// configuration's timeouts, and a node that cannot be reached is skipped (a miss at once) until its
-/// reconnect backoff ends. Values carry their lengths and a CRC-32; one that fails the check is a miss
+/// reconnect backoff ends. Values carry their lengths and a CRC-32C; one that fails the check is a miss
 /// and is deleted.
 ///
 /// Calls block their thread for at most their timeouts (like `DiskStorage` file I/O): call them off
