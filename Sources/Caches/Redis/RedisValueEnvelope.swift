@@ -22,8 +22,8 @@ enum RedisValueEnvelope {
     static func encode(_ data: Data, extendedData: Data?) -> Data? {
         let extended = extendedData ?? Data()
         guard data.count <= Int(UInt32.max), extended.count <= Int(UInt32.max) else { return nil }
-        var crc = checksum(0, data, magic)
-        crc = checksum(crc, extended, magic)
+        var crc = checksum(0, data, zlibCRC32: false)
+        crc = checksum(crc, extended, zlibCRC32: false)
         var value = Data(capacity: headerSize + data.count + extended.count)
         value.append(contentsOf: magic)
         append(UInt32(data.count), to: &value)
@@ -49,35 +49,29 @@ enum RedisValueEnvelope {
     /// Checks `value` and hands the image and extended byte ranges to `slice`.
     private static func decode(_ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data) -> (data: Data, extendedData: Data?)? {
         guard value.count >= headerSize else { return nil }
-        let layout: [UInt8]
-        if value.prefix(4).elementsEqual(magic) {
-            layout = magic
-        } else if value.prefix(4).elementsEqual(crc32Magic) {
-            layout = crc32Magic
-        } else {
-            return nil
-        }
+        let zlibCRC32 = value.prefix(4).elementsEqual(crc32Magic)
+        guard zlibCRC32 || value.prefix(4).elementsEqual(magic) else { return nil }
         let dataLength = Int(readUInt32(value, at: 4))
         let extendedLength = Int(readUInt32(value, at: 8))
         let storedCRC = readUInt32(value, at: 12)
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
         let dataRange = headerSize..<(headerSize + dataLength)
         let extendedRange = dataRange.upperBound..<value.count
-        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), layout),
-                           UnsafeRawBufferPointer(rebasing: value[extendedRange]), layout)
+        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
+                           UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
         guard crc == storedCRC else { return nil }
         return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }
 
-    private static func checksum(_ crc: UInt32, _ bytes: Data, _ layout: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBytes { checksum(crc, $0, layout) }
+    private static func checksum(_ crc: UInt32, _ bytes: Data, zlibCRC32: Bool) -> UInt32 {
+        bytes.withUnsafeBytes { checksum(crc, $0, zlibCRC32: zlibCRC32) }
     }
 
-    /// The checksum `layout` (a magic) stores: CRC-32C, or zlib's CRC-32 for `WIR1`.
-    private static func checksum(_ crc: UInt32, _ buffer: UnsafeRawBufferPointer, _ layout: [UInt8]) -> UInt32 {
+    /// CRC-32C, or zlib's CRC-32 for values of the `WIR1` layout.
+    private static func checksum(_ crc: UInt32, _ buffer: UnsafeRawBufferPointer, zlibCRC32: Bool) -> UInt32 {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return crc }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
-        return layout == crc32Magic ? credis_crc32(crc, bytes, buffer.count) : credis_crc32c(crc, bytes, buffer.count)
+        return zlibCRC32 ? credis_crc32(crc, bytes, buffer.count) : credis_crc32c(crc, bytes, buffer.count)
     }
 
     private static func append(_ value: UInt32, to data: inout Data) {

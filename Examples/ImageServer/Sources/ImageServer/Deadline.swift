@@ -33,19 +33,14 @@ final class FirstOutcome<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var outcome: Result<T, any Error>?
-        var resumed = false
     }
-    /// Guards the waiting continuation, the first outcome and whether it was handed over.
+    /// Guards the waiting continuation and the first outcome.
     private let state = Mutex(State())
 
     func attach(_ continuation: CheckedContinuation<T, any Error>) {
         let ready: Result<T, any Error>? = state.withLock { state in
-            guard let outcome = state.outcome, !state.resumed else {
-                state.continuation = continuation
-                return nil
-            }
-            state.resumed = true
-            return outcome
+            if state.outcome == nil { state.continuation = continuation }
+            return state.outcome
         }
         if let ready { continuation.resume(with: ready) }
     }
@@ -56,7 +51,6 @@ final class FirstOutcome<T: Sendable>: Sendable {
             state.outcome = outcome
             guard let continuation = state.continuation else { return nil }
             state.continuation = nil
-            state.resumed = true
             return continuation
         }
         waiting?.resume(with: outcome)

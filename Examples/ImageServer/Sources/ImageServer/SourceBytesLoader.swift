@@ -14,7 +14,7 @@ final class SourceBytesLoader: ImageLoader {
     private let byteLimit: Int
     /// Told of every lookup: true when kept bytes answered it, false when the source is fetched.
     private let onLookup: @Sendable (_ answeredFromKeptBytes: Bool) -> Void
-    /// Guards the entries, their byte total, the use clock and the counters.
+    /// Guards the entries, their byte total and the use clock.
     private let state = Mutex(State())
 
     private struct Entry {
@@ -27,14 +27,6 @@ final class SourceBytesLoader: ImageLoader {
         var entries: [String: Entry] = [:]
         var totalBytes = 0
         var clock: UInt64 = 0
-        var hits = 0
-        var fetches = 0
-    }
-
-    /// Sources fetched from their origin, and sources answered from kept bytes, since the start.
-    struct Counts: Sendable, Equatable {
-        var fetches: Int
-        var hits: Int
     }
 
     /// Keeps up to `byteLimit` bytes of sources fetched through `upstream` (0 keeps none) and tells
@@ -45,8 +37,6 @@ final class SourceBytesLoader: ImageLoader {
         self.byteLimit = max(0, byteLimit)
         self.onLookup = onLookup
     }
-
-    var counts: Counts { state.withLock { Counts(fetches: $0.fetches, hits: $0.hits) } }
 
     func canRequestImage(for url: URL) -> Bool { upstream.canRequestImage(for: url) }
 
@@ -72,14 +62,10 @@ final class SourceBytesLoader: ImageLoader {
 
     private func keptBytes(forKey key: String, refreshing: Bool) -> Entry? {
         state.withLock { state in
-            guard !refreshing, var entry = state.entries[key] else {
-                state.fetches += 1
-                return nil
-            }
+            guard !refreshing, var entry = state.entries[key] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
             state.entries[key] = entry
-            state.hits += 1
             return entry
         }
     }

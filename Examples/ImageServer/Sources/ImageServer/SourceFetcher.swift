@@ -9,7 +9,6 @@ import WebImage
 struct SourceFetcher: Sendable {
     let manager: ImageManager
     let httpLoader: HTTPLoader
-    let keptBytes: SourceBytesLoader
     let decodeOptions: DecodeOptions
     let metrics: ServerMetrics
 
@@ -28,7 +27,7 @@ struct SourceFetcher: Sendable {
         if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
         http.allowedPrivateAddresses = allowed
         httpLoader = HTTPLoader(configuration: http)
-        keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
+        let keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
 
