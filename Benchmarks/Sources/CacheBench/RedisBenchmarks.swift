@@ -10,10 +10,15 @@ import WebImageRedisCache
 struct RedisBenchmarks {
     /// The value size of the comparison: a typical 20 KB thumbnail (redis-benchmark's `-d 20000`).
     static let valueSize = 20_000
-    /// Connections, each driven by one thread of ours / one redis-benchmark client.
+    /// Connections, each driven by one thread of ours / one redis-benchmark client. Our threads share
+    /// the client CPU as redis-benchmark's one event-loop thread does (``CPUPinning``).
     static let concurrencies = [1, 4]
     /// GETs per measurement: long enough to leave start-up noise behind on a shared machine.
-    static let requestCount = 40_000
+    static let requestCount = 20_000
+    /// Measurements of each side per row, taken in turn (ours, theirs, ours, ...); the rows show medians.
+    /// Two processes ping-ponging on two cores swing by a third from run to run (redis-benchmark alone:
+    /// 62-95 k GETs/s within minutes), so one measurement each would compare noise.
+    static let rounds = 5
     /// Commands per pipeline, as in `redis-benchmark -P 16`.
     static let pipelineDepth = 16
     /// Distinct keys read in turn by our side.
@@ -34,7 +39,7 @@ struct RedisBenchmarks {
         let server = try RedisServerForBench(directory: root.appendingPathComponent("redis"))
         defer { server.stop() }
         try await waitUntilUp(port: server.port)
-        try throughput(port: server.port, into: &table)
+        try CPUPinning.onCPU(CPUPinning.clientCPU) { try throughput(port: server.port, into: &table) }
         try await tierLatency(port: server.port, into: &table)
         return table
     }
@@ -73,20 +78,26 @@ struct RedisBenchmarks {
 
         for connections in Self.concurrencies {
             let redis = try cache(port: port, connections: connections)
-            let ours = Self.requestsPerSecond(threads: connections, requests: Self.requestCount) { thread, index in
-                _ = redis.entry(forKey: keys[(thread * 31 + index) % keys.count])
+            let (ours, theirs) = try Self.medians {
+                Self.requestsPerSecond(threads: connections, requests: Self.requestCount) { thread, index in
+                    _ = redis.entry(forKey: keys[(thread * 31 + index) % keys.count])
+                }
+            } theirs: {
+                try redisBenchmark(port: port, connections: connections, pipeline: 1)
             }
-            let theirs = try redisBenchmark(port: port, connections: connections, pipeline: 1)
             table.rate("Redis GET 20 KB hit, \(connections) conn. (per connection)",
                              ours: ours / Double(connections), baseline: theirs / Double(connections),
                              baselineName: "redis-benchmark -t get -d 20000 -c \(connections)", goal: "≥ 0.8x")
 
-            let pipelined = Self.requestsPerSecond(threads: connections, requests: Self.requestCount / Self.pipelineDepth) { thread, index in
-                let start = (thread * 31 + index * Self.pipelineDepth) % keys.count
-                let batch = (0..<Self.pipelineDepth).map { keys[(start + $0) % keys.count] }
-                _ = redis.entries(forKeys: batch)
-            } * Double(Self.pipelineDepth)
-            let theirsPipelined = try redisBenchmark(port: port, connections: connections, pipeline: Self.pipelineDepth)
+            let (pipelined, theirsPipelined) = try Self.medians {
+                Self.requestsPerSecond(threads: connections, requests: Self.requestCount / Self.pipelineDepth) { thread, index in
+                    let start = (thread * 31 + index * Self.pipelineDepth) % keys.count
+                    let batch = (0..<Self.pipelineDepth).map { keys[(start + $0) % keys.count] }
+                    _ = redis.entries(forKeys: batch)
+                } * Double(Self.pipelineDepth)
+            } theirs: {
+                try redisBenchmark(port: port, connections: connections, pipeline: Self.pipelineDepth)
+            }
             table.rate("Redis multi-get 16 × 20 KB, \(connections) conn. (GETs/s per connection)",
                              ours: pipelined / Double(connections), baseline: theirsPipelined / Double(connections),
                              baselineName: "redis-benchmark -t get -d 20000 -P 16 -c \(connections)", goal: "≥ 0.8x")
@@ -95,6 +106,17 @@ struct RedisBenchmarks {
                 print("note: \(stats.misses) misses at \(connections) connections (timeouts \(stats.timeouts)): the rows count them as requests")
             }
         }
+    }
+
+    /// The medians of ``rounds`` measurements of each side, taken in turn so that both see the same
+    /// machine.
+    static func medians(ours: () -> Double, theirs: () throws -> Double) rethrows -> (ours: Double, theirs: Double) {
+        var oursRates: [Double] = [], theirRates: [Double] = []
+        for _ in 0..<rounds {
+            oursRates.append(ours())
+            theirRates.append(try theirs())
+        }
+        return (oursRates.sorted()[rounds / 2], theirRates.sorted()[rounds / 2])
     }
 
     /// `threads` threads share `requests` calls of `body(thread, index)`; calls per second overall.
@@ -112,9 +134,10 @@ struct RedisBenchmarks {
 
     /// GETs per second `redis-benchmark` reports for `connections` clients and pipeline depth `pipeline`.
     private func redisBenchmark(port: Int, connections: Int, pipeline: Int) throws -> Double {
-        let text = try output(of: "/usr/bin/redis-benchmark", [
+        let client = CPUPinning.command("/usr/bin/redis-benchmark", [
             "-p", String(port), "-t", "get", "-d", String(Self.valueSize), "-n", String(Self.requestCount),
-            "-c", String(connections), "-P", String(pipeline), "--threads", "1", "--csv"])
+            "-c", String(connections), "-P", String(pipeline), "--threads", "1", "--csv"], cpu: CPUPinning.clientCPU)
+        let text = try output(of: client.path, client.arguments)
         // CSV: a header line, then "GET","<requests per second>",...
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\"GET\"") }),
               let rps = Double(line.split(separator: ",")[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {

@@ -10,9 +10,10 @@ final class RedisServerForBench {
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try Self.freeLoopbackPort()
-        pid = try spawn("/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "",
-                                                 "--appendonly", "no", "--dir", directory.path,
-                                                 "--logfile", directory.appendingPathComponent("redis.log").path])
+        let server = CPUPinning.command("/usr/bin/redis-server", [
+            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.path,
+            "--logfile", directory.appendingPathComponent("redis.log").path], cpu: CPUPinning.serverCPU)
+        pid = try spawn(server.path, server.arguments)
     }
 
     func stop() {

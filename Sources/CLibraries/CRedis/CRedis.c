@@ -1,28 +1,22 @@
-#include "CRedis.h"
+#include "CRedisInternal.h"
 
 #include <errno.h>
 #include <pthread.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <zlib.h>
 
-/// Read-buffer capacity a connection keeps between replies: a 16-deep pipeline of 20 KB images plus one
-/// read chunk, so steady traffic reuses one buffer; a larger value's buffer is released after it.
-#define CREDIS_READER_KEEP (1024 * 1024)
-
-static int64_t now_ms(void) {
+int64_t credis_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/// Waits until `fd` is ready for `events` or `deadline` (monotonic ms) passes. CREDIS_OK when ready.
-static credis_status wait_ready(int fd, short events, int64_t deadline) {
+credis_status credis_wait_ready(int fd, short events, int64_t deadline) {
     for (;;) {
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - credis_now_ms();
         if (left <= 0) return CREDIS_TIMEOUT;
         struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
         int n = poll(&pfd, 1, (int)left);
@@ -43,8 +37,8 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
         redisFree(context);
         return NULL;
     }
-    int64_t deadline = now_ms() + timeout_ms;
-    credis_status status = wait_ready(context->fd, POLLOUT, deadline);
+    int64_t deadline = credis_now_ms() + timeout_ms;
+    credis_status status = credis_wait_ready(context->fd, POLLOUT, deadline);
     if (status != CREDIS_OK) {
         snprintf(error, error_length, status == CREDIS_TIMEOUT ? "connect timed out" : "poll failed: %s",
                  strerror(errno));
@@ -58,80 +52,37 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
         redisFree(context);
         return NULL;
     }
-    // hiredis frees its read buffer whenever it empties with more than 16 KB spare, so every large reply
-    // grows a fresh buffer (past glibc's mmap threshold: page faults on every pipeline). Keep up to
-    // CREDIS_READER_KEEP per connection instead.
-    context->reader->maxbuf = CREDIS_READER_KEEP;
     return context;
 }
 
-int credis_append(redisContext *context, int argc, const char **argv, const size_t *argv_length) {
-    return redisAppendCommandArgv(context, argc, argv, argv_length) == REDIS_OK ? 0 : -1;
-}
-
-/// Bytes read per recv(): large values (20 KB images, 16 of them per pipeline) arrive in a few calls
-/// instead of hiredis's 16 KB each, and a read is tried before poll() since pipelined replies are usually
-/// already waiting in the socket.
-#define CREDIS_READ_CHUNK (64 * 1024)
-
-/// Reads what the socket has into the context's reader, waiting (until `deadline`) only when it has
-/// nothing.
-static credis_status read_some(redisContext *context, int64_t deadline) {
-    char buffer[CREDIS_READ_CHUNK];
-    for (;;) {
-        ssize_t n = recv(context->fd, buffer, sizeof buffer, 0);
-        if (n > 0) {
-            return redisReaderFeed(context->reader, buffer, (size_t)n) == REDIS_OK ? CREDIS_OK : CREDIS_PROTOCOL_ERROR;
-        }
-        if (n == 0) return CREDIS_IO_ERROR; // the server closed the connection
-        if (errno == EINTR) continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) return CREDIS_IO_ERROR;
-        credis_status status = wait_ready(context->fd, POLLIN, deadline);
-        if (status != CREDIS_OK) return status;
-    }
+int credis_append_formatted(redisContext *context, const char *commands, size_t length) {
+    return redisAppendFormattedCommand(context, commands, length) == REDIS_OK ? 0 : -1;
 }
 
 static void free_replies(size_t count, redisReply **replies) {
     for (size_t i = 0; i < count; i++) {
-        if (replies[i] != NULL) freeReplyObject(replies[i]);
+        credis_free_reply(replies[i]);
         replies[i] = NULL;
     }
 }
 
-credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms,
+credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
                               size_t count, redisReply **replies) {
     for (size_t i = 0; i < count; i++) replies[i] = NULL;
     if (context->err) return CREDIS_IO_ERROR;
 
-    int64_t write_deadline = now_ms() + write_timeout_ms;
+    int64_t write_deadline = credis_now_ms() + write_timeout_ms;
     int done = 0;
     while (!done) {
         if (redisBufferWrite(context, &done) != REDIS_OK) return CREDIS_IO_ERROR;
         if (done) break;
-        credis_status status = wait_ready(context->fd, POLLOUT, write_deadline);
+        credis_status status = credis_wait_ready(context->fd, POLLOUT, write_deadline);
         if (status != CREDIS_OK) return status;
     }
 
-    int64_t read_deadline = now_ms() + read_timeout_ms;
-    for (size_t i = 0; i < count; i++) {
-        for (;;) {
-            void *reply = NULL;
-            if (redisGetReplyFromReader(context, &reply) != REDIS_OK) {
-                free_replies(count, replies);
-                return CREDIS_PROTOCOL_ERROR;
-            }
-            if (reply != NULL) {
-                replies[i] = reply;
-                break;
-            }
-            credis_status status = read_some(context, read_deadline);
-            if (status != CREDIS_OK) {
-                free_replies(count, replies);
-                return status;
-            }
-        }
-    }
-    return CREDIS_OK;
+    credis_status status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, max_bulk, count, replies);
+    if (status != CREDIS_OK) free_replies(count, replies);
+    return status;
 }
 
 uint32_t credis_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
@@ -162,11 +113,46 @@ static void crc32c_fill_table(void) {
     }
 }
 
-uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t length) {
+/// The CRC register after `length` bytes from register `c`, with no pre- or post-inversion: what the CPU
+/// instruction computes.
+static uint32_t crc32c_register_portable(uint32_t c, const uint8_t *bytes, size_t length) {
     pthread_once(&crc32c_table_once, crc32c_fill_table);
-    crc = ~crc;
-    for (size_t i = 0; i < length; i++) crc = crc32c_table[(crc ^ bytes[i]) & 0xFF] ^ (crc >> 8);
-    return ~crc;
+    for (size_t i = 0; i < length; i++) c = crc32c_table[(c ^ bytes[i]) & 0xFF] ^ (c >> 8);
+    return c;
+}
+
+uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t length) {
+    return ~crc32c_register_portable(~crc, bytes, length);
+}
+
+/// Bytes each of three interleaved streams covers per round of the instruction path. The CRC32
+/// instruction takes three cycles but can start one per cycle, so three independent streams run about
+/// three times as fast as one; the streams are then joined by moving a register past the bytes after it.
+#define CRC32C_STRIDE 256
+
+/// `crc32c_shift_table[k][v]` is the register `v << 8k` after CRC32C_STRIDE zero bytes. Feeding zeros is
+/// linear in the register, so four lookups move any register past CRC32C_STRIDE bytes.
+static uint32_t crc32c_shift_table[4][256];
+
+static void crc32c_fill_shift_table(void) {
+    static const uint8_t zeros[CRC32C_STRIDE];
+    uint32_t basis[32];
+    for (int bit = 0; bit < 32; bit++) basis[bit] = crc32c_register_portable(1u << bit, zeros, CRC32C_STRIDE);
+    for (int k = 0; k < 4; k++) {
+        for (uint32_t v = 0; v < 256; v++) {
+            uint32_t moved = 0;
+            for (int bit = 0; bit < 8; bit++) {
+                if (v & (1u << bit)) moved ^= basis[8 * k + bit];
+            }
+            crc32c_shift_table[k][v] = moved;
+        }
+    }
+}
+
+/// Register `c` moved past CRC32C_STRIDE bytes (what the register of a stream ahead contributes).
+static inline uint32_t crc32c_shift(uint32_t c) {
+    return crc32c_shift_table[0][c & 0xFF] ^ crc32c_shift_table[1][(c >> 8) & 0xFF] ^
+           crc32c_shift_table[2][(c >> 16) & 0xFF] ^ crc32c_shift_table[3][c >> 24];
 }
 
 #if defined(__x86_64__)
@@ -175,6 +161,21 @@ uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t lengt
 __attribute__((target("sse4.2")))
 static uint32_t crc32c_instruction(uint32_t crc, const uint8_t *bytes, size_t length) {
     uint64_t c = ~crc;
+    while (length >= 3 * CRC32C_STRIDE) {
+        uint64_t a = c, b = 0, d = 0;
+        for (size_t i = 0; i < CRC32C_STRIDE; i += 8) {
+            uint64_t wa, wb, wd;
+            memcpy(&wa, bytes + i, 8);
+            memcpy(&wb, bytes + CRC32C_STRIDE + i, 8);
+            memcpy(&wd, bytes + 2 * CRC32C_STRIDE + i, 8);
+            a = _mm_crc32_u64(a, wa);
+            b = _mm_crc32_u64(b, wb);
+            d = _mm_crc32_u64(d, wd);
+        }
+        c = crc32c_shift(crc32c_shift((uint32_t)a) ^ (uint32_t)b) ^ (uint32_t)d;
+        bytes += 3 * CRC32C_STRIDE;
+        length -= 3 * CRC32C_STRIDE;
+    }
     while (length >= 8) {
         uint64_t word;
         memcpy(&word, bytes, 8);
@@ -197,6 +198,21 @@ static int crc32c_has_instruction(void) { return __builtin_cpu_supports("sse4.2"
 __attribute__((target("+crc")))
 static uint32_t crc32c_instruction(uint32_t crc, const uint8_t *bytes, size_t length) {
     crc = ~crc;
+    while (length >= 3 * CRC32C_STRIDE) {
+        uint32_t a = crc, b = 0, d = 0;
+        for (size_t i = 0; i < CRC32C_STRIDE; i += 8) {
+            uint64_t wa, wb, wd;
+            memcpy(&wa, bytes + i, 8);
+            memcpy(&wb, bytes + CRC32C_STRIDE + i, 8);
+            memcpy(&wd, bytes + 2 * CRC32C_STRIDE + i, 8);
+            a = __crc32cd(a, wa);
+            b = __crc32cd(b, wb);
+            d = __crc32cd(d, wd);
+        }
+        crc = crc32c_shift(crc32c_shift(a) ^ b) ^ d;
+        bytes += 3 * CRC32C_STRIDE;
+        length -= 3 * CRC32C_STRIDE;
+    }
     while (length >= 8) {
         uint64_t word;
         memcpy(&word, bytes, 8);
@@ -220,7 +236,10 @@ static int crc32c_has_instruction(void) { return 0; }
 static int crc32c_uses_instruction = 0;
 static pthread_once_t crc32c_setup_once = PTHREAD_ONCE_INIT;
 
-static void crc32c_setup(void) { crc32c_uses_instruction = crc32c_has_instruction(); }
+static void crc32c_setup(void) {
+    crc32c_uses_instruction = crc32c_has_instruction();
+    if (crc32c_uses_instruction) crc32c_fill_shift_table();
+}
 
 uint32_t credis_crc32c(uint32_t crc, const uint8_t *bytes, size_t length) {
     pthread_once(&crc32c_setup_once, crc32c_setup);

@@ -57,7 +57,9 @@ public final class RedisCache: DiskStorage {
     public func redisKey(forKey key: String) -> String { configuration.keyPrefix + key }
 
     /// The node that holds `key`: an index into ``RedisCacheConfiguration/nodes``.
-    public func nodeIndex(forKey key: String) -> Int { ring.node(for: Array(redisKey(forKey: key).utf8)) }
+    public func nodeIndex(forKey key: String) -> Int {
+        pools.count == 1 ? 0 : ring.node(for: Array(redisKey(forKey: key).utf8))
+    }
 
     /// Asks every node for `PING`: whether each answered, in ``RedisCacheConfiguration/nodes`` order.
     public func reachableNodes() -> [Bool] {
@@ -82,14 +84,17 @@ public final class RedisCache: DiskStorage {
     /// The entries of `keys` in one pipelined round trip per node (for prefetching); keys that miss or fail
     /// are absent from the result.
     public func entries(forKeys keys: [String]) -> [String: RedisCacheEntry] {
-        var byNode: [Int: [String]] = [:]
-        for key in Set(keys) { byNode[nodeIndex(forKey: key), default: []].append(key) }
-        var found: [String: RedisCacheEntry] = [:]
-        for (node, nodeKeys) in byNode {
-            let redisKeys = nodeKeys.map { Data(redisKey(forKey: $0).utf8) }
-            let replies = pools[node].run(redisKeys.map { RedisCommand.make("GET", $0) })
+        var byNode = [[(key: String, redisKey: Data)]](repeating: [], count: pools.count)
+        var seen = Set<String>(minimumCapacity: keys.count)
+        for key in keys where seen.insert(key).inserted {
+            let redisKey = Data(redisKey(forKey: key).utf8)
+            byNode[pools.count == 1 ? 0 : ring.node(for: redisKey)].append((key, redisKey))
+        }
+        var found = [String: RedisCacheEntry](minimumCapacity: seen.count)
+        for (node, nodeKeys) in byNode.enumerated() where !nodeKeys.isEmpty {
+            let replies = pools[node].run(nodeKeys.map { RedisCommand.make("GET", $0.redisKey) })
             for (index, key) in nodeKeys.enumerated() {
-                if let entry = accept(replies?[index], key: key, redisKey: redisKeys[index]) { found[key] = entry }
+                if let entry = accept(replies?[index], key: key.key, redisKey: key.redisKey) { found[key.key] = entry }
             }
         }
         return found

@@ -27,7 +27,9 @@ public struct RedisCacheConfiguration: Sendable, Hashable {
     public var version: Int = 1
     /// Lifetime of an entry, in seconds. 7 days by default (the disk cache's age limit).
     public var defaultTTL: TimeInterval = 7 * 24 * 3600
-    /// Largest value stored, in bytes (image plus validators); larger ones are skipped and counted.
+    /// Largest value stored, in bytes (image plus validators); larger ones are skipped and counted. Also
+    /// the largest value read: a longer one (stored by a fleet member with a higher limit, or not ours) is
+    /// skipped on the wire and answered as a miss, so a reply never makes this process allocate more.
     /// 5 MB by default: a big photo, well under Redis's 512 MB string limit, and what a server can move
     /// without stalling the other clients of a single-threaded Redis.
     public var maxValueSize: Int = 5 << 20

@@ -25,12 +25,19 @@ final class RedisConnection: @unchecked Sendable {
     private let context: UnsafeMutablePointer<redisContext>
     private let readTimeout: Int32
     private let writeTimeout: Int32
+    /// Longest bulk string read; a longer one is skipped and becomes an error reply.
+    private let maxBulkLength: Int
+
+    /// Redis's own limit on a string value (`proto-max-bulk-len`'s default): 512 MB.
+    static let redisStringLimit = 512 << 20
 
     /// Largest error text hiredis or the shim writes (hiredis's own `errstr` is 128 bytes).
     private static let errorCapacity = 256
 
-    /// Connects, authenticates and selects the database, each step within its timeout.
-    init(endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int) throws(RedisFailure) {
+    /// Connects, authenticates and selects the database, each step within its timeout. Replies with a bulk
+    /// string over `maxBulkLength` bytes become error replies without the string being kept.
+    init(endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int,
+         maxBulkLength: Int = RedisConnection.redisStringLimit) throws(RedisFailure) {
         var error = [CChar](repeating: 0, count: Self.errorCapacity)
         guard let context = credis_connect(endpoint.host, Int32(clamping: endpoint.port), Int32(clamping: connectTimeout),
                                            &error, error.count) else {
@@ -39,6 +46,7 @@ final class RedisConnection: @unchecked Sendable {
         self.context = context
         self.readTimeout = Int32(clamping: readTimeout)
         self.writeTimeout = Int32(clamping: writeTimeout)
+        self.maxBulkLength = max(0, maxBulkLength)
         var setup: [[Data]] = []
         if let password = endpoint.password {
             setup.append(RedisCommand.make(["AUTH"] + (endpoint.user.map { [$0] } ?? []) + [password]))
@@ -61,17 +69,19 @@ final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` as one pipeline and returns their replies in order. An error reply is a reply, not
     /// a failure; a failure leaves this connection unusable.
     func run(_ commands: [[Data]]) throws(RedisFailure) -> [RedisReply] {
-        for command in commands {
-            guard append(command) else { throw .io("cannot queue a command") }
+        let pipeline = RedisCommand.encode(commands)
+        let queued = pipeline.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { credis_append_formatted(context, $0.baseAddress, $0.count) }
         }
+        guard queued == 0 else { throw .io("cannot queue a command") }
         var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: commands.count)
         let status = raw.withUnsafeMutableBufferPointer { buffer in
-            credis_exchange(context, writeTimeout, readTimeout, buffer.count, buffer.baseAddress)
+            credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, buffer.count, buffer.baseAddress)
         }
         switch status {
         case CREDIS_OK: break
         case CREDIS_TIMEOUT: throw .timeout
-        case CREDIS_PROTOCOL_ERROR: throw .io("protocol error")
+        case CREDIS_PROTOCOL_ERROR: throw .io(context.pointee.err != 0 ? errorText : "protocol error")
         default: throw .io(context.pointee.err != 0 ? errorText : "I/O error")
         }
         // Each reply is owned by this loop from here: a string reply moves into a `RedisReplyBytes` (which
@@ -81,7 +91,7 @@ final class RedisConnection: @unchecked Sendable {
             if reply.pointee.type == REDIS_REPLY_STRING, reply.pointee.str != nil, reply.pointee.len > 0 {
                 return .buffer(RedisReplyBytes(taking: reply))
             }
-            defer { freeReplyObject(reply) }
+            defer { credis_free_reply(reply) }
             return RedisReply(copying: reply)
         }
     }
@@ -89,31 +99,42 @@ final class RedisConnection: @unchecked Sendable {
     private var errorText: String {
         withUnsafeBytes(of: context.pointee.errstr) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
-
-    /// Queues one command. The argument bytes are laid out in one buffer that lives for this call only;
-    /// hiredis copies them into its output buffer.
-    private func append(_ arguments: [Data]) -> Bool {
-        var storage = Data(capacity: arguments.reduce(1) { $0 + $1.count })
-        var offsets: [Int] = []
-        var lengths: [Int] = []
-        for argument in arguments {
-            offsets.append(storage.count)
-            lengths.append(argument.count)
-            storage.append(argument)
-        }
-        storage.append(0) // never empty, so the buffer has a base address even when every argument is
-        return storage.withUnsafeBytes { buffer -> Bool in
-            let base = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
-            var argv: [UnsafePointer<CChar>?] = offsets.map { UnsafePointer(base + $0) }
-            return credis_append(context, Int32(arguments.count), &argv, lengths) == 0
-        }
-    }
 }
 
-/// Builds command argument lists.
+/// Builds command argument lists, and the RESP bytes of a pipeline of them.
 enum RedisCommand {
     /// Text arguments as UTF-8.
     static func make(_ words: [String]) -> [Data] { words.map { Data($0.utf8) } }
     /// A command name and key, then binary arguments.
     static func make(_ name: String, _ key: Data, _ rest: Data...) -> [Data] { [Data(name.utf8), key] + rest }
+
+    /// `commands` as RESP arrays of bulk strings, back to back: what the server reads. Built in one buffer
+    /// so a pipeline of sixteen GETs costs one copy into hiredis's output buffer, not a format per command.
+    static func encode(_ commands: [[Data]]) -> [UInt8] {
+        var capacity = 0
+        for command in commands {
+            capacity += 16
+            for argument in command { capacity += argument.count + 24 }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        for command in commands {
+            appendHeader(UInt8(ascii: "*"), command.count, to: &bytes)
+            for argument in command {
+                appendHeader(UInt8(ascii: "$"), argument.count, to: &bytes)
+                bytes.append(contentsOf: argument)
+                bytes.append(13)
+                bytes.append(10)
+            }
+        }
+        return bytes
+    }
+
+    /// `*3\r\n`, `$20000\r\n`: a type byte, a decimal count, CRLF.
+    private static func appendHeader(_ type: UInt8, _ count: Int, to bytes: inout [UInt8]) {
+        bytes.append(type)
+        bytes.append(contentsOf: String(count).utf8)
+        bytes.append(13)
+        bytes.append(10)
+    }
 }

@@ -80,7 +80,8 @@ final class RedisNodePool: Sendable {
         do throws(RedisFailure) {
             let connection = try RedisConnection(endpoint: endpoint, connectTimeout: configuration.connectTimeout,
                                                  readTimeout: configuration.readTimeout,
-                                                 writeTimeout: configuration.writeTimeout)
+                                                 writeTimeout: configuration.writeTimeout,
+                                                 maxBulkLength: configuration.maxValueSize)
             state.withLock { state in
                 state.consecutiveFailures = 0
                 state.downUntil = nil

@@ -1,7 +1,7 @@
 import CRedis
 import Foundation
 
-/// The bytes of one hiredis string reply, owned: the reply is freed when this object and every `Data`
+/// The bytes of one string reply from `credis_exchange`, owned: the reply is freed when this object and every `Data`
 /// made from it are gone. Lets a 20 KB image reach the caller without being copied out of the reply,
 /// which matters when a pipeline brings sixteen of them at once.
 final class RedisReplyBytes: Sendable, Equatable {
@@ -18,7 +18,7 @@ final class RedisReplyBytes: Sendable, Equatable {
         count = reply.pointee.len
     }
 
-    deinit { freeReplyObject(UnsafeMutableRawPointer(bitPattern: reply)) }
+    deinit { credis_free_reply(UnsafeMutablePointer(bitPattern: reply)) }
 
     /// Runs `body` over the bytes.
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
