@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageTestSupport
 import WebImageWebPCoder
 
-/// Layout by alpha, lossless effort, and incremental partial images.
+/// Layout by alpha, lossless and lossy effort, and incremental partial images.
 @Suite("WebP encoding and layouts")
 struct WebPEncodingTests {
     let coder = WebPCoder()
@@ -31,6 +31,25 @@ struct WebPEncodingTests {
         #expect(small.count < fast.count)
         #expect(try coder.decode(fast, options: DecodeOptions()).pixels == smooth)
         #expect(try coder.decode(small, options: DecodeOptions()).pixels == smooth)
+    }
+
+    @Test func lossyEffortTradesSizeAndDefaultsToLibwebpsMethod4() throws {
+        let noise = WebPTestImages.noise(width: 128, height: 128, layout: .rgb8)
+        var photo = TestPictures.gradient(width: 128, height: 128, layout: .rgb8)
+        for i in stride(from: 0, to: photo.bytes.count, by: 3) { photo.bytes[i] = photo.bytes[i] / 2 + noise.bytes[i] / 4 }
+        func encoded(_ effort: Int?) throws -> Data {
+            var options = EncodeOptions(quality: 0.8)
+            options.lossyEffort = effort
+            return try coder.encode(Image(pixels: photo), as: .webp, options: options)
+        }
+        let fastest = try encoded(0), standard = try encoded(nil), smallest = try encoded(6)
+        #expect(try encoded(4) == standard)
+        #expect(try encoded(-3) == fastest && encoded(60) == smallest)
+        #expect(fastest.count > smallest.count)
+        for data in [fastest, standard, smallest] {
+            let decoded = try coder.decode(data, options: DecodeOptions())
+            #expect(decoded.pixels.width == 128 && TestPictures.maxDifference(decoded.pixels, photo) <= 64)
+        }
     }
 
     @Test(arguments: [100, 4096])

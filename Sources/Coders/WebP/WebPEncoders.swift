@@ -11,26 +11,18 @@ enum WebPStillEncoder {
                                                     preserveAspectRatio: true)
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
         }
-        if options.lossless { return try encodeLossless(pixels, options: options) }
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        let quality = Float(max(0, min(1, options.quality)) * 100)
-        let size = pixels.bytes.withUnsafeBufferPointer { p -> Int in
-            let w = Int32(pixels.width), h = Int32(pixels.height), stride = Int32(pixels.bytesPerRow)
-            return pixels.layout == .rgba8 ? WebPEncodeRGBA(p.baseAddress, w, h, stride, quality, &output)
-                : WebPEncodeRGB(p.baseAddress, w, h, stride, quality, &output)
-        }
-        defer { WebPFree(output) }
-        guard size > 0, let output else { throw .badImageData(reason: "WebP encode failed") }
-        return Data(bytes: output, count: size)
+        return try encodeWithConfig(pixels, options: options)
     }
 
-    /// Lossless through libwebp's advanced API, so `EncodeOptions/compressionLevel` picks the effort
-    /// (libwebp's own lossless presets, 0 fastest to 9 smallest).
-    private static func encodeLossless(_ pixels: PixelBuffer, options: EncodeOptions) throws(ImageError) -> Data {
+    /// Through libwebp's advanced API, so the options pick the effort: `EncodeOptions/compressionLevel`
+    /// for lossless (libwebp's lossless presets, 0 fastest to 9 smallest), `EncodeOptions/lossyEffort`
+    /// for lossy (libwebp's `method`).
+    private static func encodeWithConfig(_ pixels: PixelBuffer, options: EncodeOptions) throws(ImageError) -> Data {
         var config = try WebPEncoderSettings.config(for: options)
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
-        picture.use_argb = 1
+        // Lossless codes ARGB; lossy imports straight to YUV, as libwebp's one-call API does.
+        picture.use_argb = options.lossless ? 1 : 0
         picture.width = Int32(pixels.width)
         picture.height = Int32(pixels.height)
         defer { WebPPictureFree(&picture) }
@@ -49,13 +41,13 @@ enum WebPStillEncoder {
             return WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
-            throw .badImageData(reason: "WebP: lossless encoding failed: \(WebPStatus.words(picture.error_code))")
+            throw .badImageData(reason: "WebP: encoding failed: \(WebPStatus.words(picture.error_code))")
         }
         return Data(bytes: bytes, count: writer.size)
     }
 }
 
-/// The libwebp encoder settings for `EncodeOptions`: lossy quality, or lossless effort.
+/// The libwebp encoder settings for `EncodeOptions`: lossy quality and effort, or lossless effort.
 enum WebPEncoderSettings {
     static func config(for options: EncodeOptions) throws(ImageError) -> WebPConfig {
         var config = WebPConfig()
@@ -66,6 +58,7 @@ enum WebPEncoderSettings {
             }
         } else {
             config.quality = Float(max(0, min(1, options.quality)) * 100)
+            if let effort = options.lossyEffort { config.method = Int32(max(0, min(6, effort))) }
         }
         return config
     }
