@@ -169,6 +169,11 @@ final class ImageService: Sendable {
         let processStarted = ContinuousClock.now
         let watermark = plan.wantsWatermark ? self.watermark : nil
         let (coders, negotiation) = (self.coders, self.negotiation)
+        let encodeOptions = {
+            var options = EncodeOptions(quality: Double(quality) / 100)
+            options.lossyEffort = configuration.webpEffort
+            return options
+        }()
         let rendered = try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
             var output = image
             if let transformer = try plan.makeTransformer(watermark) {
@@ -178,7 +183,7 @@ final class ImageService: Sendable {
             if isCancelled() { throw .cancelled }
             let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                   image: output, sourceFormat: sourceFormat)
-            let data = try coders.encode(output, as: format, options: EncodeOptions(quality: Double(quality) / 100))
+            let data = try coders.encode(output, as: format, options: encodeOptions)
             return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
         }
         metrics.recordProcessing(ContinuousClock.now - processStarted)

@@ -33,6 +33,7 @@ extension ServerConfiguration {
             throw ConfigurationError(name: "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", value: String(shrinkOnLoadGap),
                                      expected: "a number from 1 to 8")
         }
+        webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? webpEffort
         requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
         let olderWorkers = try reader.int("IMGPROXY_CONCURRENCY", in: 1...4096)
         workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers

@@ -311,6 +311,19 @@ import WebImage
         try await servers.stop()
     }
 
+    @Test func webpEffortReachesTheEncoder() async throws {
+        var sizes: [Int] = []
+        for effort in [0, 6] {
+            let servers = try await TestServers.start { $0.webpEffort = effort }
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "q:80", source: servers.sourceURL("/photo.jpg"), extension: "webp"))
+            #expect(reply.status == 200 && reply.body.starts(with: Array("RIFF".utf8)))
+            sizes.append(reply.body.count)
+            try await servers.stop()
+        }
+        // libwebp's method 0 skips the searches method 6 makes: a larger file of the same picture.
+        #expect(sizes[0] > sizes[1])
+    }
+
     @Test func demoPageListsSignedURLsThatLoad() async throws {
         let files = Fixtures.standardFiles.filter { ["/photo.jpg", "/alpha.png", "/anim.gif"].contains($0.key) }
         let samples = [DemoSample(fileName: "photo.jpg", width: Fixtures.photoSize.width, height: Fixtures.photoSize.height, isAnimated: false),
