@@ -76,33 +76,38 @@ public final class RedisCache: DiskStorage {
 
     /// The bytes and extended data for `key`; nil on a miss or any failure.
     public func entry(forKey key: String) -> RedisCacheEntry? {
-        let redisKey = Data(redisKey(forKey: key).utf8)
-        let reply = pools[nodeIndex(forKey: key)].run([RedisCommand.make("GET", redisKey)])?.first
-        return accept(reply, key: key, redisKey: redisKey)
+        var pipeline = RedisPipeline()
+        pipeline.appendGET(prefix: configuration.keyPrefix, key: key)
+        let entry = accept(pools[nodeIndex(forKey: key)].run(pipeline)?.first, key: key)
+        if entry != nil { recorder.count(\.hits) }
+        return entry
     }
 
     /// The entries of `keys` in one pipelined round trip per node (for prefetching); keys that miss or fail
     /// are absent from the result.
     public func entries(forKeys keys: [String]) -> [String: RedisCacheEntry] {
-        var byNode = [[(key: String, redisKey: Data)]](repeating: [], count: pools.count)
+        var pipelines = [RedisPipeline](repeating: RedisPipeline(), count: pools.count)
+        var keysByNode = [[String]](repeating: [], count: pools.count)
         var seen = Set<String>(minimumCapacity: keys.count)
         for key in keys where seen.insert(key).inserted {
-            let redisKey = Data(redisKey(forKey: key).utf8)
-            byNode[pools.count == 1 ? 0 : ring.node(for: redisKey)].append((key, redisKey))
+            let node = nodeIndex(forKey: key)
+            pipelines[node].appendGET(prefix: configuration.keyPrefix, key: key)
+            keysByNode[node].append(key)
         }
         var found = [String: RedisCacheEntry](minimumCapacity: seen.count)
-        for (node, nodeKeys) in byNode.enumerated() where !nodeKeys.isEmpty {
-            let replies = pools[node].run(nodeKeys.map { RedisCommand.make("GET", $0.redisKey) })
+        for (node, nodeKeys) in keysByNode.enumerated() where !nodeKeys.isEmpty {
+            let replies = pools[node].run(pipelines[node])
             for (index, key) in nodeKeys.enumerated() {
-                if let entry = accept(replies?[index], key: key.key, redisKey: key.redisKey) { found[key.key] = entry }
+                if let entry = accept(replies?[index], key: key) { found[key] = entry }
             }
         }
+        recorder.count(\.hits, by: found.count)
         return found
     }
 
-    /// Checks one GET reply: a valid envelope is a hit; nothing, an error or a failed check is a miss, and
-    /// a failed check also deletes the value.
-    private func accept(_ reply: RedisReply?, key: String, redisKey: Data) -> RedisCacheEntry? {
+    /// Checks one GET reply: a valid envelope is an entry (the caller counts the hit); nothing, an error or
+    /// a failed check is a miss, and a failed check also deletes the value.
+    private func accept(_ reply: RedisReply?, key: String) -> RedisCacheEntry? {
         guard let reply else {
             recorder.count(\.misses)
             return nil
@@ -120,10 +125,9 @@ public final class RedisCache: DiskStorage {
             guard let (data, extended) = decoded else {
                 recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted")
                 recorder.count(\.misses)
-                writes.enqueue(RedisCommand.make("DEL", redisKey), node: nodeIndex(forKey: key)) { _ in }
+                writes.enqueue(RedisCommand.make("DEL", Data(redisKey(forKey: key).utf8)), node: nodeIndex(forKey: key)) { _ in }
                 return nil
             }
-            recorder.count(\.hits)
             return RedisCacheEntry(data: data, extendedData: extended)
         case .error(let message):
             recorder.count(\.commandFailures, log: "redis: GET \(key): \(message)")

@@ -69,12 +69,16 @@ final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` as one pipeline and returns their replies in order. An error reply is a reply, not
     /// a failure; a failure leaves this connection unusable.
     func run(_ commands: [[Data]]) throws(RedisFailure) -> [RedisReply] {
-        let pipeline = RedisCommand.encode(commands)
-        let queued = pipeline.withUnsafeBufferPointer { bytes in
+        try run(RedisPipeline(commands))
+    }
+
+    /// Sends `pipeline` and returns its replies in order.
+    func run(_ pipeline: RedisPipeline) throws(RedisFailure) -> [RedisReply] {
+        let queued = pipeline.bytes.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { credis_append_formatted(context, $0.baseAddress, $0.count) }
         }
         guard queued == 0 else { throw .io("cannot queue a command") }
-        var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: commands.count)
+        var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: pipeline.count)
         let status = raw.withUnsafeMutableBufferPointer { buffer in
             credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, buffer.count, buffer.baseAddress)
         }
@@ -101,37 +105,55 @@ final class RedisConnection: @unchecked Sendable {
     }
 }
 
-/// Builds command argument lists, and the RESP bytes of a pipeline of them.
+/// Builds command argument lists.
 enum RedisCommand {
     /// Text arguments as UTF-8.
     static func make(_ words: [String]) -> [Data] { words.map { Data($0.utf8) } }
     /// A command name and key, then binary arguments.
     static func make(_ name: String, _ key: Data, _ rest: Data...) -> [Data] { [Data(name.utf8), key] + rest }
+}
 
-    /// `commands` as RESP arrays of bulk strings, back to back: what the server reads. Built in one buffer
-    /// so a pipeline of sixteen GETs costs one copy into hiredis's output buffer, not a format per command.
-    static func encode(_ commands: [[Data]]) -> [UInt8] {
-        var capacity = 0
-        for command in commands {
-            capacity += 16
-            for argument in command { capacity += argument.count + 24 }
+/// Commands in RESP form (arrays of bulk strings), back to back: the bytes a pipeline sends. Built in one
+/// buffer so a pipeline of sixteen GETs is one copy into hiredis's output buffer, not a format per command.
+struct RedisPipeline {
+    private(set) var bytes: [UInt8] = []
+    /// Commands in `bytes`: the replies to read.
+    private(set) var count = 0
+
+    init() {}
+
+    init(_ commands: [[Data]]) {
+        bytes.reserveCapacity(commands.reduce(0) { $0 + 16 + $1.reduce(0) { $0 + $1.count + 24 } })
+        for command in commands { append(command) }
+    }
+
+    mutating func append(_ arguments: [Data]) {
+        appendHeader(UInt8(ascii: "*"), arguments.count)
+        for argument in arguments {
+            appendHeader(UInt8(ascii: "$"), argument.count)
+            bytes.append(contentsOf: argument)
+            bytes.append(13)
+            bytes.append(10)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity)
-        for command in commands {
-            appendHeader(UInt8(ascii: "*"), command.count, to: &bytes)
-            for argument in command {
-                appendHeader(UInt8(ascii: "$"), argument.count, to: &bytes)
-                bytes.append(contentsOf: argument)
-                bytes.append(13)
-                bytes.append(10)
-            }
-        }
-        return bytes
+        count += 1
+    }
+
+    private static let getArgument: [UInt8] = Array("$3\r\nGET\r\n".utf8)
+
+    /// `GET prefix+key`, written straight from the strings' UTF-8.
+    mutating func appendGET(prefix: String, key: String) {
+        appendHeader(UInt8(ascii: "*"), 2)
+        bytes.append(contentsOf: Self.getArgument)
+        appendHeader(UInt8(ascii: "$"), prefix.utf8.count + key.utf8.count)
+        bytes.append(contentsOf: prefix.utf8)
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(13)
+        bytes.append(10)
+        count += 1
     }
 
     /// `*3\r\n`, `$20000\r\n`: a type byte, a decimal count, CRLF.
-    private static func appendHeader(_ type: UInt8, _ count: Int, to bytes: inout [UInt8]) {
+    private mutating func appendHeader(_ type: UInt8, _ count: Int) {
         bytes.append(type)
         bytes.append(contentsOf: String(count).utf8)
         bytes.append(13)

@@ -39,7 +39,10 @@ final class RedisNodePool: Sendable {
     }
 
     /// Runs `commands` as one pipeline on a connection of this node; nil (and a counter) on any failure.
-    func run(_ commands: [[Data]]) -> [RedisReply]? {
+    func run(_ commands: [[Data]]) -> [RedisReply]? { run(RedisPipeline(commands)) }
+
+    /// Runs `pipeline` on a connection of this node; nil (and a counter) on any failure.
+    func run(_ pipeline: RedisPipeline) -> [RedisReply]? {
         if isDown {
             recorder.count(\.skippedWhileDown)
             return nil
@@ -51,7 +54,7 @@ final class RedisNodePool: Sendable {
         defer { permits.signal() }
         guard let connection = takeConnection() else { return nil }
         do throws(RedisFailure) {
-            let replies = try connection.run(commands)
+            let replies = try connection.run(pipeline)
             state.withLock { $0.idle.append(connection) }
             return replies
         } catch {
