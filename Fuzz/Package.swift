@@ -2,7 +2,7 @@
 import Foundation
 import PackageDescription
 
-// libFuzzer harnesses for the coders, in their own package so that library users and the main package's
+// libFuzzer harnesses for the coders and the Redis reply reader, in their own package so that library users and the main package's
 // builds never compile them. `scripts/fuzz` builds this package with `--sanitize fuzzer --sanitize address`.
 
 /// The main package is the folder above; a path dependency is known by its folder's name, which depends
@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "WebImageJPEGCoder", package: mainPackage),
                 .product(name: "WebImageWebPCoder", package: mainPackage),
                 .product(name: "WebImageGIFCoder", package: mainPackage),
+                .product(name: "WebImageRedisCache", package: mainPackage),
             ],
             path: "Sources/webimage-fuzz",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]

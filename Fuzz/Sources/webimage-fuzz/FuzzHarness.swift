@@ -5,7 +5,7 @@ import WebImageJPEGCoder
 import WebImagePNGCoder
 import WebImageWebPCoder
 
-/// One fuzz target: which coder gets the input and how.
+/// One fuzz target: which coder (or the Redis reply reader) gets the input and how.
 ///
 /// Every harness only requires that bad input ends in a thrown error (any error is fine; the fuzzer
 /// looks for crashes, sanitizer reports, leaks, timeouts and memory over its limit).
@@ -19,8 +19,10 @@ enum FuzzHarness: String, CaseIterable {
     case pngIncremental = "png-incremental"
     case jpegIncremental = "jpeg-incremental"
     case webpIncremental = "webp-incremental"
+    case redisReplies = "redis-replies"
 
     func run(_ data: Data) {
+        if self == .redisReplies { return RedisReplyHarness.run(data) }
         let options = FuzzOptions.decodeOptions(for: data)
         switch self {
         case .png: StillHarness.run(data, coder: PNGCoder(), options: options)
@@ -32,6 +34,7 @@ enum FuzzHarness: String, CaseIterable {
         case .pngIncremental: IncrementalHarness.run(data, coder: PNGCoder(), options: options)
         case .jpegIncremental: IncrementalHarness.run(data, coder: JPEGCoder(), options: options)
         case .webpIncremental: IncrementalHarness.run(data, coder: WebPCoder(), options: options)
+        case .redisReplies: break
         }
     }
 
@@ -42,6 +45,7 @@ enum FuzzHarness: String, CaseIterable {
         case .jpeg, .jpegIncremental: "jpeg"
         case .webp, .webpAnimated, .webpIncremental: "webp"
         case .gif: "gif"
+        case .redisReplies: "redis"
         }
     }
 }

@@ -60,6 +60,7 @@ enum GeneratedSeeds {
             .jpeg: jpegs, .jpegIncremental: jpegs,
             .webp: webps, .webpAnimated: animatedWebPs + webps, .webpIncremental: webps + animatedWebPs,
             .gif: gifs,
+            .redisReplies: RedisReplyHarness.seeds(),
         ]
     }
 
