@@ -98,21 +98,13 @@ final class ScriptedRedisServer: Sendable {
 
     init(reply: Data, holdOpen: Bool = false) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard listening else {
+        do {
+            port = try RedisServerProcess.bindLoopback(listener, listening: true)
+        } catch {
             close(listener)
-            throw RedisTestError.noFreePort
+            throw error
         }
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
         Thread {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }

@@ -148,6 +148,11 @@ final class RedisServerProcess: Sendable {
     static func freeLoopbackPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return try bindLoopback(fd, listening: false)
+    }
+
+    /// Binds `fd` to a free port on 127.0.0.1 (and listens, when asked); the port.
+    static func bindLoopback(_ fd: Int32, listening: Bool) throws -> Int {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -155,7 +160,7 @@ final class RedisServerProcess: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+                bind(fd, $0, length) == 0 && (!listening || listen(fd, 4) == 0) && getsockname(fd, $0, &length) == 0
             }
         }
         guard bound else { throw RedisTestError.noFreePort }

@@ -169,23 +169,35 @@ static credis_status read_crlf(reply_stream *stream) {
 
 static credis_status read_reply(reply_stream *stream, int depth, redisReply **result);
 
+/// A zeroed reply of `type` in `*reply`, or an out-of-memory failure.
+static credis_status new_reply(reply_stream *stream, int type, redisReply **reply) {
+    *reply = calloc(1, sizeof **reply);
+    if (*reply == NULL) return fail(stream, REDIS_ERR_OOM, "out of memory");
+    (*reply)->type = type;
+    return CREDIS_OK;
+}
+
+/// A reply of `type` (string, status or error) with room for a `length`-byte string plus its NUL.
+static credis_status new_string_reply(reply_stream *stream, int type, size_t length, redisReply **reply) {
+    credis_status status = new_reply(stream, type, reply);
+    if (status != CREDIS_OK) return status;
+    (*reply)->str = malloc(length + 1);
+    if ((*reply)->str == NULL) {
+        free(*reply);
+        *reply = NULL;  // the caller frees what it finds in its reply slots
+        return fail(stream, REDIS_ERR_OOM, "out of memory");
+    }
+    (*reply)->len = length;
+    (*reply)->str[length] = 0;
+    return CREDIS_OK;
+}
+
 /// A reply with a string copied from `text` (status and error lines).
 static credis_status make_text_reply(reply_stream *stream, int type, const char *text, size_t length,
                                      redisReply **result) {
-    redisReply *reply = calloc(1, sizeof *reply);
-    char *copy = malloc(length + 1);
-    if (reply == NULL || copy == NULL) {
-        free(reply);
-        free(copy);
-        return fail(stream, REDIS_ERR_OOM, "out of memory");
-    }
-    memcpy(copy, text, length);
-    copy[length] = 0;
-    reply->type = type;
-    reply->str = copy;
-    reply->len = length;
-    *result = reply;
-    return CREDIS_OK;
+    credis_status status = new_string_reply(stream, type, length, result);
+    if (status == CREDIS_OK) memcpy((*result)->str, text, length);
+    return status;
 }
 
 static credis_status read_bulk(reply_stream *stream, long long length, redisReply **result) {
@@ -197,22 +209,14 @@ static credis_status read_bulk(reply_stream *stream, long long length, redisRepl
         static const char message[] = "ERR value longer than the client's limit";
         return make_text_reply(stream, REDIS_REPLY_ERROR, message, sizeof message - 1, result);
     }
-    redisReply *reply = calloc(1, sizeof *reply);
-    char *bytes = malloc((size_t)length + 1);
-    if (reply == NULL || bytes == NULL) {
-        free(reply);
-        free(bytes);
-        return fail(stream, REDIS_ERR_OOM, "out of memory");
-    }
-    reply->type = REDIS_REPLY_STRING;
-    reply->str = bytes;
-    reply->len = (size_t)length;
-    credis_status status = read_payload(stream, bytes, (size_t)length);
+    redisReply *reply;
+    credis_status status = new_string_reply(stream, REDIS_REPLY_STRING, (size_t)length, &reply);
+    if (status != CREDIS_OK) return status;
+    status = read_payload(stream, reply->str, (size_t)length);
     if (status != CREDIS_OK) {
         credis_free_reply(reply);
         return status;
     }
-    bytes[length] = 0;
     *result = reply;
     return CREDIS_OK;
 }
@@ -220,18 +224,18 @@ static credis_status read_bulk(reply_stream *stream, long long length, redisRepl
 static credis_status read_array(reply_stream *stream, long long count, int depth, redisReply **result) {
     if (count < 0 || count > CREDIS_MAX_ELEMENTS) return fail(stream, REDIS_ERR_PROTOCOL, "bad array length");
     if (depth >= CREDIS_MAX_DEPTH) return fail(stream, REDIS_ERR_PROTOCOL, "arrays nested too deep");
-    redisReply *reply = calloc(1, sizeof *reply);
+    redisReply *reply;
+    credis_status status = new_reply(stream, REDIS_REPLY_ARRAY, &reply);
+    if (status != CREDIS_OK) return status;
     redisReply **elements = count > 0 ? calloc((size_t)count, sizeof *elements) : NULL;
-    if (reply == NULL || (count > 0 && elements == NULL)) {
+    if (count > 0 && elements == NULL) {
         free(reply);
-        free(elements);
         return fail(stream, REDIS_ERR_OOM, "out of memory");
     }
-    reply->type = REDIS_REPLY_ARRAY;
     reply->element = elements;
     reply->elements = (size_t)count;
     for (long long i = 0; i < count; i++) {
-        credis_status status = read_reply(stream, depth + 1, &elements[i]);
+        status = read_reply(stream, depth + 1, &elements[i]);
         if (status != CREDIS_OK) {
             credis_free_reply(reply);
             return status;
@@ -257,22 +261,12 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
         return fail(stream, REDIS_ERR_PROTOCOL, type == ':' || type == '$' || type == '*' ? "bad number in reply"
                                                                                           : "unknown reply type");
     }
-    if ((type == '$' || type == '*') && number == -1) {
-        redisReply *reply = calloc(1, sizeof *reply);
-        if (reply == NULL) return fail(stream, REDIS_ERR_OOM, "out of memory");
-        reply->type = REDIS_REPLY_NIL;
-        *result = reply;
-        return CREDIS_OK;
-    }
+    if ((type == '$' || type == '*') && number == -1) return new_reply(stream, REDIS_REPLY_NIL, result);
     switch (type) {
-    case ':': {
-        redisReply *reply = calloc(1, sizeof *reply);
-        if (reply == NULL) return fail(stream, REDIS_ERR_OOM, "out of memory");
-        reply->type = REDIS_REPLY_INTEGER;
-        reply->integer = number;
-        *result = reply;
-        return CREDIS_OK;
-    }
+    case ':':
+        status = new_reply(stream, REDIS_REPLY_INTEGER, result);
+        if (status == CREDIS_OK) (*result)->integer = number;
+        return status;
     case '$': return read_bulk(stream, number, result);
     case '*': return read_array(stream, number, depth, result);
     default: return fail(stream, REDIS_ERR_PROTOCOL, "unknown reply type");
