@@ -20,6 +20,19 @@ struct ManagerFlowTests {
         #expect(h.loader.requestCount == 1)
     }
 
+    @Test func withoutWaitStoreCacheTheMemoryLevelIsFilledBeforeTheAnswer() async throws {
+        let h = Harness()
+        let url = Harness.url("fill.raw")
+        h.loader.serve(RawImageCoder.solid(), at: url)
+        for _ in 0..<50 {
+            _ = try await h.manager.image(for: url, options: [.fromLoaderOnly])
+            // The answer came back; the memory level must already have it, the disk may follow later.
+            #expect(h.cache.memoryKeys() == [url.absoluteString])
+            #expect(try await h.manager.image(for: url).cacheType == .memory)
+            await h.cache.clear(cacheType: .memory)
+        }
+    }
+
     @Test func memoryHitAnswersBeforeLoadImageReturns() async throws {
         let h = Harness()
         let url = Harness.url("m.raw")

@@ -219,13 +219,22 @@ extension ImageManager {
             }
         }
         let storeType = context.storeCacheType
-        if storeType != .none {
+        let waits = request.options.contains(.waitStoreCache)
+        // Without waitStoreCache the memory level is still filled before the answer (as SDWebImage
+        // does), so a load that follows this one's answer hits memory; slower levels fill behind it.
+        let backgroundType: ImageCacheType = waits || !storeType.includesMemory ? storeType
+            : (storeType.includesDisk ? .disk : .none)
+        if storeType.includesMemory && !waits {
+            try? await cache.store(final, data: nil, validators: validators, forKey: request.key,
+                                   cacheType: .memory, context: context)
+        }
+        if backgroundType != .none {
             let key = request.key
             let storedImage = final
             let storedData = finalData
             stores.append {
                 try? await cache.store(storedImage, data: storedData, validators: validators, forKey: key,
-                                       cacheType: storeType, context: context)
+                                       cacheType: backgroundType, context: context)
             }
         }
         let pendingStores = stores
@@ -233,9 +242,9 @@ extension ImageManager {
         let storeAll: @Sendable () async -> Void = {
             await traced("webimage.cache.store", tracing: tracing) { _ in for store in pendingStores { await store() } }
         }
-        if request.options.contains(.waitStoreCache) {
+        if waits {
             await storeAll()
-        } else {
+        } else if !pendingStores.isEmpty {
             // Stores outlive the caller's interest: a cancelled caller still fills the cache.
             Task { await storeAll() }
         }
