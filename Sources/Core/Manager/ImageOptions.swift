@@ -45,7 +45,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 17)
     /// Decode every frame of animations up front.
     public static let preloadAllFrames = ImageOptions(rawValue: 1 << 18)
-    /// Call the completion only after the cache store finished.
+    /// Call the completion only after every cache level's store finished. Without it the memory
+    /// level is still stored before the completion; the slower levels are not waited for.
     public static let waitStoreCache = ImageOptions(rawValue: 1 << 19)
     /// Keep loading the image when the caller no longer needs it (for prefetching) — accepted for
     /// SDWebImage compatibility; cancellation is always explicit here.
