@@ -122,14 +122,27 @@ struct RedisBenchmarks {
     /// `threads` threads share `requests` calls of `body(thread, index)`; calls per second overall.
     static func requestsPerSecond(threads: Int, requests: Int, _ body: @escaping @Sendable (Int, Int) -> Void) -> Double {
         let perThread = requests / threads
-        // Warm-up: open the connections and fault in the code paths.
-        for thread in 0..<threads { for index in 0..<min(200, perThread) { body(thread, index) } }
+        // Warm-up, all threads at once: opens every connection and faults in the code paths.
+        onThreads(threads) { thread in for index in 0..<min(200, perThread) { body(thread, index) } }
         let seconds = Stopwatch.seconds {
-            DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                for index in 0..<perThread { body(thread, index) }
-            }
+            onThreads(threads) { thread in for index in 0..<perThread { body(thread, index) } }
         }
         return Double(perThread * threads) / seconds
+    }
+
+    /// Runs `body(thread)` on `count` threads of its own at once; returns when all have finished.
+    /// (`DispatchQueue.concurrentPerform` runs at most one iteration per CPU at a time: with the client
+    /// pinned to one CPU, the "4 connections" rows would have driven one connection at a time.)
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let finished = DispatchGroup()
+        for thread in 0..<count {
+            finished.enter()
+            Thread {
+                body(thread)
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
     }
 
     /// GETs per second `redis-benchmark` reports for `connections` clients and pipeline depth `pipeline`.

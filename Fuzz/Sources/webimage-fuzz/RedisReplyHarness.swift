@@ -14,6 +14,8 @@ enum RedisReplyHarness {
     /// How long the reader waits for more bytes. The input is all sent before the read starts, so only
     /// a reader bug waits at all.
     static let timeoutMilliseconds: Int32 = 100
+    /// Unused block bytes the reply pool keeps: room for a couple of the strings an input can bring.
+    static let retainedPoolBytes = 12 * 1024
 
     static func run(_ data: Data) {
         guard data.count >= 2 else { return }
@@ -39,8 +41,12 @@ enum RedisReplyHarness {
             return
         }
         defer { redisFree(context) }  // closes ends[1]
+        // Large strings go to a block pool that keeps little, so both of its paths (kept, freed) run; the
+        // pool is released before the replies, as a cache may be while its values live on.
+        let pool = credis_block_pool_create(retainedPoolBytes)
         var replies = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: count)
-        let status = credis_exchange(context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, count, &replies)
+        let status = credis_exchange(context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, pool, count, &replies)
+        credis_block_pool_release(pool)
         if status == CREDIS_OK {
             for reply in replies { credis_free_reply(reply) }
         }

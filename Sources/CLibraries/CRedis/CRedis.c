@@ -67,7 +67,7 @@ static void free_replies(size_t count, redisReply **replies) {
 }
 
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
-                              size_t count, redisReply **replies) {
+                              credis_block_pool *pool, size_t count, redisReply **replies) {
     for (size_t i = 0; i < count; i++) replies[i] = NULL;
     if (context->err) return CREDIS_IO_ERROR;
 
@@ -80,7 +80,8 @@ credis_status credis_exchange(redisContext *context, int write_timeout_ms, int r
         if (status != CREDIS_OK) return status;
     }
 
-    credis_status status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, max_bulk, count, replies);
+    credis_status status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, max_bulk, pool, count,
+                                                 replies);
     if (status != CREDIS_OK) free_replies(count, replies);
     return status;
 }

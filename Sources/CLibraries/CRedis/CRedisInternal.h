@@ -19,9 +19,18 @@ int64_t credis_now_ms(void);
 credis_status credis_wait_ready(int fd, short events, int64_t deadline);
 
 /// Reads `count` replies from the context's socket by `deadline` (CRedisReplies.c), refusing bulk
-/// strings longer than `max_bulk`. On failure the replies read so far stay in `replies` for the caller
-/// to free, and the context's `err` and `errstr` say why.
-credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, size_t count,
-                                  redisReply **replies);
+/// strings longer than `max_bulk` and placing large strings in `pool` (may be NULL). On failure the
+/// replies read so far stay in `replies` for the caller to free, and the context's `err` and `errstr`
+/// say why.
+credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, credis_block_pool *pool,
+                                  size_t count, redisReply **replies);
+
+/// `size` bytes from a block of `pool` (CRedisBlockPool.c), or from malloc when `pool` is NULL or the
+/// size is outside its classes; `*class_index` records which, for credis_block_give_back. NULL when
+/// out of memory.
+void *credis_block_take(credis_block_pool *pool, size_t size, int *class_index);
+
+/// Returns memory from credis_block_take: to the pool (or free, past its limit) or to malloc.
+void credis_block_give_back(credis_block_pool *pool, void *block, int class_index);
 
 #endif

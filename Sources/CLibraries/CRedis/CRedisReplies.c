@@ -29,6 +29,7 @@ typedef struct {
     redisContext *context;
     int64_t deadline;
     size_t max_bulk;
+    credis_block_pool *pool;
     char *buffer;
     size_t capacity;
     size_t start;
@@ -169,11 +170,21 @@ static credis_status read_crlf(reply_stream *stream) {
 
 static credis_status read_reply(reply_stream *stream, int depth, redisReply **result);
 
+/// Every reply this reader makes: hiredis's reply, and where its string's memory came from. The
+/// `redisReply` comes first, so a `redisReply *` handed out is also a `stored_reply *`.
+typedef struct {
+    redisReply reply;
+    credis_block_pool *pool;
+    int block_class;
+} stored_reply;
+
 /// A zeroed reply of `type` in `*reply`, or an out-of-memory failure.
 static credis_status new_reply(reply_stream *stream, int type, redisReply **reply) {
-    *reply = calloc(1, sizeof **reply);
-    if (*reply == NULL) return fail(stream, REDIS_ERR_OOM, "out of memory");
-    (*reply)->type = type;
+    stored_reply *stored = calloc(1, sizeof *stored);
+    if (stored == NULL) return fail(stream, REDIS_ERR_OOM, "out of memory");
+    stored->block_class = -1;
+    stored->reply.type = type;
+    *reply = &stored->reply;
     return CREDIS_OK;
 }
 
@@ -181,9 +192,11 @@ static credis_status new_reply(reply_stream *stream, int type, redisReply **repl
 static credis_status new_string_reply(reply_stream *stream, int type, size_t length, redisReply **reply) {
     credis_status status = new_reply(stream, type, reply);
     if (status != CREDIS_OK) return status;
-    (*reply)->str = malloc(length + 1);
+    stored_reply *stored = (stored_reply *)*reply;
+    stored->pool = stream->pool;
+    (*reply)->str = credis_block_take(stream->pool, length + 1, &stored->block_class);
     if ((*reply)->str == NULL) {
-        free(*reply);
+        free(stored);
         *reply = NULL;  // the caller frees what it finds in its reply slots
         return fail(stream, REDIS_ERR_OOM, "out of memory");
     }
@@ -229,7 +242,7 @@ static credis_status read_array(reply_stream *stream, long long count, int depth
     if (status != CREDIS_OK) return status;
     redisReply **elements = count > 0 ? calloc((size_t)count, sizeof *elements) : NULL;
     if (count > 0 && elements == NULL) {
-        free(reply);
+        credis_free_reply(reply);
         return fail(stream, REDIS_ERR_OOM, "out of memory");
     }
     reply->element = elements;
@@ -273,10 +286,10 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
     }
 }
 
-credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, size_t count,
-                                  redisReply **replies) {
+credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, credis_block_pool *pool,
+                                  size_t count, redisReply **replies) {
     char buffer[CREDIS_READ_BUFFER];
-    reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk,
+    reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk, .pool = pool,
                             .buffer = buffer, .capacity = sizeof buffer, .start = 0, .end = 0 };
     for (size_t i = 0; i < count; i++) {
         credis_status status = read_reply(&stream, 0, &replies[i]);
@@ -293,7 +306,8 @@ void credis_free_reply(redisReply *reply) {
         for (size_t i = 0; i < reply->elements; i++) credis_free_reply(reply->element[i]);
         free(reply->element);
     } else {
-        free(reply->str);
+        stored_reply *stored = (stored_reply *)reply;
+        credis_block_give_back(stored->pool, reply->str, stored->block_class);
     }
     free(reply);
 }

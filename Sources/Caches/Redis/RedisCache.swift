@@ -28,6 +28,8 @@ public final class RedisCache: DiskStorage {
     private let ring: ConsistentHashRing
     private let recorder: RedisStatisticsRecorder
     private let writes: RedisWriteQueue
+    /// Reply memory shared by every node's connections.
+    let replyMemory: RedisReplyMemory
     /// The extended data of entries just read by ``data(forKey:)``, so the ``extendedData(forKey:)`` that
     /// `WebImageCache` asks next costs no second round trip. Guards a small map; each entry is used once.
     private let justRead = Locked(RecentExtendedData())
@@ -38,7 +40,11 @@ public final class RedisCache: DiskStorage {
     public init(configuration: RedisCacheConfiguration, log: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         let recorder = RedisStatisticsRecorder(log: log)
-        let pools = configuration.nodes.map { RedisNodePool(endpoint: $0, configuration: configuration, recorder: recorder) }
+        let replyMemory = RedisReplyMemory(retainedLimit: configuration.retainedReplyMemory)
+        let pools = configuration.nodes.map {
+            RedisNodePool(endpoint: $0, configuration: configuration, recorder: recorder, replyMemory: replyMemory)
+        }
+        self.replyMemory = replyMemory
         self.recorder = recorder
         self.pools = pools
         ring = ConsistentHashRing(names: configuration.nodes.map(\.description))

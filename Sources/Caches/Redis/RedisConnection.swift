@@ -27,6 +27,8 @@ final class RedisConnection: @unchecked Sendable {
     private let writeTimeout: Int32
     /// Longest bulk string read; a longer one is skipped and becomes an error reply.
     private let maxBulkLength: Int
+    /// Where large reply strings are placed; nil for malloc.
+    private let replyMemory: RedisReplyMemory?
 
     /// Redis's own limit on a string value (`proto-max-bulk-len`'s default): 512 MB.
     static let redisStringLimit = 512 << 20
@@ -35,9 +37,10 @@ final class RedisConnection: @unchecked Sendable {
     private static let errorCapacity = 256
 
     /// Connects, authenticates and selects the database, each step within its timeout. Replies with a bulk
-    /// string over `maxBulkLength` bytes become error replies without the string being kept.
+    /// string over `maxBulkLength` bytes become error replies without the string being kept; large strings
+    /// are placed in blocks of `replyMemory` when given.
     init(endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int,
-         maxBulkLength: Int = RedisConnection.redisStringLimit) throws(RedisFailure) {
+         maxBulkLength: Int = RedisConnection.redisStringLimit, replyMemory: RedisReplyMemory? = nil) throws(RedisFailure) {
         var error = [CChar](repeating: 0, count: Self.errorCapacity)
         guard let context = credis_connect(endpoint.host, Int32(clamping: endpoint.port), Int32(clamping: connectTimeout),
                                            &error, error.count) else {
@@ -47,6 +50,7 @@ final class RedisConnection: @unchecked Sendable {
         self.readTimeout = Int32(clamping: readTimeout)
         self.writeTimeout = Int32(clamping: writeTimeout)
         self.maxBulkLength = max(0, maxBulkLength)
+        self.replyMemory = replyMemory
         var setup: [[Data]] = []
         if let password = endpoint.password {
             setup.append(RedisCommand.make(["AUTH"] + (endpoint.user.map { [$0] } ?? []) + [password]))
@@ -80,7 +84,10 @@ final class RedisConnection: @unchecked Sendable {
         guard queued == 0 else { throw .io("cannot queue a command") }
         var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: pipeline.count)
         let status = raw.withUnsafeMutableBufferPointer { buffer in
-            credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, buffer.count, buffer.baseAddress)
+            withExtendedLifetime(replyMemory) {
+                credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
+                                buffer.baseAddress)
+            }
         }
         switch status {
         case CREDIS_OK: break

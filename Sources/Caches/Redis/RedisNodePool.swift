@@ -26,10 +26,15 @@ final class RedisNodePool: Sendable {
     /// Guards the idle connections and the backoff; never held during I/O.
     private let state = Locked(State())
 
-    init(endpoint: RedisEndpoint, configuration: RedisCacheConfiguration, recorder: RedisStatisticsRecorder) {
+    /// Where this node's connections place large reply strings (shared by the cache's nodes).
+    private let replyMemory: RedisReplyMemory?
+
+    init(endpoint: RedisEndpoint, configuration: RedisCacheConfiguration, recorder: RedisStatisticsRecorder,
+         replyMemory: RedisReplyMemory? = nil) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.recorder = recorder
+        self.replyMemory = replyMemory
         permits = DispatchSemaphore(value: max(1, configuration.connectionsPerNode))
     }
 
@@ -84,7 +89,8 @@ final class RedisNodePool: Sendable {
             let connection = try RedisConnection(endpoint: endpoint, connectTimeout: configuration.connectTimeout,
                                                  readTimeout: configuration.readTimeout,
                                                  writeTimeout: configuration.writeTimeout,
-                                                 maxBulkLength: configuration.maxValueSize)
+                                                 maxBulkLength: configuration.maxValueSize,
+                                                 replyMemory: replyMemory)
             state.withLock { state in
                 state.consecutiveFailures = 0
                 state.downUntil = nil

@@ -33,16 +33,33 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
 /// buffer. 0 on success.
 int credis_append_formatted(redisContext *context, const char *commands, size_t length);
 
+/// Memory kept for the strings of large replies, shared by any number of connections and threads.
+/// Blocks come back to it when their replies are freed, and it keeps up to a limit of them for later
+/// replies, so a steady stream of pipelined values does not make malloc return pages to the kernel and
+/// fault them in again on every round trip.
+typedef struct credis_block_pool credis_block_pool;
+
+/// A pool that keeps at most `retained_limit` bytes of blocks nobody uses. NULL when out of memory.
+credis_block_pool *credis_block_pool_create(size_t retained_limit);
+
+/// Drops the creator's reference; the pool's memory is freed once every reply using it is freed too.
+void credis_block_pool_release(credis_block_pool *pool);
+
+/// Bytes of unused blocks the pool keeps now.
+size_t credis_block_pool_retained(credis_block_pool *pool);
+
 /// Writes every queued command within `write_timeout_ms`, then reads `count` replies into `replies`
 /// within `read_timeout_ms`. A bulk string longer than `max_bulk` bytes is skipped and becomes an error
-/// reply, so a server cannot make the client allocate without bound. Replies are read by this library's own RESP2 parser
-/// straight from the socket (hiredis's reader copies each value twice); free them with
+/// reply, so a server cannot make the client allocate without bound. Replies are read by this library's
+/// own RESP2 parser straight from the socket (hiredis's reader copies each value twice); strings of
+/// more than 2 KB are placed in blocks of `pool` when it is not NULL. Free replies with
 /// credis_free_reply. On anything but CREDIS_OK every reply already read is freed and `replies` holds
 /// NULLs: the connection is then in an unknown state and must be freed.
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
-                              size_t count, redisReply **replies);
+                              credis_block_pool *pool, size_t count, redisReply **replies);
 
-/// Frees a reply from credis_exchange (and its elements or string). NULL is ignored.
+/// Frees a reply from credis_exchange (and its elements or string; a pooled string goes back to its
+/// pool). NULL is ignored.
 void credis_free_reply(redisReply *reply);
 
 /// zlib's CRC-32 of `length` bytes (the checksum of values stored by the first envelope layout, WIR1).
