@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import WebImageCore
 import WebImageTransformers
@@ -173,5 +174,68 @@ import WebImageTransformers
         let third = try processed.frame(at: 3)
         #expect(third.pixels.width == 4 && third.pixels.height == 4)
         #expect(third.pixels.rgba(x: 1, y: 1).r == 150)
+    }
+}
+
+/// The cancellation check of `ProcessingTransformer`: asked before every step of every frame, so a request
+/// nobody waits for stops after the step it is in.
+@Suite struct ProcessingTransformerCancellationTests {
+    /// Counts the frames its steps saw and holds the flag they raise.
+    final class Probe: Sendable {
+        /// Guards the count of frames seen.
+        let seen = Mutex(0)
+        /// Guards the cancellation flag.
+        let flag = Mutex(false)
+        func step(cancelAfter: Int) -> CountingStep { CountingStep(probe: self, cancelAfter: cancelAfter) }
+    }
+
+    /// A step that counts the frames it saw and raises the flag after `cancelAfter` of them.
+    struct CountingStep: FrameTransformer {
+        let probe: Probe
+        let cancelAfter: Int
+        var transformerKey: String { "count" }
+        func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
+            let count = probe.seen.withLock { $0 += 1; return $0 }
+            if count >= cancelAfter { probe.flag.withLock { $0 = true } }
+            return pixels
+        }
+    }
+
+    @Test func aStillStopsAtTheNextStep() throws {
+        let probe = Probe()
+        let first = probe.step(cancelAfter: 1)
+        let second = probe.step(cancelAfter: 100)
+        let transformer = ProcessingTransformer(steps: [first, second, second], isCancelled: { probe.flag.withLock { $0 } })
+        #expect(throws: ImageError.cancelled) {
+            try transformer.transformed(ProcessingTransformerTests.image(width: 4, height: 3))
+        }
+        #expect(probe.seen.withLock { $0 } == 1, "the steps after the cancellation never ran")
+        // Without the check the same steps run to the end.
+        let unchecked = ProcessingTransformer(steps: [first, second, second])
+        #expect(try unchecked.transformed(ProcessingTransformerTests.image(width: 4, height: 3)).width == 4)
+    }
+
+    @Test func anAnimationStopsAtTheNextFrame() throws {
+        let frames = (0..<50).map { index in
+            ImageFrame(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(index), count: 4)),
+                       duration: 0.05)
+        }
+        let probe = Probe()
+        let transformer = ProcessingTransformer(steps: [probe.step(cancelAfter: 5)], isCancelled: { probe.flag.withLock { $0 } })
+        let animated = try transformer.transformed(Image(frames: frames, loopCount: 0))
+        let animation = try #require(animated.animation)
+        var failure: (any Error)?
+        for index in 0..<animation.frameCount {
+            do { _ = try animation.frame(at: index) } catch { failure = error; break }
+        }
+        #expect(failure as? ImageError == .cancelled)
+        #expect(probe.seen.withLock { $0 } == 5, "no frame after the cancellation was transformed")
+    }
+
+    @Test func optionsPassTheCheckToTheTransformer() throws {
+        let built = try ProcessingOptions(parsing: "rs:fit:2:2/bl:1").transformer(watermarkImage: nil, isCancelled: { true })
+        #expect(throws: ImageError.cancelled) {
+            try #require(built as? ProcessingTransformer).transformed(ProcessingTransformerTests.image(width: 8, height: 8))
+        }
     }
 }

@@ -13,12 +13,14 @@ extension ProcessingOptions {
     ///
     /// A value built in code is checked as if it had been parsed. Throws
     /// `ImageError/invalidParameter(name:reason:)` naming the option, also when ``watermark`` is set and
-    /// `watermarkImage` is nil.
-    public func transformer(watermarkImage: Image?) throws(ImageError) -> (any ImageTransformer)? {
+    /// `watermarkImage` is nil. `isCancelled` stops the transformer between steps and frames (see
+    /// ``ProcessingTransformer/isCancelled``).
+    public func transformer(watermarkImage: Image?,
+                            isCancelled: (@Sendable () -> Bool)? = nil) throws(ImageError) -> (any ImageTransformer)? {
         // Re-reading the canonical text applies every check of the parser to values set in code.
         let options = try ProcessingOptions(parsing: description)
         let steps = try options.steps(watermarkImage: watermarkImage)
-        return steps.isEmpty ? nil : ProcessingTransformer(steps: steps)
+        return steps.isEmpty ? nil : ProcessingTransformer(steps: steps, isCancelled: isCancelled)
     }
 
     /// The steps in application order.

@@ -8,16 +8,27 @@ import WebImageCore
 public struct ProcessingTransformer: FrameTransformer {
     /// The steps, in the order they run.
     public let steps: [any FrameTransformer]
+    /// Asked before every step of every frame; once it answers true the work stops with
+    /// `ImageError.cancelled`. A server passes its request's deadline or disconnect here, so a request
+    /// nobody waits for no longer costs more than the step (of one frame) it is in.
+    public let isCancelled: (@Sendable () -> Bool)?
 
-    /// The steps in order; an empty list changes nothing.
-    public init(steps: [any FrameTransformer]) { self.steps = steps }
+    /// The steps in order; an empty list changes nothing. `isCancelled`, when given, stops the work
+    /// between steps and between frames.
+    public init(steps: [any FrameTransformer], isCancelled: (@Sendable () -> Bool)? = nil) {
+        self.steps = steps
+        self.isCancelled = isCancelled
+    }
 
     /// The steps' keys joined in order, so two different pipelines never share a key.
     public var transformerKey: String { "process(" + steps.map(\.transformerKey).joined(separator: "/") + ")" }
 
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         var current = pixels
-        for step in steps { current = try step.transformFrame(current) }
+        for step in steps {
+            if let isCancelled, isCancelled() { throw .cancelled }
+            current = try step.transformFrame(current)
+        }
         return current
     }
 }

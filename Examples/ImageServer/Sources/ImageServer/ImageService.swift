@@ -176,7 +176,9 @@ final class ImageService: Sendable {
         }()
         let rendered = try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
             var output = image
-            if let transformer = try plan.makeTransformer(watermark) {
+            // The transformer asks `isCancelled` between steps and frames, so a request past its deadline
+            // (already answered 504) or dropped by its client stops within one step of one frame.
+            if let transformer = try plan.makeTransformer(watermark, isCancelled) {
                 output = transformer.transform(image, forKey: source.absoluteString) ?? image
             }
             // Past the deadline the answer is already a 504: do not spend the encode on it.

@@ -17,12 +17,14 @@ struct ProcessingPlan: Sendable {
     /// scaler, then the framework's thumbnail resampler), because the options begin by fitting the image
     /// inside it; nil when an earlier step needs the full-size pixels.
     var decodeBox: PixelSize?
-    /// Makes the transformer that applies the options (given the watermark image), nil when there is nothing to do.
-    var makeTransformer: @Sendable (_ watermark: Image?) throws(ImageError) -> (any ImageTransformer)?
+    /// Makes the transformer that applies the options (given the watermark image, and the request's
+    /// cancellation check, asked between steps and frames), nil when there is nothing to do.
+    var makeTransformer: @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError)
+        -> (any ImageTransformer)?
 
     /// The plan of an URL without processing options: the source, re-encoded.
     static let passthrough = ProcessingPlan(canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
-                                            decodeBox: nil, makeTransformer: { _ in nil })
+                                            decodeBox: nil, makeTransformer: { _, _ in nil })
 
     /// Reads the option segments of a processing URL; throws the parser's error for options it refuses.
     init(segments: [Substring]) throws(ImageError) {
@@ -33,7 +35,9 @@ struct ProcessingPlan: Sendable {
         let options = try ProcessingOptions(segments: segments)
         self.init(canonicalText: options.description, format: options.format, quality: options.quality,
                   wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
-                  makeTransformer: { watermark throws(ImageError) in try options.transformer(watermarkImage: watermark) })
+                  makeTransformer: { watermark, isCancelled throws(ImageError) in
+                      try options.transformer(watermarkImage: watermark, isCancelled: isCancelled)
+                  })
     }
 
     /// Only `fit` into a box with both sides given, and nothing before the resize that looks at the
@@ -47,7 +51,8 @@ struct ProcessingPlan: Sendable {
     }
 
     init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool, decodeBox: PixelSize?,
-         makeTransformer: @escaping @Sendable (_ watermark: Image?) throws(ImageError) -> (any ImageTransformer)?) {
+         makeTransformer: @escaping @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool)
+             throws(ImageError) -> (any ImageTransformer)?) {
         self.canonicalText = canonicalText
         self.format = format
         self.quality = quality

@@ -95,4 +95,13 @@ import WebImageTransformers
         #expect(try ProcessingPlan(segments: ["rs:fill:16:16"]).decodeBox == nil)
         try await servers.stop()
     }
+
+    @Test func thePlansTransformerStopsOnceTheRequestIsCancelled() throws {
+        let plan = try ProcessingPlan(segments: ["rs:fit:16:16", "bl:2"])
+        let image = Image(pixels: Fixtures.photoPixels())
+        let running = try #require(try plan.makeTransformer(nil, { false }) as? ProcessingTransformer)
+        #expect(try running.transformed(image).width == 16)
+        let cancelled = try #require(try plan.makeTransformer(nil, { true }) as? ProcessingTransformer)
+        #expect(throws: ImageError.cancelled) { try cancelled.transformed(image) }
+    }
 }
