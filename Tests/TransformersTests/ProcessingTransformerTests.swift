@@ -3,7 +3,7 @@ import Testing
 import WebImageCore
 import WebImageTransformers
 
-/// What `ProcessingOptions.transformer(watermarkImage:)` builds: the steps in imgproxy's order whatever the
+/// What `ProcessingOptions.transformer(watermarkImage:isCancelled:)` builds: the steps in imgproxy's order whatever the
 /// order of the text, sizes multiplied by the dpr, distinct keys, errors named after the option.
 @Suite struct ProcessingTransformerTests {
     /// An opaque RGBA image whose every pixel differs, so geometry shows in the bytes.

@@ -5,7 +5,7 @@ import WebImageCore
 ///
 /// The text is a list of options separated by `/`, each `name:argument:argument...`, with imgproxy's long or
 /// short names. Options set fields; a later option overrides an earlier one that sets the same field, and
-/// the order of the text never changes the order of the work: ``transformer(watermarkImage:)`` always
+/// the order of the text never changes the order of the work: ``transformer(watermarkImage:isCancelled:)`` always
 /// applies trim, rotate and flip, crop, resize, effects, shape, extend, padding, background and watermark
 /// in that order (see README.md, "Processing options"). ``description`` prints the canonical text: short
 /// names, defaults left out, options in that order; it parses back to an equal value, so it is a good
@@ -238,7 +238,7 @@ extension ProcessingOptions {
 }
 
 /// `watermark:%opacity:%position:%x_offset:%y_offset:%scale`: where and how the watermark image given to
-/// ``ProcessingOptions/transformer(watermarkImage:)`` is drawn.
+/// ``ProcessingOptions/transformer(watermarkImage:isCancelled:)`` is drawn.
 public struct WatermarkOption: Sendable, Hashable {
     /// 0 < opacity ≤ 1 (`wm:0` turns the watermark off).
     public var opacity: Double
