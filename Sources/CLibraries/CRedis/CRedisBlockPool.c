@@ -12,9 +12,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-/// Size classes: four per doubling (x1, x1.25, x1.5, x1.75), so a block wastes at most a fifth of
-/// itself, from 4 KB up to 3.5 MB. Strings of 2 KB or less come from malloc's bins; larger than the
-/// largest class are rare and come from malloc too.
+/// Size classes: four per doubling (x1, x1.25, x1.5, x1.75), from 4 KB up to 3.5 MB, so a block wastes
+/// at most a fifth of itself above 4 KB (up to half between 2 and 4 KB). Requests of 2 KB or less (a
+/// string shorter than 2 KB plus its NUL) come from malloc's bins; larger than the largest class are rare
+/// and come from malloc too.
 #define POOL_SMALLEST_SHIFT 12
 #define POOL_DOUBLINGS 10
 #define POOL_CLASSES (POOL_DOUBLINGS * 4)

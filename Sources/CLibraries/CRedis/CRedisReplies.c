@@ -215,7 +215,8 @@ static credis_status make_text_reply(reply_stream *stream, int type, const char 
 
 static credis_status read_bulk(reply_stream *stream, long long length, redisReply **result) {
     if (length < 0) return fail(stream, REDIS_ERR_PROTOCOL, "bad bulk string length");
-    if ((unsigned long long)length > stream->max_bulk) {
+    // The second test only matters where size_t is 32 bits: room for the NUL must not wrap around.
+    if ((unsigned long long)length > stream->max_bulk || (unsigned long long)length >= SIZE_MAX) {
         // Skipped, not kept: the caller gets an error reply and the connection stays in step.
         credis_status status = discard_payload(stream, (unsigned long long)length);
         if (status != CREDIS_OK) return status;

@@ -52,7 +52,7 @@ size_t credis_block_pool_retained(credis_block_pool *pool);
 /// within `read_timeout_ms`. A bulk string longer than `max_bulk` bytes is skipped and becomes an error
 /// reply, so a server cannot make the client allocate without bound. Replies are read by this library's
 /// own RESP2 parser straight from the socket (hiredis's reader copies each value twice); strings of
-/// more than 2 KB are placed in blocks of `pool` when it is not NULL. Free replies with
+/// 2 KB or longer are placed in blocks of `pool` when it is not NULL. Free replies with
 /// credis_free_reply. On anything but CREDIS_OK every reply already read is freed and `replies` holds
 /// NULLs: the connection is then in an unknown state and must be freed.
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
