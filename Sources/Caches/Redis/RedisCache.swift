@@ -28,8 +28,6 @@ public final class RedisCache: DiskStorage {
     private let ring: ConsistentHashRing
     private let recorder: RedisStatisticsRecorder
     private let writes: RedisWriteQueue
-    /// Reply memory shared by every node's connections.
-    let replyMemory: RedisReplyMemory
     /// The extended data of entries just read by ``data(forKey:)``, so the ``extendedData(forKey:)`` that
     /// `WebImageCache` asks next costs no second round trip. Guards a small map; each entry is used once.
     private let justRead = Locked(RecentExtendedData())
@@ -40,11 +38,11 @@ public final class RedisCache: DiskStorage {
     public init(configuration: RedisCacheConfiguration, log: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         let recorder = RedisStatisticsRecorder(log: log)
+        // One reply memory for every node's connections; the pools keep it alive.
         let replyMemory = RedisReplyMemory(retainedLimit: configuration.retainedReplyMemory)
         let pools = configuration.nodes.map {
             RedisNodePool(endpoint: $0, configuration: configuration, recorder: recorder, replyMemory: replyMemory)
         }
-        self.replyMemory = replyMemory
         self.recorder = recorder
         self.pools = pools
         ring = ConsistentHashRing(names: configuration.nodes.map(\.description))

@@ -84,10 +84,8 @@ final class RedisConnection: @unchecked Sendable {
         guard queued == 0 else { throw .io("cannot queue a command") }
         var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: pipeline.count)
         let status = raw.withUnsafeMutableBufferPointer { buffer in
-            withExtendedLifetime(replyMemory) {
-                credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
-                                buffer.baseAddress)
-            }
+            credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
+                            buffer.baseAddress)
         }
         switch status {
         case CREDIS_OK: break

@@ -27,10 +27,10 @@ final class RedisNodePool: Sendable {
     private let state = Locked(State())
 
     /// Where this node's connections place large reply strings (shared by the cache's nodes).
-    private let replyMemory: RedisReplyMemory?
+    private let replyMemory: RedisReplyMemory
 
     init(endpoint: RedisEndpoint, configuration: RedisCacheConfiguration, recorder: RedisStatisticsRecorder,
-         replyMemory: RedisReplyMemory? = nil) {
+         replyMemory: RedisReplyMemory) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.recorder = recorder

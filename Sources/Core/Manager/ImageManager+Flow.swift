@@ -222,12 +222,12 @@ extension ImageManager {
         let waits = request.options.contains(.waitStoreCache)
         // Without waitStoreCache the memory level is still filled before the answer (as SDWebImage
         // does), so a load that follows this one's answer hits memory; slower levels fill behind it.
-        let backgroundType: ImageCacheType = waits || !storeType.includesMemory ? storeType
-            : (storeType.includesDisk ? .disk : .none)
-        if storeType.includesMemory && !waits {
+        let memoryFirst = storeType.includesMemory && !waits
+        if memoryFirst {
             try? await cache.store(final, data: nil, validators: validators, forKey: request.key,
                                    cacheType: .memory, context: context)
         }
+        let backgroundType: ImageCacheType = memoryFirst ? (storeType.includesDisk ? .disk : .none) : storeType
         if backgroundType != .none {
             let key = request.key
             let storedImage = final
