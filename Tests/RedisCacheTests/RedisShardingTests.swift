@@ -7,7 +7,11 @@ import Testing
 struct RedisShardingTests {
     @Test func keysSpreadOverTwoServersAndSurviveOneBeingDown() throws {
         let servers = [try RedisServerProcess(), try RedisServerProcess()]
-        let cache = RedisCache(configuration: .forTests(servers))
+        var configuration = RedisCacheConfiguration.forTests(servers)
+        // The down-state check below reads the clock; a backoff that grows to 3 s leaves a loaded
+        // (sanitizer) run time to look before it ends, and recovery still comes well inside `eventually`.
+        configuration.reconnectBackoffMax = 3000
+        let cache = RedisCache(configuration: configuration)
         let keys = (0..<400).map { "https://img.example.com/photos/\($0).jpg" }
         for key in keys { try cache.setData(Data(key.utf8), forKey: key) }
 
@@ -30,6 +34,13 @@ struct RedisShardingTests {
             }
         }
         #expect(hits == perServer[0])
+        // Every key of the dead shard was a miss, through a failure the counters saw; none of the live one.
+        let afterKill = cache.statistics
+        #expect(afterKill.misses == perServer[1])
+        #expect(afterKill.connectFailures >= 1)
+        #expect(afterKill.commandFailures + afterKill.connectFailures + afterKill.skippedWhileDown == perServer[1])
+        // Right after a miss on the dead shard, it is waiting out its (by now grown) backoff.
+        _ = try cache.data(forKey: keys.first { cache.nodeIndex(forKey: $0) == 1 }!)
         #expect(cache.isNodeDown(1) && !cache.isNodeDown(0))
         // Writes to the dead shard are dropped quietly; the live shard keeps taking them.
         try cache.setData(Data("new".utf8), forKey: keys.first { cache.nodeIndex(forKey: $0) == 1 }!)
