@@ -122,18 +122,13 @@ struct RedisCacheStorageTests {
         var configuration = RedisCacheConfiguration.forTests([server], policy: .writeBehind)
         configuration.maxPendingWrites = 4
         let cache = RedisCache(configuration: configuration)
-        // Redis is busy for a while, so the queue cannot drain while we fill it.
-        let sleeper = Thread { _ = try? server.command(["DEBUG", "SLEEP", "2"]) }
-        sleeper.start()
-        try eventually("DEBUG SLEEP is running") {
-            // A command sent now waits behind the sleep; the pool's read timeout would fail it, so look at
-            // the server from a raw connection with a short timeout instead.
-            let probe = try? RedisConnection(endpoint: server.endpoint, connectTimeout: 1000, readTimeout: 50, writeTimeout: 1000)
-            return (try? probe?.run([RedisCommand.make(["PING"])])) == nil
-        }
+        // A frozen Redis answers nothing, so the queue cannot drain while we fill it (connections still
+        // open: the kernel completes them from the listen backlog).
+        server.pause()
         for index in 0..<20 { try cache.setData(Self.bytes(10, seed: 1), forKey: "w\(index)") }
-        // Four wait (or are in flight behind the sleep); the other sixteen are dropped at once.
+        // Four wait (or are in flight, unanswered); the other sixteen are dropped at once.
         #expect(cache.statistics.droppedWrites == 16)
+        server.resume()
         #expect(cache.waitForPendingWrites(timeout: .seconds(30)))
     }
 
@@ -215,6 +210,9 @@ struct RedisCacheStorageTests {
         let server = try RedisServerProcess()
         var configuration = try RedisCacheConfiguration(url: "redis://127.0.0.1:\(server.port)/3")
         configuration.writePolicy = .writeThrough
+        configuration.connectTimeout = 5000   // the library's defaults (250 ms) are for a production network,
+        configuration.readTimeout = 5000      // not a loaded test machine
+        configuration.writeTimeout = 5000
         let cache = RedisCache(configuration: configuration)
         try cache.setData(Self.bytes(10, seed: 1), forKey: "db3")
         #expect(try server.command(["EXISTS", cache.redisKey(forKey: "db3")]) == .integer(0))

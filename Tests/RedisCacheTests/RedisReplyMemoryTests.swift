@@ -6,8 +6,8 @@ import Testing
 /// within the configured limit, and the values stay valid after the cache that read them is gone.
 @Suite struct RedisReplyMemoryTests {
     static func connection(_ port: Int, memory: RedisReplyMemory) throws -> RedisConnection {
-        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 2000,
-                            readTimeout: 2000, writeTimeout: 2000, replyMemory: memory)
+        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
+                            readTimeout: 10_000, writeTimeout: 10_000, replyMemory: memory)
     }
 
     static func value(_ size: Int, seed: Int) -> Data {
@@ -59,7 +59,7 @@ import Testing
     @Test func valuesOutliveTheCacheAndItsMemory() throws {
         let server = try RedisServerProcess()
         let value = Self.value(50_000, seed: 3)
-        var configuration = try RedisCacheConfiguration(url: "redis://127.0.0.1:\(server.endpoint.port)")
+        var configuration = RedisCacheConfiguration.forTests([server])
         configuration.writePolicy = .writeThrough
         var cache: RedisCache? = RedisCache(configuration: configuration)
         cache?.store(value, extendedData: nil, forKey: "outlives")

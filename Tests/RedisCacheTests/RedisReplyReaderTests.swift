@@ -6,9 +6,9 @@ import Testing
 /// The RESP2 reader behind `credis_exchange`: every reply type from a real redis-server, the bulk-length
 /// limit, and a scripted server that answers with broken or hostile bytes.
 @Suite struct RedisReplyReaderTests {
-    static func connection(_ port: Int, readTimeout: Int = 2000, maxBulkLength: Int = RedisConnection.redisStringLimit) throws -> RedisConnection {
-        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 2000,
-                            readTimeout: readTimeout, writeTimeout: 2000, maxBulkLength: maxBulkLength)
+    static func connection(_ port: Int, readTimeout: Int = 10_000, maxBulkLength: Int = RedisConnection.redisStringLimit) throws -> RedisConnection {
+        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
+                            readTimeout: readTimeout, writeTimeout: 10_000, maxBulkLength: maxBulkLength)
     }
 
     @Test func everyReplyTypeOfARealServerParses() throws {
@@ -83,7 +83,7 @@ import Testing
     @Test func aCacheOverABrokenServerMisses() throws {
         let server = try ScriptedRedisServer(reply: Data("$3\r\nabcdef\r\n".utf8))
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
-        configuration.readTimeout = 500
+        configuration.readTimeout = 5000   // the broken reply comes at once; the timeout only has to not win
         let cache = RedisCache(configuration: configuration)
         #expect(try cache.data(forKey: "k") == nil)
         #expect(cache.statistics.misses == 1 && cache.statistics.commandFailures == 1)

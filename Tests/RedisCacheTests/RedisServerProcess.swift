@@ -61,8 +61,7 @@ final class RedisServerProcess: Sendable {
         let endpoint = RedisEndpoint(host: "127.0.0.1", port: port)
         let deadline = ContinuousClock.now + startTimeout
         while ContinuousClock.now < deadline {
-            if (try? RedisConnection(endpoint: endpoint, connectTimeout: 1000, readTimeout: 1000, writeTimeout: 1000)) != nil
-                || isRunningWithAuth(port: port, extraArguments: extraArguments) { return server }
+            if answersLikeRedis(endpoint) { return server }
             var status: Int32 = 0
             if waitpid(server, &status, WNOHANG) == server { break }  // exited: the port was taken
             usleep(20_000)
@@ -73,17 +72,29 @@ final class RedisServerProcess: Sendable {
         throw RedisTestError.serverDidNotStart(port)
     }
 
-    /// A server with `--requirepass` refuses the first command; the connection itself proves it is up.
-    private static func isRunningWithAuth(port: Int, extraArguments: [String]) -> Bool {
-        guard extraArguments.contains("--requirepass") else { return false }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    /// Whether a Redis server answers PING at `endpoint`: PONG, or an error reply such as NOAUTH (a server
+    /// with `--requirepass`). A bare connect would also succeed against another test's listener that took
+    /// the port.
+    private static func answersLikeRedis(_ endpoint: RedisEndpoint) -> Bool {
+        guard let connection = try? RedisConnection(endpoint: endpoint, connectTimeout: 1000, readTimeout: 1000,
+                                                    writeTimeout: 1000),
+              let replies = try? connection.run([RedisCommand.make(["PING"])]) else { return false }
+        switch replies.first {
+        case .status("PONG"), .error: return true
+        default: return false
+        }
+    }
+
+    /// Freezes the server (SIGSTOP): connections still open through the listen backlog, but nothing is
+    /// answered until ``resume()``.
+    func pause() { signalServer(SIGSTOP) }
+
+    /// Lets a paused server go on (SIGCONT).
+    func resume() { signalServer(SIGCONT) }
+
+    private func signalServer(_ signal: Int32) {
+        process.withLock { server in
+            if let server { Glibc.kill(server, signal) }
         }
     }
 
@@ -96,6 +107,7 @@ final class RedisServerProcess: Sendable {
     private func end(signal: Int32) {
         guard let server = process.withLock({ $0.take() }) else { return }
         Glibc.kill(server, signal)
+        Glibc.kill(server, SIGCONT)  // a paused server acts on SIGTERM only once it runs again
         var status: Int32 = 0
         while waitpid(server, &status, 0) == -1 && errno == EINTR {}
     }

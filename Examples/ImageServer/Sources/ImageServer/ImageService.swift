@@ -31,7 +31,8 @@ final class ImageService: Sendable {
                                         negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
                                       directory: configuration.resultCacheDirectory,
-                                      redis: try Self.redisTier(configuration.resultRedisURLs))
+                                      redis: try Self.redisTier(configuration.resultRedisURLs,
+                                                                 timeout: configuration.resultRedisTimeout))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
         if let path = configuration.watermarkPath {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -88,12 +89,18 @@ final class ImageService: Sendable {
     static let loggedPathLength = 200
 
     /// The Redis tier of the result cache for `urls` (nil when there are none), under a namespace of the
-    /// server's own so a fleet's instances share results and nothing else.
-    static func redisTier(_ urls: [String]) throws -> RedisCache? {
+    /// server's own so a fleet's instances share results and nothing else; `timeout` (seconds) bounds
+    /// every wait on Redis.
+    static func redisTier(_ urls: [String], timeout: Double) throws -> RedisCache? {
         guard !urls.isEmpty else { return nil }
         do {
             var configuration = try RedisCacheConfiguration(urls: urls)
             configuration.namespace = "webimage-server-results"
+            let milliseconds = max(1, Int((min(timeout, 86_400) * 1000).rounded()))
+            configuration.connectTimeout = milliseconds
+            configuration.readTimeout = milliseconds
+            configuration.writeTimeout = milliseconds
+            configuration.poolWaitTimeout = milliseconds
             return RedisCache(configuration: configuration)
         } catch {
             throw ConfigurationError(name: "WEBIMAGE_SERVER_REDIS_URL", value: urls.joined(separator: ","),

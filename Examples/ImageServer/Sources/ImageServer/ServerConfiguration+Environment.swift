@@ -50,6 +50,7 @@ extension ServerConfiguration {
         if let urls = environment["WEBIMAGE_SERVER_REDIS_URL"], !urls.isEmpty {
             resultRedisURLs = urls.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
+        resultRedisTimeout = try reader.double("WEBIMAGE_SERVER_REDIS_TIMEOUT") ?? resultRedisTimeout
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
         sourceBytesLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_BYTES", in: 0...Int.max) ?? sourceBytesLimit

@@ -75,6 +75,9 @@ public struct ServerConfiguration: Sendable {
     /// Redis URLs of a result tier shared by a fleet (`WEBIMAGE_SERVER_REDIS_URL`, comma-separated for
     /// shards: `redis://[user:password@]host:port/db`); empty: no Redis tier.
     public var resultRedisURLs: [String] = []
+    /// Seconds the Redis tier may take to connect, send, answer or hand out a pooled connection
+    /// (`WEBIMAGE_SERVER_REDIS_TIMEOUT`); past it the lookup is a miss and the request goes on.
+    public var resultRedisTimeout = 0.25
     /// Bytes of results kept in memory (`WEBIMAGE_SERVER_RESULT_MEMORY`); 0 turns the result cache off.
     public var resultMemoryLimit = ServerConfiguration.defaultResultMemoryLimit
     /// Bytes of decoded source images kept in memory (`WEBIMAGE_SERVER_SOURCE_MEMORY`).

@@ -5,18 +5,24 @@ import Logging
 import WebImage
 
 /// A small origin on loopback that serves files from memory: the demo's sample sources, and the tests'
-/// origin (a file may answer after a delay, to hold the server's workers busy).
+/// origin (a file may answer after a delay, or when a test lets it, to hold the server's workers busy).
 public struct StaticSourceServer: Sendable {
-    /// One file: its bytes, `Content-Type`, and a wait before answering.
+    /// One file: its bytes, `Content-Type`, and what it waits for before answering.
     public struct File: Sendable {
         public var data: Data
         public var contentType: String
+        /// A fixed wait before answering.
         public var delay: Duration?
+        /// Awaited before answering (after `delay`): lets a test hold a request at the origin for exactly
+        /// as long as it needs, however slow the machine.
+        public var release: (@Sendable () async -> Void)?
 
-        public init(data: Data, contentType: String, delay: Duration? = nil) {
+        public init(data: Data, contentType: String, delay: Duration? = nil,
+                    release: (@Sendable () async -> Void)? = nil) {
             self.data = data
             self.contentType = contentType
             self.delay = delay
+            self.release = release
         }
     }
 
@@ -41,6 +47,7 @@ public struct StaticSourceServer: Sendable {
                 return Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
             }
             if let delay = file.delay { try await Task.sleep(for: delay) }
+            if let release = file.release { await release() }
             return Response(status: .ok, headers: [.contentType: file.contentType],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
         }

@@ -165,13 +165,20 @@ import WebImage
         let redis = try RedisProcess()
         defer { redis.stop() }
         // Two instances with nothing local below memory: the second answers from what the first stored.
-        let first = try await TestServers.start { configuration in configuration.resultRedisURLs = [redis.url] }
+        // Redis waits bounded by 10 s instead of 250 ms: a loaded test machine, not a production network.
+        let first = try await TestServers.start { configuration in
+            configuration.resultRedisURLs = [redis.url]
+            configuration.resultRedisTimeout = 10
+        }
         let path = first.plainPath(source: first.sourceURL("/photo.jpg"), extension: "png")
         let made = try await HTTPClient.get(first.baseURL + path)
         #expect(made.status == 200)
         try await redis.waitForKeys()
         try await first.stop()
-        let second = try await TestServers.start { configuration in configuration.resultRedisURLs = [redis.url] }
+        let second = try await TestServers.start { configuration in
+            configuration.resultRedisURLs = [redis.url]
+            configuration.resultRedisTimeout = 10
+        }
         let shared = try await HTTPClient.get(second.baseURL + path)
         #expect(shared.body == made.body)
         #expect(shared.header("ETag") == made.header("ETag"))
@@ -185,20 +192,24 @@ import WebImage
     }
 
     @Test func overloadAnswers503WithRetryAfter() async throws {
-        let servers = try await TestServers.start { configuration in
+        // The origin holds `/held.jpg` until the 503 is seen, so the worker and the queue stay full however
+        // slow the machine.
+        let origin = OriginGate()
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             configuration.workers = 1
             configuration.queueSize = 1
         }
         let gate = servers.server.service.gate
-        let slow = servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "png")
-        let slowWebP = servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "webp")
-        async let first = HTTPClient.get(slow)
+        let held = servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png")
+        let heldWebP = servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "webp")
+        async let first = HTTPClient.get(held)
         try await waitUntil { gate.runningCount == 1 }
-        async let second = HTTPClient.get(slowWebP)
+        async let second = HTTPClient.get(heldWebP)
         try await waitUntil { gate.queuedCount == 1 }
         let third = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(third.status == 503)
         #expect(third.header("Retry-After") == String(ServerFailure.overloadRetryAfterSeconds))
+        origin.open()
         #expect(try await first.status == 200)
         #expect(try await second.status == 200)
         // Health stays answered meanwhile and afterwards.
@@ -242,11 +253,14 @@ import WebImage
     }
 
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
-        let servers = try await TestServers.start()
+        let origin = OriginGate()
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin))
         let gate = servers.server.service.gate
-        async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/slow.jpg"), extension: "png"))
+        async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png"))
         try await waitUntil { gate.runningCount == 1 }
         await servers.group.triggerGracefulShutdown()
+        // The request is still at the origin when the shutdown begins.
+        origin.open()
         let reply = try await inFlight
         #expect(reply.status == 200)
         try await servers.running.value

@@ -78,7 +78,6 @@ enum Fixtures {
         "/anim.gif": .init(data: animatedGIF(), contentType: "image/gif"),
         "/bomb.png": .init(data: pixelBombPNG(), contentType: "image/png"),
         "/not-an-image.txt": .init(data: Data("hello".utf8), contentType: "text/plain"),
-        "/slow.jpg": .init(data: encoded(photoPixels(), as: .jpeg), contentType: "image/jpeg", delay: .seconds(2)),
         "/hang.jpg": .init(data: encoded(photoPixels(), as: .jpeg), contentType: "image/jpeg", delay: .seconds(hangSeconds)),
     ]
 
