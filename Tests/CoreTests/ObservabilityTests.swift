@@ -86,7 +86,11 @@ struct ObservabilityTests {
             _ = try await h.manager.image(for: url, options: [.waitStoreCache])
             return span.context.inMemorySpanContext?.traceID
         }
-        let spans = tracer.finishedSpans.filter { $0.traceID == traceID }
+        // The answer is delivered inside the load's span, which ends only when its body returns: the
+        // caller can be resumed a moment before that.
+        let spansOfTrace = { tracer.finishedSpans.filter { $0.traceID == traceID } }
+        #expect(try await eventually { spansOfTrace().contains { $0.operationName == "webimage.load" } })
+        let spans = spansOfTrace()
         let names = Set(spans.map(\.operationName))
         #expect(names.isSuperset(of: ["caller", "webimage.load", "webimage.cache.query", "webimage.download",
                                       "webimage.decode", "webimage.cache.store"]))

@@ -157,10 +157,11 @@ struct FaultTests {
     }
 
     @Test func aRefusedPortIsANetworkErrorNotATimeout() async throws {
-        // A port that was just free: nothing listens there.
-        let closed = try LoopbackHTTPServer()
+        // A port bound but not listening, held to the end: connections are refused, and no server of a
+        // test running meanwhile can be given the port.
+        let closed = try RefusingPort()
+        defer { closed.close() }
         let url = closed.url("/gone")
-        closed.shutdown()
         let loader = makeLoader()
         let events = loader.events()
         let error = failure(await load(loader, url))

@@ -3,9 +3,6 @@ import LoopbackHTTPServer
 import Testing
 import WebImageCore
 @testable import WebImageHTTPLoader
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Proxies come from the configuration, and the SSRF guard judges the target, not the proxy: a
 /// request through an allowed proxy to a refused address is refused, on the first hop and on every
@@ -37,18 +34,65 @@ struct ProxyTests {
     }
 
     @Test func proxyVariablesInTheEnvironmentAreIgnoredUnlessOptedIn() async throws {
-        // One test sets and clears the variable, so no other test of this suite sees it.
-        setenv("http_proxy", proxy.url.absoluteString, 1)
-        defer { unsetenv("http_proxy") }
-        let direct = makeLoader()
+        // The variables are the configuration's: a test must not change the process environment, which
+        // other threads read meanwhile.
+        let variables = ["http_proxy": proxy.url.absoluteString]
+        let direct = makeLoader { $0.proxyEnvironment = variables }
         _ = try await run(direct, server.url("/ok.pgm")).get()
         #expect(proxy.requestLines.isEmpty)
         #expect(server.totalRequestCount == 1)
 
-        let fromEnvironment = makeLoader { $0.proxy = .environment }
+        let fromEnvironment = makeLoader { $0.proxy = .environment; $0.proxyEnvironment = variables }
         _ = try await run(fromEnvironment, server.url("/ok.pgm")).get()
-        #expect(proxy.requestLines.count == 1)
+        #expect(proxy.requestLines == ["GET \(server.url("/ok.pgm").absoluteString) HTTP/1.1"])
         #expect(server.totalRequestCount == 2)
+
+        let excluded = makeLoader {
+            $0.proxy = .environment
+            $0.proxyEnvironment = variables.merging(["no_proxy": "127.0.0.1"]) { $1 }
+        }
+        _ = try await run(excluded, server.url("/ok.pgm")).get()
+        #expect(proxy.requestLines.count == 1)
+        #expect(server.totalRequestCount == 3)
+    }
+
+    @Test func environmentVariablesAreReadByLibcurlsRules() {
+        // HTTP_PROXY is never read (CGI sets it from a request header); the other names also in capitals.
+        let upper = EnvironmentProxy(["HTTP_PROXY": "http://cgi:1", "HTTPS_PROXY": "http://upper:2",
+                                      "ALL_PROXY": "http://all:3", "NO_PROXY": "example.com"])
+        #expect(upper.proxy(forScheme: "http") == "http://all:3")
+        #expect(upper.proxy(forScheme: "https") == "http://upper:2")
+        #expect(upper.noProxy == "example.com")
+        // Lowercase wins; a variable set but empty means no proxy, without falling back to all_proxy.
+        let lower = EnvironmentProxy(["http_proxy": "", "https_proxy": "http://lower:4", "HTTPS_PROXY": "http://upper:2",
+                                      "all_proxy": "http://all:5", "ALL_PROXY": "http://all:3", "no_proxy": "a", "NO_PROXY": "b"])
+        #expect(lower.proxy(forScheme: "http") == "")
+        #expect(lower.proxy(forScheme: "https") == "http://lower:4")
+        #expect(lower.noProxy == "a")
+        #expect(EnvironmentProxy([:]).proxy(forScheme: "https") == "" && EnvironmentProxy([:]).noProxy == "")
+        // Only a proxy that depends on the scheme makes the loader follow redirects itself.
+        #expect(lower.differsByScheme)
+        #expect(!EnvironmentProxy(["all_proxy": "http://all:3"]).differsByScheme)
+    }
+
+    @Test func aRedirectToTheOtherSchemeTakesThatSchemesProxyFromTheEnvironment() async throws {
+        let fixtures = try TLSFixtures.shared.get()
+        let https = try TLSFront(backend: server, chain: fixtures.serverCertificate, key: fixtures.serverKey)
+        let target = https.url("/ok.pgm")
+        server.route("/to-https") { _, connection in
+            try connection.respond(status: 302, headers: [("Location", target.absoluteString)])
+        }
+        // http through the proxy, https direct (set but empty): the https hop must not use the first
+        // hop's proxy, as it would if libcurl followed the redirect with the proxy it was given.
+        let loader = makeLoader {
+            $0.tls.caBundlePath = fixtures.rootCA.path
+            $0.proxy = .environment
+            $0.proxyEnvironment = ["http_proxy": proxy.url.absoluteString, "https_proxy": ""]
+        }
+        let result = try await run(loader, server.url("/to-https")).get()
+        #expect(result.data == Data(FaultServer.image))
+        #expect(result.response?.url == target)
+        #expect(proxy.requestLines == ["GET \(server.url("/to-https").absoluteString) HTTP/1.1"])
     }
 
     @Test func theGuardRefusesALoopbackTargetBehindAProxy() async {

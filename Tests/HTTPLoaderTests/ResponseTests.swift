@@ -10,6 +10,8 @@ import WebImageHTTPLoader
 struct ResponseTests {
     let server: LoopbackHTTPServer
     let flakyAttempts = CompletionCounter()
+    /// Opened by the test's progress handler each time a piece of `/gated-pieces.pgm` has arrived whole.
+    let pieceGate = Gate()
 
     init() throws {
         server = try FaultServer.make()
@@ -27,12 +29,21 @@ struct ResponseTests {
         }
         // The image in eight pieces with a pause between: several progress callbacks.
         server.route("/pieces.pgm") { _, connection in
-            let image = [UInt8](PGMCoder.sample(width: 64, height: 64))
+            let image = Self.piecesImage
             try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
-            let piece = image.count / 8 + 1
-            for start in stride(from: 0, to: image.count, by: piece) {
-                try connection.write(Array(image[start..<min(image.count, start + piece)]))
+            for piece in Self.pieces {
+                try connection.write(Array(image[piece]))
                 try connection.pause(milliseconds: 20)
+            }
+        }
+        // The same pieces, each sent only once the client reported the one before (the test opens the
+        // gate): at least one progress callback per piece, however the machine schedules the two ends.
+        server.route("/gated-pieces.pgm") { [pieceGate] _, connection in
+            let image = Self.piecesImage
+            try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
+            for (index, piece) in Self.pieces.enumerated() {
+                if index > 0 { pieceGate.pass() }
+                try connection.write(Array(image[piece]))
             }
         }
     }
@@ -97,12 +108,30 @@ struct ResponseTests {
         #expect(server.requestCount(for: "/flaky.pgm") == 1)
     }
 
+    /// The body of `/pieces.pgm` and `/gated-pieces.pgm`.
+    static let piecesImage = [UInt8](PGMCoder.sample(width: 64, height: 64))
+    /// Its eight pieces.
+    static let pieces: [Range<Int>] = {
+        let piece = piecesImage.count / 8 + 1
+        return stride(from: 0, to: piecesImage.count, by: piece).map { $0..<min(piecesImage.count, $0 + piece) }
+    }()
+
     @Test func progressIsReportedAsBytesArriveAndThrottledByTheMinimumInterval() async throws {
         let loader = makeLoader()
-        let reports = Locked<[LoadProgress]>([])
-        _ = try await load(loader, server.url("/pieces.pgm"), progress: { p in reports.withLock { $0.append(p) } }).get()
-        let all = reports.withLock { $0 }
-        #expect(all.count >= 4)
+        // Every report, and how many pieces have arrived whole (each one lets the server send the next).
+        let reports = Locked<(all: [LoadProgress], piecesIn: Int)>(([], 0))
+        let ends = Self.pieces.map { Int64($0.upperBound) }
+        _ = try await load(loader, server.url("/gated-pieces.pgm"), progress: { [pieceGate] p in
+            let newlyIn = reports.withLock { reports in
+                reports.all.append(p)
+                let piecesIn = ends.filter { $0 <= p.receivedBytes }.count
+                defer { reports.piecesIn = max(reports.piecesIn, piecesIn) }
+                return max(0, piecesIn - reports.piecesIn)
+            }
+            pieceGate.open(newlyIn)
+        }).get()
+        let all = reports.withLock { $0.all }
+        #expect(all.count >= Self.pieces.count)
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.receivedBytes < $1.receivedBytes })
         #expect(all.last?.receivedBytes == all.last?.expectedBytes)
 

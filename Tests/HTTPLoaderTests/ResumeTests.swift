@@ -218,6 +218,9 @@ struct ResumeTests {
         _ = await load(loader, url)
         await waitUntilIdle(loader, events: events)
         vanishing.shutdown()
+        // Held to the end, so the port refuses rather than reaching a server a parallel test just started.
+        let closed = try RefusingPort(port: vanishing.port)
+        defer { closed.close() }
         let refused = await load(loader, url)
         guard case .network(let code, _) = failure(refused) else { Issue.record("expected .network, got \(refused)"); return }
         #expect(code == 7) // CURLE_COULDNT_CONNECT

@@ -32,18 +32,25 @@ struct RetryTests {
 
     @Test func tooManyRequestsWithAnHTTPDateRetryAfterIsRetriedAtThatDate() async throws {
         let recorder = RecordingPolicy(wrapping: HTTPBackoffRetryPolicy(baseDelay: 0.001))
-        // Three seconds ahead, truncated to the second by the date format: a wait of about two seconds
-        // or more, less however long the first answer took on a loaded machine.
-        let date = ResumableOrigin.httpDate(Date().addingTimeInterval(3))
-        let throttled = route("/throttled", failures: [(429, [("Retry-After", date)])])
+        // Four seconds after the request arrived, truncated to the second by the date format: a wait of
+        // over three seconds less only the answer's way back to the loader, however late the request
+        // itself was sent on a loaded machine.
+        let sentDate = Locked<String?>(nil)
+        let throttled = ScriptedRoute(failures: [(429, [])]) {
+            let date = ResumableOrigin.httpDate(Date().addingTimeInterval(4))
+            sentDate.withLock { $0 = date }
+            return [("Retry-After", date)]
+        }
+        server.route("/throttled") { _, connection in try throttled.answer(connection) }
         let loader = makeLoader { $0.retryPolicy = recorder }
         let result = try await load(loader, server.url("/throttled")).get()
         #expect(result.data == Data(FaultServer.image))
         let seen = try #require(recorder.contexts.first)
         #expect(seen.statusCode == 429)
+        let date = try #require(sentDate.withLock { $0 })
         #expect(seen.responseHeaders["retry-after"] == date)
         let asked = try #require(seen.retryAfter)
-        #expect(asked > 1 && asked <= 3, "Retry-After read as \(asked) s")
+        #expect(asked > 1 && asked <= 4, "Retry-After read as \(asked) s")
         #expect(throttled.gap >= asked - 0.1, "retried after \(throttled.gap) s, asked \(asked) s")
     }
 
@@ -200,8 +207,15 @@ final class ScriptedRoute: Sendable {
 
     /// Guards the script and the arrival times (handlers run on server threads).
     private let state: Locked<State>
+    /// Headers made as each failure is answered (a date relative to the request's arrival), added to
+    /// the scripted ones.
+    private let headersOnArrival: @Sendable () -> [(String, String)]
 
-    init(failures: [(Int, [(String, String)])]) { state = Locked(State(failures: failures)) }
+    init(failures: [(Int, [(String, String)])],
+         headersOnArrival: @escaping @Sendable () -> [(String, String)] = { [] }) {
+        state = Locked(State(failures: failures))
+        self.headersOnArrival = headersOnArrival
+    }
 
     func answer(_ connection: HTTPServerConnection) throws {
         let next: (Int, [(String, String)])? = state.withLock { state in
@@ -209,7 +223,7 @@ final class ScriptedRoute: Sendable {
             return state.failures.isEmpty ? nil : state.failures.removeFirst()
         }
         if let (status, headers) = next {
-            try connection.respond(status: status, headers: [("Content-Type", "text/plain")] + headers)
+            try connection.respond(status: status, headers: [("Content-Type", "text/plain")] + headers + headersOnArrival())
         } else {
             try connection.respond(headers: FaultServer.imageHeaders, body: FaultServer.image)
         }

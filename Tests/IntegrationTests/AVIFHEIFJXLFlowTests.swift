@@ -8,8 +8,6 @@ import WebImageTestSupport
 /// by the coders the `WebImage` module registers.
 @Suite("AVIF, HEIF and JPEG XL over HTTP")
 struct AVIFHEIFJXLFlowTests {
-    init() { _ = isolatedSharedCache }
-
     @Test("the Accept header offers AVIF first, and HEIC/HEIF and JPEG XL")
     func acceptHeader() {
         let accept = WebImage.httpLoader.acceptHeader

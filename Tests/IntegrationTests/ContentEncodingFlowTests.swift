@@ -8,8 +8,6 @@ import WebImageTestSupport
 /// An image served with `Content-Encoding: gzip` decodes through the whole flow, as in a browser.
 @Suite("Content encodings")
 struct ContentEncodingFlowTests {
-    init() { _ = isolatedSharedCache }
-
     @Test func aGzipEncodedPNGDecodes() async throws {
         let png = try [UInt8](Data(contentsOf: WholeFlowTests.resources.appendingPathComponent("badge-alpha.png")))
         let server = try LoopbackHTTPServer()

@@ -7,19 +7,13 @@ import WebImage
 import WebImageTestSupport
 
 /// The whole flow with real parts: libcurl over loopback, the C-library coders, memory + disk cache.
-/// Points the shared manager's disk cache at a temporary directory before its first use, so tests never
-/// write to the user's `~/.cache`.
-let isolatedSharedCache: TemporaryDirectory = {
-    let directory = try! TemporaryDirectory(prefix: "shared-cache")
-    setenv("XDG_CACHE_HOME", directory.url.path, 1)
-    return directory
-}()
-
+/// Managers under test get a temporary cache directory each. The shared manager (`WebImage.shared`, set
+/// up on first use by any suite) keeps its cache under `$XDG_CACHE_HOME` (else `~/.cache`): the place to
+/// point it at a temporary directory is the environment the test process starts with, never a test, which
+/// would change the environment while other threads read it.
 @Suite("Whole flow")
 struct WholeFlowTests {
     static let resources = PackagePaths.root.appendingPathComponent("Examples/Resources")
-
-    init() { _ = isolatedSharedCache }
 
     @Test func downloadDecodeCacheRevalidateAndThumbnail() async throws {
         let server = try LoopbackHTTPServer()

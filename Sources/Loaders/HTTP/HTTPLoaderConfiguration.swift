@@ -102,6 +102,9 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// Where connections go: ``HTTPProxy/direct`` (proxy variables in the environment ignored) by
     /// default; set a proxy URL, or opt in to the environment.
     public var proxy = HTTPProxy.direct
+    /// The variables ``HTTPProxy/environment`` takes its proxy from; nil, the default, reads the
+    /// process environment (`ProcessInfo`) once, as the loader starts. Other proxy settings ignore it.
+    public var proxyEnvironment: [String: String]?
     /// What to do after a failure. Never retries by default; ``HTTPBackoffRetryPolicy`` retries
     /// transient failures with backoff and honours `Retry-After`.
     public var retryPolicy: any HTTPRetryPolicy = NoRetryPolicy()

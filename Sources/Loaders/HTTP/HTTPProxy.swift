@@ -21,7 +21,10 @@ public enum HTTPProxy: Sendable, Hashable {
     /// Through the proxy at this URL (`http://host:port`; `https://` and `socks5h://` work too), for
     /// every host.
     case url(URL)
-    /// Whatever the environment says, as libcurl reads it (`http_proxy`, `https_proxy`, `all_proxy`,
-    /// `no_proxy`). Opt in to it when the deployment configures egress that way.
+    /// Whatever the environment says, read by libcurl's rules: `http_proxy` for http URLs (lowercase
+    /// only), `https_proxy` or `HTTPS_PROXY` for https ones, else `all_proxy` or `ALL_PROXY`; hosts
+    /// listed in `no_proxy` or `NO_PROXY` are reached directly. The environment is the process's, read
+    /// once as the loader starts, unless ``HTTPLoaderConfiguration/proxyEnvironment`` gives the variables.
+    /// Opt in to it when the deployment configures egress that way.
     case environment
 }

@@ -8,9 +8,10 @@ struct Harness {
     let cache: TestCache
     let manager: ImageManager
 
-    init() {
+    /// `gate`, when given, holds the cache's disk-only stores (see ``TestCache/diskOnlyStoreGate``).
+    init(diskOnlyStoresWaitFor gate: AsyncGate? = nil) {
         loader = TestLoader()
-        cache = TestCache()
+        cache = TestCache(diskOnlyStoresWaitFor: gate)
         manager = ImageManager(cache: cache, loader: loader, coders: ImageCodersManager(coders: [RawImageCoder()]))
     }
 

@@ -22,8 +22,14 @@ final class TestCache: ImageCache {
     /// Guards both levels and the logs.
     private let state = Locked(State())
     let coder: any ImageCoder
+    /// When set, a store into the disk level alone (what the manager leaves running after its answer)
+    /// waits for this gate before it records anything.
+    let diskOnlyStoreGate: AsyncGate?
 
-    init(coder: any ImageCoder = RawImageCoder()) { self.coder = coder }
+    init(coder: any ImageCoder = RawImageCoder(), diskOnlyStoresWaitFor gate: AsyncGate? = nil) {
+        self.coder = coder
+        diskOnlyStoreGate = gate
+    }
 
     var stores: [Store] { state.withLock { $0.stores } }
     var events: [String] { state.withLock { $0.events } }
@@ -48,6 +54,7 @@ final class TestCache: ImageCache {
                cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
         // Let other work run first, so an un-awaited store really finishes after the answer.
         for _ in 0..<5 { await Task.yield() }
+        if cacheType == .disk, let diskOnlyStoreGate { await diskOnlyStoreGate.wait() }
         state.withLock { state in
             state.stores.append(Store(key: key, cacheType: cacheType, hadImage: image != nil, data: data))
             if cacheType.includesMemory, let image { state.memory[key] = image }

@@ -202,7 +202,7 @@ final class EventLoop {
     private func finish(_ io: TransferIO, code: CURLcode) {
         let metrics = io.metrics()
         var outcome = io.outcome(code)
-        if case .success = outcome, let target = io.pinnedRedirectTarget() {
+        if case .success = outcome, let target = io.loaderRedirectTarget() {
             detach(io)
             follow(io, to: target, metrics: metrics)
             return
@@ -245,8 +245,8 @@ final class EventLoop {
                metrics: metrics, sentValidators: io.request.sentValidators)
     }
 
-    /// Starts the next hop of a pinned transfer's redirect, with the checks libcurl makes when it
-    /// follows redirects itself: the limit, and http or https only.
+    /// Starts the next hop of a redirect the event loop follows (see ``TransferIO/loaderFollowsRedirects``),
+    /// with the checks libcurl makes when it follows redirects itself: the limit, and http or https only.
     private func follow(_ io: TransferIO, to target: URL, metrics: HTTPTransferMetrics) {
         let url = io.request.url
         let redirects = io.redirectsBefore + 1

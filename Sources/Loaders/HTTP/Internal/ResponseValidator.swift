@@ -8,10 +8,15 @@ final class ResponseValidator: Sendable {
     let configuration: HTTPLoaderConfiguration
     /// The configuration's TLS settings as libcurl options, prepared once.
     let tls: TLSOptions
+    /// With ``HTTPProxy/environment``, its variables (the configuration's, else the process's, read
+    /// here once); nil with the other proxy settings.
+    let environmentProxy: EnvironmentProxy?
 
     init(configuration: HTTPLoaderConfiguration) {
         self.configuration = configuration
         tls = TLSOptions(configuration.tls)
+        environmentProxy = configuration.proxy == .environment
+            ? EnvironmentProxy(configuration.proxyEnvironment ?? ProcessInfo.processInfo.environment) : nil
     }
 
     /// Why `response` is not acceptable, or nil when it is. A 304 answering our validators is

@@ -14,6 +14,10 @@ final class TransferIO {
     /// proxy with the guard on), or nil. Pinned transfers follow redirects through the event loop,
     /// one checked hop at a time, not inside libcurl.
     let pinnedAddress: String?
+    /// Whether the event loop follows this transfer's redirects, one hop at a time, rather than libcurl:
+    /// pinned transfers, and those whose proxy from the environment depends on the URL's scheme (each
+    /// hop takes its own).
+    let loaderFollowsRedirects: Bool
     /// Redirects already followed by the event loop before this hop.
     let redirectsBefore: Int
     let easy: UnsafeMutableRawPointer
@@ -60,6 +64,7 @@ final class TransferIO {
         self.attempt = attempt
         self.serial = serial
         self.pinnedAddress = pinnedAddress
+        loaderFollowsRedirects = pinnedAddress != nil || validator.environmentProxy?.differsByScheme == true
         self.redirectsBefore = redirectsBefore
         self.easy = easy
         self.scheduler = scheduler
@@ -86,7 +91,7 @@ final class TransferIO {
         setString(CURLOPT_URL, request.url.absoluteString)
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        if pinnedAddress == nil {
+        if !loaderFollowsRedirects {
             setLong(CURLOPT_FOLLOWLOCATION, 1)
             setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
         }
@@ -144,7 +149,8 @@ final class TransferIO {
     }
 
     /// Proxy settings and the SSRF guard. libcurl reads proxy variables from the environment unless
-    /// CURLOPT_PROXY is set, so `.direct` sets it to "" (no proxy).
+    /// CURLOPT_PROXY is set, so every setting sets it: `.direct` to "" (no proxy), `.environment` to
+    /// what the loader read from the environment (or the configuration's variables) for this URL.
     private func configureRoute(context: UnsafeMutableRawPointer) {
         switch configuration.proxy {
         case .direct:
@@ -154,7 +160,9 @@ final class TransferIO {
             // An empty list sends every host through the proxy, whatever `no_proxy` says.
             setString(CURLOPT_NOPROXY, "")
         case .environment:
-            break
+            guard let environment = validator.environmentProxy else { break }
+            setString(CURLOPT_PROXY, environment.proxy(forScheme: request.url.scheme?.lowercased() ?? "http"))
+            setString(CURLOPT_NOPROXY, environment.noProxy)
         }
         if configuration.proxy != .direct {
             // The proxy's answer to CONNECT is not the origin's response head: keep it out of ours.
@@ -236,9 +244,9 @@ final class TransferIO {
         (300..<400).contains(status) && status != 304 && headerFields["location"] != nil
     }
 
-    /// The next URL when this hop of a pinned transfer answered with a redirect to follow.
-    func pinnedRedirectTarget() -> URL? {
-        guard pinnedAddress != nil, let status = response?.statusCode, isRedirect(status: status) else { return nil }
+    /// The next URL when this hop answered with a redirect the event loop follows.
+    func loaderRedirectTarget() -> URL? {
+        guard loaderFollowsRedirects, let status = response?.statusCode, isRedirect(status: status) else { return nil }
         var target: UnsafeMutablePointer<CChar>? = nil
         _ = ccurl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target)
         return target.flatMap { URL(string: String(cString: $0)) }
@@ -279,7 +287,7 @@ final class TransferIO {
     private func acceptHead() -> Bool {
         var head = makeResponse()
         // A redirect the event loop follows: read (and drop) its body, judge only the final response.
-        if pinnedAddress != nil && isRedirect(status: head.statusCode) {
+        if loaderFollowsRedirects && isRedirect(status: head.statusCode) {
             response = head
             return true
         }

@@ -1,0 +1,31 @@
+/// The proxy settings of an environment, chosen by the rules libcurl applies to the process
+/// environment, so that the loader hands libcurl explicit options and libcurl never reads the
+/// environment itself (which also lets a configuration carry its own variables).
+struct EnvironmentProxy: Sendable, Equatable {
+    /// For http URLs: `http_proxy`. Never `HTTP_PROXY`, which CGI sets from a request's `Proxy:` header.
+    let http: String?
+    /// For https URLs: `https_proxy`, else `HTTPS_PROXY`.
+    let https: String?
+    /// For a scheme whose own variable is not set: `all_proxy`, else `ALL_PROXY`.
+    let all: String?
+    /// Hosts reached without the proxy (libcurl's `no_proxy` syntax): `no_proxy`, else `NO_PROXY`;
+    /// empty when neither is set.
+    let noProxy: String
+
+    init(_ variables: [String: String]) {
+        http = variables["http_proxy"]
+        https = variables["https_proxy"] ?? variables["HTTPS_PROXY"]
+        all = variables["all_proxy"] ?? variables["ALL_PROXY"]
+        noProxy = variables["no_proxy"] ?? variables["NO_PROXY"] ?? ""
+    }
+
+    /// The proxy for URLs with `scheme` (lowercased), for `CURLOPT_PROXY`: empty for none. A set but
+    /// empty variable means no proxy, without falling back to `all_proxy`, as in libcurl.
+    func proxy(forScheme scheme: String) -> String {
+        (scheme == "https" ? https : http) ?? all ?? ""
+    }
+
+    /// Whether http and https URLs take different proxies: libcurl, which keeps a transfer's proxy on
+    /// the redirects it follows, must then leave redirects to the loader, which picks each hop's anew.
+    var differsByScheme: Bool { proxy(forScheme: "http") != proxy(forScheme: "https") }
+}
