@@ -73,11 +73,13 @@ static struct pixels decode_jpeg(const unsigned char *bytes, size_t size, int fi
     return image;
 }
 
-static struct pixels decode_png(const unsigned char *bytes, size_t size) {
+/* Sets `*has_alpha` from the file's own format (an opaque PNG takes the opaque paths). */
+static struct pixels decode_png(const unsigned char *bytes, size_t size, int *has_alpha) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&image, bytes, size)) fail("PNG header failed");
+    *has_alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
     image.format = PNG_FORMAT_RGBA;
     struct pixels out = { malloc(PNG_IMAGE_SIZE(image)), (int)image.width, (int)image.height };
     if (!png_image_finish_read(&image, NULL, out.rgba, 0, NULL)) fail("PNG decode failed");
@@ -162,11 +164,11 @@ int main(int argc, char **argv) {
     long requests = 0;
     double start = cpu_seconds(), now = start;
     while (now - start < seconds || requests < 3) {
-        struct pixels decoded = is_png ? decode_png(bytes, size) : decode_jpeg(bytes, size, fit);
+        int has_alpha = 0;
+        struct pixels decoded = is_png ? decode_png(bytes, size, &has_alpha) : decode_jpeg(bytes, size, fit);
         int width, height;
-        /* The fitted size comes from the full-size image; a scaled JPEG decode keeps its aspect ratio. */
+        /* Fitted from the decoded size: a scaled JPEG decode keeps the aspect ratio to within a pixel. */
         fitted(decoded.width, decoded.height, fit, &width, &height);
-        int has_alpha = is_png;
         struct pixels output = sample(decoded, width, height, has_alpha && !to_webp);
         if (to_webp) encode_webp(output, quality, has_alpha); else encode_jpeg(output, quality);
         free(decoded.rgba);

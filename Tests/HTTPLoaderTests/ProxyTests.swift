@@ -63,12 +63,15 @@ struct ProxyTests {
         #expect(upper.proxy(forScheme: "http") == "http://all:3")
         #expect(upper.proxy(forScheme: "https") == "http://upper:2")
         #expect(upper.noProxy == "example.com")
-        // Lowercase wins; a variable set but empty means no proxy, without falling back to all_proxy.
+        // Lowercase wins; a variable set but empty counts as unset (libcurl's curl_getenv), so the next
+        // name is read.
         let lower = EnvironmentProxy(["http_proxy": "", "https_proxy": "http://lower:4", "HTTPS_PROXY": "http://upper:2",
                                       "all_proxy": "http://all:5", "ALL_PROXY": "http://all:3", "no_proxy": "a", "NO_PROXY": "b"])
-        #expect(lower.proxy(forScheme: "http") == "")
+        #expect(lower.proxy(forScheme: "http") == "http://all:5")
         #expect(lower.proxy(forScheme: "https") == "http://lower:4")
         #expect(lower.noProxy == "a")
+        let empty = EnvironmentProxy(["https_proxy": "", "HTTPS_PROXY": "http://upper:2", "no_proxy": "", "NO_PROXY": "b"])
+        #expect(empty.proxy(forScheme: "https") == "http://upper:2" && empty.noProxy == "b")
         #expect(EnvironmentProxy([:]).proxy(forScheme: "https") == "" && EnvironmentProxy([:]).noProxy == "")
         // Only a proxy that depends on the scheme makes the loader follow redirects itself.
         #expect(lower.differsByScheme)

@@ -38,10 +38,11 @@ final class Answers: Sendable {
 
     var all: [Result<ImageLoadResult, ImageError>] { received.withLock { $0 } }
 
-    /// The next answer.
+    /// The next answer; `.cancelled` when the waiting task is cancelled first (a test's time limit), so
+    /// the test fails instead of the process trapping.
     func next() async -> Result<ImageLoadResult, ImageError> {
         var iterator = stream.makeAsyncIterator()
-        return await iterator.next()!
+        return await iterator.next() ?? .failure(.cancelled)
     }
 }
 

@@ -195,9 +195,11 @@ import WebImage
         // The origin holds `/held.jpg` until the 503 is seen, so the worker and the queue stay full however
         // slow the machine.
         let origin = OriginGate()
+        defer { origin.open() }   // also when an expectation throws first: no origin request is left waiting
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             configuration.workers = 1
             configuration.queueSize = 1
+            Fixtures.waitForHeldSources(&configuration)
         }
         let gate = servers.server.service.gate
         let held = servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png")
@@ -254,7 +256,8 @@ import WebImage
 
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
         let origin = OriginGate()
-        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin))
+        defer { origin.open() }
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin), configure: Fixtures.waitForHeldSources)
         let gate = servers.server.service.gate
         async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png"))
         try await waitUntil { gate.runningCount == 1 }

@@ -12,15 +12,16 @@ struct EnvironmentProxy: Sendable, Equatable {
     /// empty when neither is set.
     let noProxy: String
 
+    /// Reads `variables`; one set to the empty string counts as unset, as libcurl's `curl_getenv` has it.
     init(_ variables: [String: String]) {
-        http = variables["http_proxy"]
-        https = variables["https_proxy"] ?? variables["HTTPS_PROXY"]
-        all = variables["all_proxy"] ?? variables["ALL_PROXY"]
-        noProxy = variables["no_proxy"] ?? variables["NO_PROXY"] ?? ""
+        func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+        http = value("http_proxy")
+        https = value("https_proxy") ?? value("HTTPS_PROXY")
+        all = value("all_proxy") ?? value("ALL_PROXY")
+        noProxy = value("no_proxy") ?? value("NO_PROXY") ?? ""
     }
 
-    /// The proxy for URLs with `scheme` (lowercased), for `CURLOPT_PROXY`: empty for none. A set but
-    /// empty variable means no proxy, without falling back to `all_proxy`, as in libcurl.
+    /// The proxy for URLs with `scheme` (lowercased), for `CURLOPT_PROXY`: empty for none.
     func proxy(forScheme scheme: String) -> String {
         (scheme == "https" ? https : http) ?? all ?? ""
     }

@@ -246,7 +246,8 @@ final class EventLoop {
     }
 
     /// Starts the next hop of a redirect the event loop follows (see ``TransferIO/loaderFollowsRedirects``),
-    /// with the checks libcurl makes when it follows redirects itself: the limit, and http or https only.
+    /// with the checks libcurl makes when it follows redirects itself: the limit, http or https only, and
+    /// one timeout for the whole chain.
     private func follow(_ io: TransferIO, to target: URL, metrics: HTTPTransferMetrics) {
         let url = io.request.url
         let redirects = io.redirectsBefore + 1
@@ -266,7 +267,15 @@ final class EventLoop {
                 reason: "redirect to a scheme other than http or https (\(target.absoluteString))")), metrics: metrics)
             return
         }
-        begin(io.id, Hop(request: io.request.redirected(to: target), attempt: io.attempt, redirects: redirects))
+        var next = io.request.redirected(to: target)
+        if io.request.timeout > 0 {
+            next.deadline = io.request.deadline ?? io.started + .milliseconds(Int(io.request.timeout * 1000))
+        }
+        if let deadline = next.deadline, deadline <= .now {
+            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.timeout), metrics: metrics)
+            return
+        }
+        begin(io.id, Hop(request: next, attempt: io.attempt, redirects: redirects))
     }
 
     /// Cancellation and client errors other than 408 and 429 are final whatever the retry policy says

@@ -22,6 +22,10 @@ struct PreparedRequest: Sendable {
     /// Whether the configuration's credentials go with this request: false after a redirect (followed
     /// by the event loop) to another host.
     var sendsCredentials = true
+    /// When a redirect chain the event loop follows must be over: its first hop's start plus
+    /// ``timeout``, as libcurl counts a chain it follows against one timeout. Nil on a first hop (whose
+    /// transfer gets the whole ``timeout``) and when there is no timeout. Not part of ``key``.
+    var deadline: ContinuousClock.Instant?
     /// Where this request's transfer logs: the context's logger of the caller that started it; nil
     /// uses the configuration's. Not part of ``key``.
     var logger: Logger?
@@ -50,19 +54,28 @@ struct PreparedRequest: Sendable {
                           timeout: timeout)
     }
 
-    /// The request for the next hop of a redirect the event loop follows (pinned transfers): the same
-    /// request at `url`, without credentials and cookies once it leaves the original host.
+    /// The request for the next hop of a redirect the event loop follows: the same request at `url`,
+    /// without credentials, `Authorization` and cookies once it leaves the original origin (scheme,
+    /// host and port, as libcurl decides), so an https request's secrets never go out over http.
     func redirected(to url: URL) -> PreparedRequest {
-        let sameHost = url.host?.lowercased() == self.url.host?.lowercased()
-        let lines = sameHost ? headerLines : headerLines.filter {
+        let sameOrigin = url.scheme?.lowercased() == self.url.scheme?.lowercased()
+            && url.host?.lowercased() == self.url.host?.lowercased()
+            && Self.effectivePort(url) == Self.effectivePort(self.url)
+        let lines = sameOrigin ? headerLines : headerLines.filter {
             let name = $0.prefix { $0 != ":" }.lowercased()
             return name != "authorization" && name != "cookie"
         }
         var next = PreparedRequest(url: url, method: method, headerLines: lines, timeout: timeout,
                                    handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
                                    sentValidators: sentValidators, hostKey: hostKey)
-        next.sendsCredentials = sendsCredentials && sameHost
+        next.sendsCredentials = sendsCredentials && sameOrigin
         next.logger = logger
+        next.deadline = deadline
         return next
+    }
+
+    /// The URL's port, or its scheme's default.
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
     }
 }

@@ -20,6 +20,8 @@ final class TransferIO {
     let loaderFollowsRedirects: Bool
     /// Redirects already followed by the event loop before this hop.
     let redirectsBefore: Int
+    /// When this hop's transfer was set up: a chain's first hop starts its deadline here.
+    let started: ContinuousClock.Instant
     let easy: UnsafeMutableRawPointer
     private let scheduler: TransferScheduler
     private let validator: ResponseValidator
@@ -66,6 +68,7 @@ final class TransferIO {
         self.pinnedAddress = pinnedAddress
         loaderFollowsRedirects = pinnedAddress != nil || validator.environmentProxy?.differsByScheme == true
         self.redirectsBefore = redirectsBefore
+        started = .now
         self.easy = easy
         self.scheduler = scheduler
         self.validator = validator
@@ -96,7 +99,13 @@ final class TransferIO {
             setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
         }
         setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
-        setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+        if let deadline = request.deadline {
+            // A later hop of a chain the event loop follows: only what is left of the chain's timeout.
+            let left = ContinuousClock.now.duration(to: deadline).components
+            setLong(CURLOPT_TIMEOUT_MS, max(1, Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)))
+        } else {
+            setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+        }
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
         setLong(CURLOPT_BUFFERSIZE, HTTPContentDecoding.receiveBufferSize)

@@ -71,7 +71,8 @@ final class RedisProcess: Sendable {
             if reply(to: "PING", port: port).map({ $0.starts(with: Array("+PONG".utf8)) }) == true { return }
             usleep(20_000)
         }
-        kill(process.processIdentifier, SIGKILL)
+        // Once the child has exited, Foundation has reaped it and its pid may belong to another process.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         throw CocoaError(.executableLoad)
     }
 

@@ -125,4 +125,11 @@ extension Fixtures {
         files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.pass() })
         return files
     }
+
+    /// Download and request deadlines far past any test's wait, so a held source is answered because the
+    /// test opened its gate, never because a deadline ran out on a slow machine.
+    static func waitForHeldSources(_ configuration: inout ServerConfiguration) {
+        configuration.downloadTimeout = 300
+        configuration.requestTimeout = 300
+    }
 }
