@@ -75,6 +75,26 @@ struct CommandTests {
         #expect(again.status == 0 && (again.stdout.contains("disk") || again.stdout.contains("memory")))
     }
 
+    /// The loader's default, `HTTPProxy.direct`, keeps libcurl from reading proxy variables: a child
+    /// process (the environment is only ever changed for it, never in this process) with every proxy
+    /// variable naming a server of ours fetches straight from the origin, and that server hears nothing.
+    @Test func proxyVariablesAreIgnoredByDefault() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let proxy = try LoopbackHTTPServer()
+        defer { proxy.shutdown() }
+        let cache = try TemporaryDirectory(prefix: "proxy-cache")
+        var environment = environment(cache)
+        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+            environment[name] = "http://127.0.0.1:\(proxy.port)"
+        }
+        let run = try BuiltExecutable.run("webimage", ["fetch", server.url("/images/baseline.jpg").absoluteString],
+                                          environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.totalRequestCount == 1)
+        #expect(proxy.totalRequestCount == 0)
+    }
+
     @Test func badInputGivesOneLineOnStderrAndAFailureStatus() throws {
         let server = try Self.makeServer()
         defer { server.shutdown() }
