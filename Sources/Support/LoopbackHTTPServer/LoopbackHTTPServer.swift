@@ -47,28 +47,14 @@ public final class LoopbackHTTPServer: Sendable {
     /// loopback host) on a free port and starts accepting.
     public init(address: String = "127.0.0.1") throws {
         self.address = address
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr(self.address)
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 1024) == 0 else {
+        let (fd, port) = try LoopbackSocket.bound(address: address)
+        guard listen(fd, 1024) == 0 else {
             let code = errno
             close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         threads.enter()
         Thread { [self] in acceptLoop() }.start()
     }
