@@ -39,6 +39,11 @@ public enum WebImageMetrics {
     public static let httpRequests = "webimage_http_requests_total"
     /// Counter of HTTP retries. Dimension: `reason` (`timeout`, `network`, `status`, `range_refused`, `other`).
     public static let httpRetries = "webimage_http_retries_total"
+    /// Counter of pooled HTTP/1.x connections the HTTP loader refused just before sending a request on
+    /// them, closing each and sending that request on a new connection: the server had sent bytes after
+    /// its last response, which would have been read as the next one's answer, or had closed it.
+    /// Dimension: `reason` (`unread_bytes`, `closed`, `broken`).
+    public static let httpStaleConnections = "webimage_http_stale_connections_total"
     /// Counter of HTTP response body bytes received by transfers that finished.
     public static let httpResponseBytes = "webimage_http_response_bytes_total"
     /// Timer from the start of an HTTP transfer to its first response byte (libcurl's `STARTTRANSFER`).

@@ -13,13 +13,19 @@ public final class HTTPServerConnection {
     public struct Closed: Error {}
 
     let fd: Int32
+    /// Which connection this is: the server's n-th accepted one, from 1. Tells a test whether two
+    /// requests came on one connection.
+    public let number: Int
     /// Set by a handler that wants the connection closed after its response instead of kept alive.
     public var closeAfterResponse = false
 
     /// Linux's POLLRDHUP (the peer closed its end); Glibc exports it only under _GNU_SOURCE.
     static let peerHangUp: Int16 = 0x2000
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, number: Int) {
+        self.fd = fd
+        self.number = number
+    }
 
     /// Writes `bytes` completely, or throws ``Closed`` when the client is gone.
     public func write(_ bytes: [UInt8]) throws(Closed) {

@@ -30,6 +30,7 @@ public final class LoopbackHTTPServer: Sendable {
         var counts: [String: Int] = [:]
         var log: [HTTPServerRequest] = []
         var connections: Set<Int32> = []
+        var acceptedCount = 0
         var isShutDown = false
     }
 
@@ -83,6 +84,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// Requests received in all.
     public var totalRequestCount: Int { state.withLock { $0.log.count } }
 
+    /// Connections accepted so far (open or closed).
+    public var acceptedConnectionCount: Int { state.withLock { $0.acceptedCount } }
+
     /// Stops accepting, closes every connection and waits for every server thread to end.
     /// Handlers blocked on something other than their connection must be released first.
     public func shutdown() {
@@ -109,26 +113,27 @@ public final class LoopbackHTTPServer: Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let accepted = state.withLock { state in
-                guard !state.isShutDown else { return false }
+            let number: Int? = state.withLock { state in
+                guard !state.isShutDown else { return nil }
                 state.connections.insert(fd)
-                return true
+                state.acceptedCount += 1
+                return state.acceptedCount
             }
-            guard accepted else { close(fd); return }
+            guard let number else { close(fd); return }
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             threads.enter()
-            Thread { [self] in serve(fd) }.start()
+            Thread { [self] in serve(fd, number: number) }.start()
         }
     }
 
-    private func serve(_ fd: Int32) {
+    private func serve(_ fd: Int32, number: Int) {
         defer {
             state.withLock { _ = $0.connections.remove(fd) }
             close(fd)
             threads.leave()
         }
-        let connection = HTTPServerConnection(fd: fd)
+        let connection = HTTPServerConnection(fd: fd, number: number)
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {
             let handler = state.withLock { state -> Handler? in

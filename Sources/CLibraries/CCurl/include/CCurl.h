@@ -5,6 +5,7 @@
 // variadic, which Swift cannot call; these typed wrappers forward one argument type each.
 
 #include <curl/curl.h>
+#include "CCurlConnection.h"
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);

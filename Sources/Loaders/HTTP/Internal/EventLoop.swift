@@ -21,6 +21,9 @@ final class EventLoop {
     /// handle turns the cookie engine on, so the two kinds cannot use one share).
     private let cookieShare: UnsafeMutableRawPointer
     private let handles: EasyHandlePool
+    /// The sockets of every connection in both shares, for the check before each request. Outlives
+    /// them: the teardown's curl_share_cleanup and curl_multi_cleanup close the last ones.
+    private let connections = ConnectionRegistry()
     private var transfers: [UInt64: TransferIO] = [:]
     private var idsByHandle: [UnsafeMutableRawPointer: UInt64] = [:]
     /// Transfers waiting out a retry delay, with when (`DispatchTime` nanoseconds) they may run again.
@@ -116,13 +119,16 @@ final class EventLoop {
         }
     }
 
-    private func open(_ id: UInt64, _ hop: Hop, pinnedAddress: String?) {
+    /// Sets up and adds the transfer of a hop; `freshConnection` for a hop sent again after the check
+    /// before its request refused a pooled connection.
+    private func open(_ id: UInt64, _ hop: Hop, pinnedAddress: String?, freshConnection: Bool = false) {
         let request = hop.request
         let serial = nextSerial
         nextSerial += 1
         guard let io = TransferIO(id: id, request: request, attempt: hop.attempt, serial: serial,
                                   pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
-                                  scheduler: scheduler, validator: validator, handles: handles,
+                                  freshConnection: freshConnection, scheduler: scheduler, validator: validator,
+                                  handles: handles, connections: connections,
                                   share: request.handlesCookies ? cookieShare : share) else {
             answer(id, request: request, status: nil,
                    outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")),
@@ -135,7 +141,7 @@ final class EventLoop {
             headDeadlines.append((id, serial, DispatchTime.now().uptimeNanoseconds + Self.nanoseconds(limit)))
         }
         curl_multi_add_handle(multi, io.easy)
-        if hop.redirects == 0 {
+        if hop.redirects == 0 && !freshConnection {
             logger(request).debug("transfer started", metadata: [
                 "url": "\(request.url)", "transfer": "\(id)", "attempt": "\(hop.attempt)"])
             scheduler.events.emit(.started(transferID: id, url: request.url))
@@ -200,6 +206,11 @@ final class EventLoop {
     }
 
     private func finish(_ io: TransferIO, code: CURLcode) {
+        if code == CURLE_ABORTED_BY_CALLBACK, let refusal = io.refusedConnection {
+            detach(io)
+            resend(io, because: refusal)
+            return
+        }
         let metrics = io.metrics()
         var outcome = io.outcome(code)
         if case .success = outcome, let target = io.loaderRedirectTarget() {
@@ -276,6 +287,30 @@ final class EventLoop {
             return
         }
         begin(io.id, Hop(request: next, attempt: io.attempt, redirects: redirects))
+    }
+
+    /// Sends a hop again, on a new connection, after the check before its request refused the pooled
+    /// connection libcurl picked (see ``ConnectionRegistry``). libcurl has closed that connection and
+    /// nothing was sent on it, so this is the same attempt, not a retry; the hop keeps its deadline.
+    private func resend(_ io: TransferIO, because refusal: ConnectionRegistry.Refusal) {
+        HTTPInstruments.recordStaleConnection(reason: refusal.rawValue)
+        logger(io.request).debug("pooled connection refused", metadata: [
+            "url": "\(io.request.url)", "transfer": "\(io.id)", "reason": "\(refusal.rawValue)"])
+        // The bytes this attempt was to resume from go back to the store, for the new one to take.
+        keepResumableData(of: io)
+        guard !io.freshConnection else {
+            // Not expected: a transfer on new connections never meets a reused one.
+            answer(io.id, request: io.request, status: nil, outcome: .failure(.network(
+                code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "a new connection was refused (\(refusal.rawValue))")),
+                   metrics: nil)
+            return
+        }
+        var request = io.request
+        if request.timeout > 0, request.deadline == nil {
+            request.deadline = io.started + .milliseconds(Int(request.timeout * 1000))
+        }
+        open(io.id, Hop(request: request, attempt: io.attempt, redirects: io.redirectsBefore),
+             pinnedAddress: io.pinnedAddress, freshConnection: true)
     }
 
     /// Cancellation and client errors other than 408 and 429 are final whatever the retry policy says

@@ -25,6 +25,11 @@ enum HTTPInstruments {
         Counter(label: WebImageMetrics.httpRetries, dimensions: [("reason", reason)]).increment()
     }
 
+    /// A pooled connection was refused before a request went on it (`reason`: ``ConnectionRegistry/Refusal``).
+    static func recordStaleConnection(reason: String) {
+        Counter(label: WebImageMetrics.httpStaleConnections, dimensions: [("reason", reason)]).increment()
+    }
+
     /// Transfers that took (positive) or gave back (negative) a running slot.
     static func activeTransfersChanged(by delta: Int) {
         guard delta != 0 else { return }

@@ -55,12 +55,27 @@ final class TransferIO {
     private(set) var rangeRefused = false
 
     private let handles: EasyHandlePool
+    /// The sockets of the loader's connections, for the check before each request.
+    let connections: ConnectionRegistry
+    /// Whether this attempt must open new connections (CURLOPT_FRESH_CONNECT): it runs again because
+    /// the check before its request refused the pooled connection libcurl had picked.
+    let freshConnection: Bool
+    /// The connection this hop's request goes on, as the check before it found it.
+    private var connection: ConnectionRegistry.Handle?
+    /// Why the check before this hop's request refused the pooled connection (and aborted the transfer).
+    private(set) var refusedConnection: ConnectionRegistry.Refusal?
+    /// Whether the opensocket callback judges each address with the SSRF guard (direct connections
+    /// with the guard on; a pinned transfer's target was judged before it started).
+    private(set) var checksConnectedAddresses = false
 
     init?(id: UInt64, request: PreparedRequest, attempt: Int, serial: UInt64, pinnedAddress: String? = nil,
-          redirectsBefore: Int = 0, scheduler: TransferScheduler, validator: ResponseValidator,
-          handles: EasyHandlePool, share: UnsafeMutableRawPointer) {
+          redirectsBefore: Int = 0, freshConnection: Bool = false, scheduler: TransferScheduler,
+          validator: ResponseValidator, handles: EasyHandlePool, connections: ConnectionRegistry,
+          share: UnsafeMutableRawPointer) {
         guard let easy = handles.take() else { return nil }
         self.handles = handles
+        self.connections = connections
+        self.freshConnection = freshConnection
         self.id = id
         self.request = request
         self.attempt = attempt
@@ -120,7 +135,8 @@ final class TransferIO {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        configureRoute(context: context)
+        configureConnections(context: context)
+        configureRoute()
         switch request.method {
         case "GET": break
         case "HEAD": setLong(CURLOPT_NOBODY, 1)
@@ -157,10 +173,22 @@ final class TransferIO {
         }
     }
 
+    /// Every socket through our callbacks, and the check before each request (see ``ConnectionRegistry``).
+    private func configureConnections(context: UnsafeMutableRawPointer) {
+        _ = ccurl_easy_setopt_opensocket_function(easy, CurlCallbacks.openSocket)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
+        // libcurl keeps the close callback's pointer with each connection, which outlives this transfer.
+        _ = ccurl_easy_setopt_closesocket_function(easy, CurlCallbacks.closeSocket)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(connections).toOpaque())
+        _ = ccurl_easy_setopt_prereq_function(easy, CurlCallbacks.prerequest)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
+        if freshConnection { setLong(CURLOPT_FRESH_CONNECT, 1) }
+    }
+
     /// Proxy settings and the SSRF guard. libcurl reads proxy variables from the environment unless
     /// CURLOPT_PROXY is set, so every setting sets it: `.direct` to "" (no proxy), `.environment` to
     /// what the loader read from the environment (or the configuration's variables) for this URL.
-    private func configureRoute(context: UnsafeMutableRawPointer) {
+    private func configureRoute() {
         switch configuration.proxy {
         case .direct:
             setString(CURLOPT_PROXY, "")
@@ -191,8 +219,7 @@ final class TransferIO {
             // Direct connections: judge every address libcurl connects to, after its DNS lookup and on
             // every redirect hop. (Pinned transfers connect only to the proxy, which is trusted, or to
             // the address checked before the transfer.)
-            _ = ccurl_easy_setopt_opensocket_function(easy, CurlCallbacks.openSocket)
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context)
+            checksConnectedAddresses = true
         }
     }
 
@@ -204,12 +231,32 @@ final class TransferIO {
 
     // MARK: Callbacks (event thread, inside curl_multi_perform)
 
+    /// libcurl is about to send this hop's request on the connection with `endpoints`: false (with
+    /// ``refusedConnection`` set) when the registry refuses it.
+    func admitConnection(_ endpoints: ConnectionEndpoints?) -> Bool {
+        switch connections.admit(endpoints, mayMultiplex: configuration.enablesHTTP2) {
+        case .use(let handle):
+            connection = handle
+            return true
+        case .unknown:
+            connection = nil
+            return true
+        case .refuse(let refusal):
+            connection = nil
+            refusedConnection = refusal
+            return false
+        }
+    }
+
     /// A header line arrived. Returns a short count to abort when the head grows past the limit.
     func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         if bytes.starts(with: "HTTP/".utf8) {
             // A new response head (after a redirect or a 1xx): forget the previous one.
             headerFields.removeAll(keepingCapacity: true)
             headerBytes = 0
+            // The status line shows how the connection frames responses (libcurl writes "HTTP/2 200"
+            // for HTTP/2), which decides whether it is checked before its next request.
+            if let connection { connections.record(bytes.starts(with: "HTTP/1".utf8) ? .http1 : .multiplexed, on: connection) }
         }
         headerBytes += bytes.count
         if headerBytes > configuration.maxHeaderSize {

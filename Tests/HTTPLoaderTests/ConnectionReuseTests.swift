@@ -1,0 +1,156 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import WebImageCore
+import WebImageHTTPLoader
+import WebImageTestSupport
+
+/// A pooled keep-alive connection holding bytes that no request asked for (an origin that sends past
+/// its `Content-Length` in a later write of its own) never answers the next request to that origin:
+/// the loader refuses the connection, closes it, and sends the request on a new one, where the origin
+/// answers it. A connection with nothing unread is still reused.
+@Suite(.timeLimit(.minutes(1)))
+struct ConnectionReuseTests {
+    @Test func extraBytesAfterABodyNeverAnswerTheNextRequest() async throws {
+        let metrics = TestBackends.metrics
+        let refusedBefore = metrics.counterTotal(label: WebImageMetrics.httpStaleConnections,
+                                                 dimensions: [("reason", "unread_bytes")])
+        // Without the check, libcurl reads these as the next response: "Received HTTP/0.9 when not allowed".
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array("garbage!".utf8))
+        #expect(metrics.counterTotal(label: WebImageMetrics.httpStaleConnections, dimensions: [("reason", "unread_bytes")])
+                >= refusedBefore + 1)
+    }
+
+    @Test func aSecondResponseAfterABodyIsNeverTakenForAnotherURLsAnswer() async throws {
+        // Without the check, this is /second.pgm's answer: a 200 with another image, cached under its URL.
+        let smuggled = PGMCoder.file(width: 2, height: 2, pixels: [0xEE, 0xEE, 0xEE, 0xEE])
+        let response = "HTTP/1.1 200 OK\r\nContent-Type: image/x-portable-graymap\r\nContent-Length: \(smuggled.count)\r\n\r\n"
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled))
+    }
+
+    @Test func aSecondResponseIsRefusedWithHTTP2OffToo() async throws {
+        // Without HTTP/2, every reused connection is checked, whatever its earlier heads said.
+        let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x11])
+        let response = "HTTP/1.1 200 OK\r\nContent-Length: \(smuggled.count)\r\n\r\n"
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled)) {
+            $0.enablesHTTP2 = false
+        }
+    }
+
+    @Test func aConnectionWithNothingUnreadIsStillReused() async throws {
+        let origin = try OverflowingOrigin(extra: nil)
+        defer { origin.server.shutdown() }
+        let loader = makeLoader()
+        let first = await loadWithMetrics(loader, origin.server.url("/first.pgm"))
+        #expect(try first.0.get().data == OverflowingOrigin.firstBody)
+        let second = await loadWithMetrics(loader, origin.server.url("/second.pgm"))
+        #expect(try second.0.get().data == OverflowingOrigin.secondBody)
+        #expect(second.1?.reusedConnection == true)
+        #expect(origin.connection(of: "/second.pgm") == origin.connection(of: "/first.pgm"))
+        #expect(origin.server.acceptedConnectionCount == 1)
+    }
+
+    /// Loads /first.pgm, lets the origin write `extra` on that connection once the load is over (its
+    /// connection back in libcurl's pool), waits until it has, then loads /second.pgm: it must get its
+    /// own body, from a new connection, and the first connection must carry nothing more.
+    private func expectTheNextRequestGetsItsOwnAnswer(
+        after extra: [UInt8], _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
+    ) async throws {
+        let origin = try OverflowingOrigin(extra: extra)
+        defer {
+            // A failed expectation must not leave the handler waiting out the gate's bound at shutdown.
+            origin.releaseExtra.open()
+            origin.server.shutdown()
+        }
+        let loader = makeLoader(adjust)
+        let first = try await load(loader, origin.server.url("/first.pgm")).get()
+        #expect(first.data == OverflowingOrigin.firstBody)
+        origin.releaseExtra.open()
+        try await waitUntil("the origin wrote the extra bytes") { origin.extraWasSent }
+
+        let second = await load(loader, origin.server.url("/second.pgm"))
+        #expect(second.value?.data == OverflowingOrigin.secondBody, "\(second)")
+        #expect(second.value?.response?.statusCode == 200)
+        let firstConnection = try #require(origin.connection(of: "/first.pgm"))
+        #expect(origin.connection(of: "/second.pgm") != firstConnection, "the second request came on the first connection")
+        #expect(origin.requests(on: firstConnection) == 1)
+        #expect(origin.server.acceptedConnectionCount == 2)
+    }
+
+    /// Polls `condition` every 10 ms until it holds; fails after `seconds` (a bound for a broken run,
+    /// not a guess at how long anything takes).
+    private func waitUntil(_ what: Comment, seconds: Int = 30, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting: \(what)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// A loopback origin whose /first.pgm answers correctly and then, once the test opens ``releaseExtra``,
+/// writes `extra` (bytes past its Content-Length) on the same connection in a write of its own and
+/// sets ``extraWasSent``. /second.pgm answers with its own body. Records which connection each request
+/// came on.
+private final class OverflowingOrigin: Sendable {
+    static let firstBody = PGMCoder.sample()
+    static let secondBody = PGMCoder.file(width: 4, height: 1, pixels: [1, 2, 3, 4])
+    static let headers = [("Content-Type", "image/x-portable-graymap")]
+
+    /// The server; its routes hold this object (which does not hold them back).
+    let server: LoopbackHTTPServer
+    /// Opened by the test once the first load is over.
+    let releaseExtra = Gate()
+    private let extra: [UInt8]?
+
+    private struct State {
+        var connections: [(path: String, connection: Int)] = []
+        var extraSent = false
+    }
+
+    /// Guards the request record and the extra-sent flag, written by the server's connection threads.
+    private let state = Locked(State())
+
+    init(extra: [UInt8]?) throws {
+        self.extra = extra
+        server = try LoopbackHTTPServer()
+        server.route("/first.pgm") { [unowned self] request, connection in try answerFirst(request, connection) }
+        server.route("/second.pgm") { [unowned self] request, connection in
+            note(request, connection)
+            try connection.respond(headers: Self.headers, body: [UInt8](Self.secondBody))
+        }
+    }
+
+    private func answerFirst(_ request: HTTPServerRequest, _ connection: HTTPServerConnection) throws {
+        note(request, connection)
+        try connection.respond(headers: Self.headers, body: [UInt8](Self.firstBody))
+        guard let extra else { return }
+        releaseExtra.pass()
+        try connection.write(extra)
+        state.withLock { $0.extraSent = true }
+    }
+
+    private func note(_ request: HTTPServerRequest, _ connection: HTTPServerConnection) {
+        let number = connection.number
+        state.withLock { $0.connections.append((request.path, number)) }
+    }
+
+    var extraWasSent: Bool { state.withLock { $0.extraSent } }
+
+    /// The connection the first request for `path` came on.
+    func connection(of path: String) -> Int? {
+        state.withLock { $0.connections.first { $0.path == path }?.connection }
+    }
+
+    /// Requests that came on `connection`.
+    func requests(on connection: Int) -> Int {
+        state.withLock { $0.connections.count { $0.connection == connection } }
+    }
+}
+
+private extension Result {
+    var value: Success? { try? get() }
+}
