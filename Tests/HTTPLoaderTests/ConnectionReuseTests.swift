@@ -37,6 +37,17 @@ struct ConnectionReuseTests {
         }
     }
 
+    @Test func aSecondResponseOverHTTPSIsRefusedWithHTTP2On() async throws {
+        // HTTPS with HTTP/2 offered (the default) and an origin that answers over HTTP/1.1: the extra
+        // bytes come as a TLS record of their own, and the connection's HTTP/1.1 heads get it checked.
+        let fixtures = try TLSFixtures.shared.get()
+        let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x22])
+        let response = "HTTP/1.1 200 OK\r\nContent-Length: \(smuggled.count)\r\n\r\n"
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), overTLS: fixtures) {
+            $0.tls.caBundlePath = fixtures.rootCA.path
+        }
+    }
+
     @Test func aConnectionWithNothingUnreadIsStillReused() async throws {
         let origin = try OverflowingOrigin(extra: nil)
         defer { origin.server.shutdown() }
@@ -51,10 +62,12 @@ struct ConnectionReuseTests {
     }
 
     /// Loads /first.pgm, lets the origin write `extra` on that connection once the load is over (its
-    /// connection back in libcurl's pool), waits until it has, then loads /second.pgm: it must get its
-    /// own body, from a new connection, and the first connection must carry nothing more.
+    /// connection back in libcurl's pool), waits until the bytes wait in the loader's socket, then loads
+    /// /second.pgm: it must get its own body, from a new connection, and the first connection must
+    /// carry nothing more. With `overTLS`, through a TLS front (one backend connection per TLS one).
     private func expectTheNextRequestGetsItsOwnAnswer(
-        after extra: [UInt8], _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
+        after extra: [UInt8], overTLS fixtures: TLSFixtures? = nil,
+        _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
     ) async throws {
         let origin = try OverflowingOrigin(extra: extra)
         defer {
@@ -62,13 +75,18 @@ struct ConnectionReuseTests {
             origin.releaseExtra.open()
             origin.server.shutdown()
         }
+        let front = try fixtures.map { try TLSFront(backend: origin.server, chain: $0.serverCertificate, key: $0.serverKey) }
+        let url = { (path: String) in front?.url(path) ?? origin.server.url(path) }
         let loader = makeLoader(adjust)
-        let first = try await load(loader, origin.server.url("/first.pgm")).get()
+        let first = try await load(loader, url("/first.pgm")).get()
         #expect(first.data == OverflowingOrigin.firstBody)
         origin.releaseExtra.open()
         try await waitUntil("the origin wrote the extra bytes") { origin.extraWasSent }
+        // Through the front they take another hop: wait until they reached the loader's socket.
+        let port = front?.port ?? origin.server.port
+        try await waitUntil("the extra bytes reached the loader's socket") { unreadBytes(fromPort: port) > 0 }
 
-        let second = await load(loader, origin.server.url("/second.pgm"))
+        let second = await load(loader, url("/second.pgm"))
         #expect(second.value?.data == OverflowingOrigin.secondBody, "\(second)")
         #expect(second.value?.response?.statusCode == 200)
         let firstConnection = try #require(origin.connection(of: "/first.pgm"))
@@ -148,6 +166,20 @@ private final class OverflowingOrigin: Sendable {
     /// Requests that came on `connection`.
     func requests(on connection: Int) -> Int {
         state.withLock { $0.connections.count { $0.connection == connection } }
+    }
+}
+
+/// Bytes received and not yet read by the TCP sockets of this machine connected to 127.0.0.1:`port`
+/// (Linux's /proc/net/tcp): how a test sees what an origin wrote arrive in the loader's socket.
+private func unreadBytes(fromPort port: UInt16) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+    // Rows: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as hex "0100007F:1F90".
+    let remote = "0100007F:" + String(format: "%04X", port)
+    return table.split(separator: "\n").dropFirst().reduce(0) { total, row in
+        let fields = row.split(separator: " ")
+        guard fields.count > 4, fields[2] == remote, let queues = fields[4].split(separator: ":").last,
+              let unread = Int(queues, radix: 16) else { return total }
+        return total + unread
     }
 }
 
