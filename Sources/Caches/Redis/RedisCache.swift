@@ -33,8 +33,10 @@ public final class RedisCache: DiskStorage {
     private let justRead = Locked(RecentExtendedData())
 
     /// A cache over `configuration`'s nodes. Connections open on first use.
-    /// - Parameter log: Receives one line per failure (connect, timeout, corrupt value, dropped write);
-    ///   nil by default. Runs on the thread that saw the failure; keep it cheap.
+    /// - Parameters:
+    ///   - configuration: The nodes, namespace, timeouts, pool and write policy.
+    ///   - log: Receives one line per failure (connect, timeout, corrupt value, dropped write); nil by
+    ///     default. Runs on the thread that saw the failure; keep it cheap.
     public init(configuration: RedisCacheConfiguration, log: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         let recorder = RedisStatisticsRecorder(log: log)

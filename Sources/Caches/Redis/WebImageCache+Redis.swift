@@ -4,7 +4,7 @@ import WebImageDiskCache
 import WebImageMemoryCache
 
 extension WebImageCache {
-    /// The three-level cache: a `MemoryCache`, a ``DiskCache`` in `directory/namespace`, and `redis`
+    /// The three-level cache: a `MemoryCache`, a `DiskCache` in `directory/namespace`, and `redis`
     /// behind them (a ``TieredDiskStorage`` as the disk level). Redis hits are promoted to disk and memory;
     /// stores reach Redis per its write policy.
     /// - Throws: `ImageError/cacheIO(reason:)` when the disk directory cannot be created.

@@ -12,8 +12,8 @@ import WebImageCore
 /// (not of the rounded-up scaled size), so every coder gives the same thumbnail size for the same image.
 /// At 1/8 a progressive file's AC scans for luma (and for every component of a 4:4:4 or gray file) are passed
 /// over without Huffman decoding: their 1x1 IDCT reads only the DC coefficient, so the pixels are the
-/// same. libjpeg still holds a progressive file's whole coefficient buffer (2 bytes per coefficient,
-/// about 3 bytes per pixel for 4:2:0), so such thumbnails are fast but not small in memory.
+/// same. The coefficient buffer libjpeg keeps for a progressive file is held sparse at that scale (the
+/// nonzero coefficients of each block), so such thumbnails are small in memory as well as fast.
 ///
 /// CMYK and YCCK files are read with Adobe's inverted convention whether or not they carry its APP14
 /// marker, as every reference decoder does.

@@ -9,28 +9,22 @@ public struct DecodeOptions: Sendable, Hashable {
 
     /// Default frame limit: 5,000 frames. A ten-minute GIF at 8 frames per second stays under it; the work
     /// an animation costs is bounded by ``defaultMaxTotalPixelCount``, so this only caps the per-frame
-    /// bookkeeping (durations, indexes) a file of tiny frames can make us keep. imgproxy processes only the
-    /// first frame unless told otherwise (`IMGPROXY_MAX_ANIMATION_FRAMES` = 1); libvips and Pillow set no
-    /// frame limit; browsers set none either, but play frames one at a time.
+    /// bookkeeping (durations, indexes) a file of tiny frames can make us keep.
+    /// <doc:DecodingUntrustedImages> compares the defaults with other image libraries'.
     public static let defaultMaxFrameCount = 5_000
 
     /// Default work limit across all frames: 1,000 megapixels, counting every frame's canvas (composed) and
     /// its own rectangle (decompressed), and every progressive JPEG scan (at the stored size, thumbnails
-    /// too: libjpeg walks every block of a scan at any output scale). About 3 to 10 s
-    /// of CPU at the coders' speeds, ten full-size frames of the largest still we accept. imgproxy sums the
-    /// frames of an animation against `IMGPROXY_MAX_SRC_RESOLUTION` (50 MP by default) because it keeps
-    /// every frame in memory; we compose lazily and hold a few canvases, so we can allow more work.
-    /// libvips and Pillow have no such limit, which is how a 200 KB GIF costs them minutes.
+    /// too: libjpeg walks every block of a scan at any output scale). A few seconds of CPU: ten full-size
+    /// frames of the largest still we accept. Frames are composed lazily, a few canvases at a time, so the
+    /// limit is on work rather than on memory.
     public static let defaultMaxTotalPixelCount = 1_000_000_000
 
-    /// Default progressive JPEG scan limit: 500. libjpeg-turbo has no default cap (`TJPARAM_SCANLIMIT` is 0,
-    /// djpeg's `-maxscans` is off) but documents both as the guard against files of many scans that are
-    /// each cheap to store and expensive to decode; its security note on the issue finds "hard to imagine
-    /// any real-world application needing more than 100" scans and proposes 1,000 as a cap that refuses no
-    /// legal, non-hostile file, and its own fuzz targets cap at 100. Real encoders write about 10 (libjpeg's
-    /// default script) to a few dozen (mozjpeg's search), so 500 sits between those numbers: it refuses only
-    /// files made to waste time, and the work budget (``defaultMaxTotalPixelCount``) bounds what 500 scans
-    /// of a large image may cost.
+    /// Default progressive JPEG scan limit: 500. Files of many scans are cheap to store and expensive to
+    /// decode. Real encoders write about 10 (libjpeg's default script) to a few dozen (mozjpeg's search),
+    /// so 500 refuses only files made to waste time, and the work budget (``defaultMaxTotalPixelCount``)
+    /// bounds what 500 scans of a large image may cost. <doc:DecodingUntrustedImages> gives libjpeg-turbo's
+    /// own advice on the cap.
     public static let defaultMaxProgressiveScanCount = 500
 
     /// Default time limit of one decode call (a whole decode, one incremental step, or one call for a
@@ -89,8 +83,8 @@ public struct DecodeOptions: Sendable, Hashable {
     /// scaler) must leave before Core's Lanczos3 resample makes the exact size. The default,
     /// ``ImageResampler/thumbnailReducingGap`` (2, libvips's rule), gives the filter two source pixels per
     /// output pixel. 1 lets the codec go as far as the thumbnail size itself: a 12 MP JPEG fitted into
-    /// 500 pixels decodes at 1/8 scale with no resample after it, about 20 % less work for a softer,
-    /// slightly aliased result (a block average): the trade imgproxy and thumbor's shrink-on-load make.
+    /// 500 pixels decodes at 1/8 scale with no resample after it: less work for a softer, slightly
+    /// aliased result (a block average), the trade imgproxy and thumbor's shrink-on-load make.
     /// Values below 1 are taken as 1.
     public var thumbnailReducingGap: Double = ImageResampler.thumbnailReducingGap
 

@@ -18,19 +18,20 @@ extension HTTPLoaderConfiguration {
     /// many slots in all but few per host, and every kind of slowness cut short so a bad origin frees
     /// its slots within seconds instead of holding them for a minute.
     ///
-    /// | setting | value | why | imgproxy | thumbor |
-    /// |---|---|---|---|---|
-    /// | ``maxConcurrentDownloads`` | 64 | downloads wait on the network, not the CPU: many can overlap | `IMGPROXY_CONCURRENCY` (image jobs, not downloads): 2 × CPU cores; `IMGPROXY_MAX_CLIENTS`: 10 × that | `HTTP_LOADER_MAX_CLIENTS` 10 |
-    /// | ``maxConnectionsPerHost`` | 4 | one origin gets at most a sixteenth of the slots | — | — |
-    /// | ``maxStreamsPerMultiplexedHost`` | 8 | an HTTP/2 origin is still one origin | — | — |
-    /// | ``connectTimeout`` | 3 s | a healthy origin connects in well under a second, even across oceans | — | `HTTP_LOADER_CONNECT_TIMEOUT` 5 s |
-    /// | ``responseHeadTimeout`` | 5 s | an origin that accepts and then says nothing is let go early | — | — |
-    /// | ``timeout`` | 15 s | the whole download, a ceiling for big images on slow links | `IMGPROXY_DOWNLOAD_TIMEOUT` 5 s | `HTTP_LOADER_REQUEST_TIMEOUT` 20 s |
-    /// | ``lowSpeedLimit`` / ``lowSpeedTime`` | 4 KB/s over 5 s | a drip fails after 5 s, not 60 s | — | — |
-    /// | ``maxRedirects`` | 5 | enough for real chains (http → https → CDN); a loop ends fast | `IMGPROXY_MAX_REDIRECTS` 10 | `HTTP_LOADER_MAX_REDIRECTS` 5 |
-    /// | ``refusesPrivateAddresses`` | on | a stranger's URL must not reach the server's own network | loopback and link-local refused, private allowed (`IMGPROXY_ALLOW_*_SOURCE_ADDRESSES`) | — |
+    /// | setting | value | why |
+    /// |---|---|---|
+    /// | ``maxConcurrentDownloads`` | 64 | downloads wait on the network, not the CPU: many can overlap |
+    /// | ``maxConnectionsPerHost`` | 4 | one origin gets at most a sixteenth of the slots |
+    /// | ``maxStreamsPerMultiplexedHost`` | 8 | an HTTP/2 origin is still one origin |
+    /// | ``connectTimeout`` | 3 s | a healthy origin connects in well under a second, even across oceans |
+    /// | ``responseHeadTimeout`` | 5 s | an origin that accepts and then says nothing is let go early |
+    /// | ``timeout`` | 15 s | the whole download, a ceiling for big images on slow links |
+    /// | ``lowSpeedLimit`` / ``lowSpeedTime`` | 4 KB/s over 5 s | a drip fails after 5 s, not 60 s |
+    /// | ``maxRedirects`` | 5 | enough for real chains (http → https → CDN); a loop ends fast |
+    /// | ``refusesPrivateAddresses`` | on | a stranger's URL must not reach the server's own network |
     ///
     /// Everything else is as in ``init()`` (64 MB body limit, 64 KB head limit, no proxy).
+    /// <doc:OnAServer> sets these beside imgproxy's and thumbor's defaults.
     public static var server: HTTPLoaderConfiguration {
         var configuration = HTTPLoaderConfiguration()
         configuration.maxConcurrentDownloads = ServerPreset.totalSlots
