@@ -7,8 +7,6 @@ import WebImageCore
 import WebImageDiskCache
 import WebImageHTTPLoader
 import WebImageJPEGCoder
-import WebImageRedisCache
-import WebImageTesting
 import WebImageTransformers
 
 // README.md, Swift block 2
@@ -21,7 +19,7 @@ func readmeSnippet2() async throws {
 func readmeSnippet3() async throws {
     var context = ImageContext()
     context.thumbnailPixelSize = PixelSize(256)          // decode straight to a thumbnail
-    context.imageTransformer = ResizingTransformer(size: PixelSize(64))
+    context.imageTransformer = try ProcessingOptions(parsing: "rs:fill:128:128/g:sm/sh:0.5").transformer(watermarkImage: nil)
     let operation = WebImage.shared.loadImage(with: url, options: [.refreshCached], context: context,
         progress: { p in print(p.receivedBytes, p.expectedBytes ?? -1) }) { result in
         switch result {
@@ -36,21 +34,12 @@ func readmeSnippet3() async throws {
 
 // README.md, Swift block 4
 func readmeSnippet4() async throws {
-    for try await event in WebImage.shared.loadEvents(for: url) {
-        if case .progress(let p) = event { print(p.fractionCompleted ?? 0) }
-        if case .completed(let result) = event { print(result.image.frameCount) }
-    }
+    WebImage.register(coder: PPMCoder())                  // for the data it recognises
+    WebImage.register(loader: AssetStoreLoader())         // for the URLs it accepts
 }
 
 // README.md, Swift block 5
 func readmeSnippet5() async throws {
-    WebImage.register(coder: PPMCoder())                  // wins over built-in coders for its data
-    WebImage.register(loader: AssetStoreLoader())         // wins for the URLs it accepts
-    ImageCodersManager.shared.addCoder(PPMCoder())        // the same, without the umbrella module
-}
-
-// README.md, Swift block 6
-func readmeSnippet6() async throws {
     let coders = ImageCodersManager(coders: [JPEGCoder()])
     let cache = try WebImageCache(directory: cacheDirectory, namespace: "thumbnails", coder: coders)
     let manager = ImageManager(cache: cache, loader: HTTPLoader(configuration: .server), coders: coders)
@@ -59,84 +48,4 @@ func readmeSnippet6() async throws {
     _ = cache
     _ = manager
     _ = thumbnail
-}
-
-// README.md, Swift block 7
-func readmeSnippet7() async throws {
-    view.setImage(with: url, placeholder: spinner) { result in print(result) } progress: { p in print(p.receivedBytes) }
-}
-
-// README.md, Swift block 8
-@Suite(.disabled("compiled only: an example from README.md"))
-struct ReadmeSnippet8 {
-    @Test func ppmCoderKeepsTheContract() {
-        let violations = CoderContract(coder: PPMCoder(), samples: [ppmFile]).violations()
-        #expect(violations.isEmpty, "\(violations)")
-    }
-}
-
-// README.md, Swift block 9
-func readmeSnippet9() async throws {
-    ImageCodersManager.shared.defaultColorConversion = .sRGB(LittleCMSConverter())  // the WebImage module does this
-    var options = DecodeOptions(); options.colorConversion = .off                     // per decode: keep pixels as stored
-    _ = options
-}
-
-// README.md, Swift block 10
-enum MaxRetriesKey: ImageContextKey { static let defaultValue = 0 }
-extension ImageContext {
-    var maxRetries: Int { get { self[MaxRetriesKey.self] } set { self[MaxRetriesKey.self] = newValue } }
-}
-
-// README.md, Swift block 11
-func readmeSnippet11() async throws {
-    var configuration = HTTPLoaderConfiguration.server       // or .interactive (the defaults)
-    configuration.allowedPrivateAddresses = ["10.0.0.5"]     // an internal origin the guard lets through
-    configuration.proxy = .url(URL(string: "http://egress.internal:3128")!)
-    ImageLoadersManager.shared.addLoader(HTTPLoader(configuration: configuration))
-    _ = configuration
-}
-
-// README.md, Swift block 12
-func readmeSnippet12() async throws {
-    var configuration = HTTPLoaderConfiguration()
-    configuration.retryPolicy = HTTPBackoffRetryPolicy(
-        maxAttempts: 3,        // tries in all (default 3)
-        baseDelay: 0.5,        // backoff ceiling after the first failure, doubling per attempt (default 0.5 s)
-        maxDelay: 30,          // largest ceiling (default 30 s); the delay is uniform in 0...ceiling ("full jitter")
-        maxRetryAfter: 60)     // a Retry-After (seconds or HTTP-date) up to this is waited for; longer ends the retries
-    _ = configuration
-}
-
-// README.md, Swift block 13
-func readmeSnippet13() async throws {
-    var configuration = HTTPLoaderConfiguration()
-    configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/internal-ca.pem"))
-    configuration.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: "/etc/ssl/me.pem"),
-                                                                privateKey: .file(path: "/etc/ssl/me.key"))
-    configuration.tls.pinnedPublicKeySHA256 = ["<base64 SHA-256 of the key's SubjectPublicKeyInfo>", "<backup key>"]
-    _ = configuration
-}
-
-// README.md, Swift block 14
-func readmeSnippet14() async throws {
-    let options = try ProcessingOptions(parsing: "resize:fill:300:200/gravity:sm/blur:2/q:80/f:webp")
-    print(options)                                        // rs:fill:300:200/g:sm/bl:2/q:80/f:webp
-    let transformer = try options.transformer(watermarkImage: nil)   // nil when no pixels change
-    var context = ImageContext()
-    context.imageTransformer = transformer                // or (transformer as? any FrameTransformer)?.transformed(image)
-    _ = options
-    _ = transformer
-    _ = context
-}
-
-// README.md, Swift block 15
-func readmeSnippet15() async throws {
-    let redis = try RedisCache(url: ProcessInfo.processInfo.environment["WEBIMAGE_REDIS_URL"] ?? "redis://127.0.0.1:6379/0")
-    let cache = try WebImageCache(namespace: "thumbnails", redis: redis)          // memory → disk → Redis
-    let manager = ImageManager(cache: cache, loader: ImageLoadersManager.shared)
-    // or Redis instead of the disk: WebImageCache(memory: MemoryCache(), disk: redis)
-    _ = redis
-    _ = cache
-    _ = manager
 }
