@@ -4,6 +4,9 @@ import Testing
 import WebImageCore
 import WebImageHTTPLoader
 import WebImageTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A pooled keep-alive connection holding bytes that no request asked for (an origin that sends past
 /// its `Content-Length` in a later write of its own) never answers the next request to that origin:
@@ -97,11 +100,11 @@ struct ConnectionReuseTests {
 
     /// Polls `condition` every 10 ms until it holds; fails after `seconds` (a bound for a broken run,
     /// not a guess at how long anything takes).
-    private func waitUntil(_ what: Comment, seconds: Int = 30, _ condition: () -> Bool) async throws {
+    private func waitUntil(_ what: String, seconds: Int = 30, _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting: \(what)")
+                Issue.record(Comment(rawValue: "timed out waiting until \(what)"))
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(10))
@@ -172,10 +175,18 @@ private final class OverflowingOrigin: Sendable {
 /// Bytes received and not yet read by the TCP sockets of this machine connected to 127.0.0.1:`port`
 /// (Linux's /proc/net/tcp): how a test sees what an origin wrote arrive in the loader's socket.
 private func unreadBytes(fromPort port: UInt16) -> Int {
-    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+    // Read to the end: the file's size is 0, and one read returns only a page of its rows.
+    let descriptor = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return 0 }
+    defer { close(descriptor) }
+    var table: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while case let count = chunk.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }), count > 0 {
+        table += chunk[..<count]
+    }
     // Rows: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as hex "0100007F:1F90".
     let remote = "0100007F:" + String(format: "%04X", port)
-    return table.split(separator: "\n").dropFirst().reduce(0) { total, row in
+    return String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst().reduce(0) { total, row in
         let fields = row.split(separator: " ")
         guard fields.count > 4, fields[2] == remote, let queues = fields[4].split(separator: ":").last,
               let unread = Int(queues, radix: 16) else { return total }
