@@ -65,6 +65,23 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var maxHeaderSize = 64 * 1024
     /// Redirects followed before failing; only to http and https. 5 by default.
     public var maxRedirects = 5
+    /// Asked before each redirect is followed, with its target (absolute: a relative `Location` is
+    /// resolved against the URL that sent it); false refuses it, and the load fails with
+    /// `ImageError.requestRefused` before the loader connects to the target or sends it anything.
+    /// Every hop of a chain is asked, never the first URL (the caller chose that one). A server that
+    /// fetches only from a list of allowed origins gives the same list here, so that an allowed origin
+    /// cannot redirect it elsewhere:
+    ///
+    /// ```swift
+    /// configuration.allowsRedirect = { url in allowedHosts.contains(url.host?.lowercased() ?? "") }
+    /// ```
+    ///
+    /// With a policy set, the loader follows redirects itself, one hop at a time, with the same limits
+    /// as without (``maxRedirects``, http and https only, one ``timeout`` for the whole chain,
+    /// credentials and cookies kept within the first origin). Runs on the loader's event thread, which
+    /// drives every transfer: keep it quick, and never block in it. Nil by default: every redirect to
+    /// http or https is followed.
+    public var allowsRedirect: (@Sendable (URL) -> Bool)?
 
     /// The User-Agent header. Names the library and libcurl by default.
     public var userAgent = "SwiftWebImage/1.0 libcurl/\(CurlGlobal.versionString)"

@@ -258,7 +258,7 @@ final class EventLoop {
 
     /// Starts the next hop of a redirect the event loop follows (see ``TransferIO/loaderFollowsRedirects``),
     /// with the checks libcurl makes when it follows redirects itself: the limit, http or https only, and
-    /// one timeout for the whole chain.
+    /// one timeout for the whole chain; then the configuration's redirect policy, if any.
     private func follow(_ io: TransferIO, to target: URL, metrics: HTTPTransferMetrics) {
         let url = io.request.url
         let redirects = io.redirectsBefore + 1
@@ -276,6 +276,13 @@ final class EventLoop {
                 "url": "\(url)", "target": "\(target)", "reason": "scheme"])
             answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.requestRefused(
                 reason: "redirect to a scheme other than http or https (\(target.absoluteString))")), metrics: metrics)
+            return
+        }
+        if let allowsRedirect = configuration.allowsRedirect, !allowsRedirect(target) {
+            logger(io.request).debug("redirect refused", metadata: [
+                "url": "\(url)", "target": "\(target)", "reason": "policy"])
+            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.requestRefused(
+                reason: "redirect to \(target.absoluteString) refused by the loader's redirect policy")), metrics: metrics)
             return
         }
         var next = io.request.redirected(to: target)

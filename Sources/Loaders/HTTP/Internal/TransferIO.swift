@@ -15,8 +15,9 @@ final class TransferIO {
     /// one checked hop at a time, not inside libcurl.
     let pinnedAddress: String?
     /// Whether the event loop follows this transfer's redirects, one hop at a time, rather than libcurl:
-    /// pinned transfers, and those whose proxy from the environment depends on the URL's scheme (each
-    /// hop takes its own).
+    /// pinned transfers, those whose proxy from the environment depends on the URL's scheme (each hop
+    /// takes its own), and every transfer when the configuration has a redirect policy
+    /// (``HTTPLoaderConfiguration/allowsRedirect``), which judges each target before it is connected to.
     let loaderFollowsRedirects: Bool
     /// Redirects already followed by the event loop before this hop.
     let redirectsBefore: Int
@@ -82,6 +83,7 @@ final class TransferIO {
         self.serial = serial
         self.pinnedAddress = pinnedAddress
         loaderFollowsRedirects = pinnedAddress != nil || validator.environmentProxy?.differsByScheme == true
+            || validator.configuration.allowsRedirect != nil
         self.redirectsBefore = redirectsBefore
         started = .now
         self.easy = easy
