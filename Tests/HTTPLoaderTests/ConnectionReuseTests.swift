@@ -51,6 +51,18 @@ struct ConnectionReuseTests {
         }
     }
 
+    /// The second URL redirects (from another server) to the overflowing origin, so the refused
+    /// connection is a later hop's: libcurl's own redirect following (the whole transfer is sent again
+    /// on new connections), or the loader's hop by hop (that hop alone is).
+    @Test(arguments: [false, true])
+    func aRedirectHopOntoARefusedConnectionGetsItsOwnAnswer(loaderFollows: Bool) async throws {
+        let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x33])
+        let response = "HTTP/1.1 200 OK\r\nContent-Length: \(smuggled.count)\r\n\r\n"
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), viaRedirect: true) {
+            if loaderFollows { $0.allowsRedirect = { _ in true } }
+        }
+    }
+
     @Test func aConnectionWithNothingUnreadIsStillReused() async throws {
         let origin = try OverflowingOrigin(extra: nil)
         defer { origin.server.shutdown() }
@@ -67,9 +79,10 @@ struct ConnectionReuseTests {
     /// Loads /first.pgm, lets the origin write `extra` on that connection once the load is over (its
     /// connection back in libcurl's pool), waits until the bytes wait in the loader's socket, then loads
     /// /second.pgm: it must get its own body, from a new connection, and the first connection must
-    /// carry nothing more. With `overTLS`, through a TLS front (one backend connection per TLS one).
+    /// carry nothing more. With `overTLS`, through a TLS front (one backend connection per TLS one);
+    /// `viaRedirect`, by loading a URL of another server that redirects to /second.pgm.
     private func expectTheNextRequestGetsItsOwnAnswer(
-        after extra: [UInt8], overTLS fixtures: TLSFixtures? = nil,
+        after extra: [UInt8], overTLS fixtures: TLSFixtures? = nil, viaRedirect: Bool = false,
         _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
     ) async throws {
         let origin = try OverflowingOrigin(extra: extra)
@@ -89,7 +102,11 @@ struct ConnectionReuseTests {
         let port = front?.port ?? origin.server.port
         try await waitUntil("the extra bytes reached the loader's socket") { unreadBytes(fromPort: port) > 0 }
 
-        let second = await load(loader, url("/second.pgm"))
+        let redirector = try LoopbackHTTPServer()
+        defer { redirector.shutdown() }
+        let target = url("/second.pgm").absoluteString
+        redirector.route("/to-second") { _, connection in try connection.respond(status: 302, headers: [("Location", target)]) }
+        let second = await load(loader, viaRedirect ? redirector.url("/to-second") : url("/second.pgm"))
         #expect(second.value?.data == OverflowingOrigin.secondBody, "\(second)")
         #expect(second.value?.response?.statusCode == 200)
         let firstConnection = try #require(origin.connection(of: "/first.pgm"))
