@@ -76,6 +76,39 @@ struct ConnectionReuseTests {
         #expect(origin.server.acceptedConnectionCount == 1)
     }
 
+    @Test func http2StreamsAreNeverRefused() async throws {
+        // HTTP/2 frames name their stream, and a connection carries other streams' frames, PINGs and
+        // SETTINGS at any time: its pending bytes are no reason to refuse it, joining before the first
+        // response head or after.
+        let fixtures = try TLSFixtures.shared.get()
+        let root = fixtures.file("h2-reuse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for index in 0..<16 { try PGMCoder.sample(width: 16 + index).write(to: root.appendingPathComponent("\(index).pgm")) }
+        let h2 = try NGHTTPServer(documentRoot: root, certificate: fixtures.serverCertificate, key: fixtures.serverKey)
+        let log = RecordingLog()
+        let loader = makeLoader {
+            $0.tls.caBundlePath = fixtures.rootCA.path
+            $0.logger = log.logger(level: .debug)
+        }
+        for batch in [0..<8, 8..<16] {
+            let urls = batch.map { (index: $0, url: h2.url("/\($0).pgm")) }
+            let reused = await withTaskGroup(of: Bool.self) { group in
+                for (index, url) in urls {
+                    group.addTask {
+                        let (result, metrics) = await loadWithMetrics(loader, url)
+                        #expect(result.value?.data == PGMCoder.sample(width: 16 + index), "\(result)")
+                        #expect(metrics?.httpVersion == "2")
+                        return metrics?.reusedConnection == true
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(reused >= batch.count - 1, "streams rode one connection")
+        }
+        #expect(log.entries("pooled connection refused").isEmpty)
+    }
+
     /// Loads /first.pgm, lets the origin write `extra` on that connection once the load is over (its
     /// connection back in libcurl's pool), waits until the bytes wait in the loader's socket, then loads
     /// /second.pgm: it must get its own body, from a new connection, and the first connection must
