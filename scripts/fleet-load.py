@@ -38,7 +38,8 @@ def b64url(data: bytes) -> str:
 
 
 class Signer:
-    def __init__(self, key_hex: str, salt_hex: str, origin: str):
+    def __init__(self, key_hex: str, salt_hex: str, origin: str, samples=None):
+        self.samples = samples or SAMPLES
         self.key = bytes.fromhex(key_hex)
         self.salt = bytes.fromhex(salt_hex)
         self.origin = origin.rstrip("/")
@@ -47,10 +48,10 @@ class Signer:
         """The index-th of the distinct processing URLs, scattered over samples, formats and sizes (a
         multiplication modulo their count, by a prime that divides none of its factors, is a bijection):
         any run of consecutive indices costs about the same, whatever the first."""
-        count = len(SAMPLES) * len(FORMATS) * len(SIZES) * len(SIZES)
+        count = len(self.samples) * len(FORMATS) * len(SIZES) * len(SIZES)
         rest = (index % count) * SCATTER % count
-        sample = SAMPLES[rest % len(SAMPLES)]
-        rest //= len(SAMPLES)
+        sample = self.samples[rest % len(self.samples)]
+        rest //= len(self.samples)
         fmt = FORMATS[rest % len(FORMATS)]
         rest //= len(FORMATS)
         width = SIZES[rest % len(SIZES)]
@@ -119,7 +120,7 @@ def fetch(arguments):
 
 
 def load(arguments):
-    signer = Signer(arguments.key, arguments.salt, arguments.origin)
+    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples)
     hot = [signer.path(index) for index in range(arguments.hot)]
     fresh_counter = itertools.count(arguments.first_fresh)
     lock = threading.Lock()
@@ -177,7 +178,7 @@ def load(arguments):
 
 
 def urls(arguments):
-    signer = Signer(arguments.key, arguments.salt, arguments.origin)
+    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples)
     for index in range(arguments.first, arguments.first + arguments.count):
         print(signer.path(index))
 
@@ -195,6 +196,8 @@ def main():
             command.add_argument("--key", required=True)
             command.add_argument("--salt", required=True)
             command.add_argument("--origin", required=True, help="http://host:port of the sample origin")
+            command.add_argument("--samples", type=lambda text: text.split(","),
+                                 help="comma list of file names on the origin (default: the stills of Examples/Resources)")
     commands.choices["fetch"].add_argument("--list", required=True, help="file of paths")
     commands.choices["load"].add_argument("--seconds", type=float, required=True)
     commands.choices["load"].add_argument("--fresh", type=float, default=0.5, help="share of new URLs")
