@@ -17,6 +17,9 @@ let package = Package(
         // No default traits: swift-configuration support is not used (our own env/file config is).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -33,6 +36,9 @@ let package = Package(
                     "CLibCrypto",
                     .product(name: "WebImage", package: "SwiftWebImage"),
                     .product(name: "Hummingbird", package: "hummingbird"),
+                    .product(name: "HummingbirdCore", package: "hummingbird"),
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                     .product(name: "HTTPTypes", package: "swift-http-types"),
                     .product(name: "Logging", package: "swift-log"),
                     .product(name: "Metrics", package: "swift-metrics"),
@@ -43,7 +49,9 @@ let package = Package(
                     .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
                 ],
                 swiftSettings: swiftSettings),
-        .executableTarget(name: "webimage-server", dependencies: ["ImageServer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "webimage-server",
+                         dependencies: ["ImageServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                         swiftSettings: swiftSettings),
         .testTarget(name: "ImageServerTests", dependencies: ["ImageServer"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,8 +1,6 @@
 import WebImageCore
 
 extension ProcessingOptions {
-    /// The largest blur or sharpen sigma: a 12 MP photo blurred with sigma 1000 is already one colour.
-    static let maximumSigma: Double = 1000
     /// Brightness, as imgproxy Pro: added to each channel.
     static let brightnessRange = -255...255
     /// Contrast and saturation factors: 1 keeps the image; 100 is far past where every channel saturates.
@@ -65,10 +63,10 @@ extension ProcessingOptions {
             flipVertically = try a.bool("vertical", default: false)
         case "bl", "blur":
             try a.expectAtMost(1)
-            blur = try a.double("sigma", default: 0, in: 0...Self.maximumSigma)
+            blur = try a.double("sigma", default: 0, in: 0...BlurTransformer.maximumSigma)
         case "sh", "sharpen":
             try a.expectAtMost(1)
-            sharpen = try a.double("sigma", default: 0, in: 0...Self.maximumSigma)
+            sharpen = try a.double("sigma", default: 0, in: 0...SharpenTransformer.maximumSigma)
         case "a", "adjust":
             try a.expectAtMost(3)
             brightness = try a.int("brightness", default: brightness, in: Self.brightnessRange)

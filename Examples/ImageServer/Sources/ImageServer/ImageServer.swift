@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import Metrics
 import ServiceLifecycle
 import WebImage
 
@@ -34,15 +36,62 @@ public final class ImageServer: Sendable {
         }
     }
 
+    /// Makes this server's Prometheus registry the process's swift-metrics backend, so that what the
+    /// framework records (Hummingbird's request metrics, the loader's and caches' metrics) is served on
+    /// `/metrics` beside the server's own. Once per process; the executable calls it, tests do not.
+    public func bootstrapMetricsSystem() {
+        MetricsSystem.bootstrap(metrics.factory)
+    }
+
     /// The Hummingbird application serving this server; `onServerRunning` gets the bound port.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> Application<CallbackResponder<BasicRequestContext>> {
-        let responder = CallbackResponder<BasicRequestContext> { [self] request, _ in await respond(to: request) }
-        return Application(responder: responder,
-                           configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                                   serverName: "webimage-server"),
+        -> some ApplicationProtocol {
+        let metrics = self.metrics
+        return Application(router: router(),
+                           server: .http1(deadlines: configuration.clientDeadlines,
+                                          onClose: { reason in metrics.countClientTimeout(reason.rawValue) }),
+                           configuration: ApplicationConfiguration(
+                               address: .hostname(configuration.host, port: configuration.port),
+                               serverName: "webimage-server",
+                               availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxClients, logger: logger)),
                            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
                            logger: logger)
+    }
+
+    /// The routes: `/health`, `/metrics`, `/demo` and every other path a processing URL, for GET and
+    /// HEAD; other methods get 405. Requests are logged (debug), counted and traced by Hummingbird's
+    /// middleware; image requests also by the service (status, format, bytes, time).
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: MethodGuard())
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: TracingMiddleware())
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/health", method: method) { _, _ in
+                Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
+            }
+            router.on("/metrics", method: method) { [self] _, _ in
+                metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
+                return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                                           body: Data(metrics.exposition().utf8)))
+            }
+            router.on("/demo", method: method) { [self] _, _ in try demoPage() }
+            router.on("**", method: method) { [self] request, _ in
+                Self.response(await service.answer(target: request.uri.string, accept: request.headers[.accept],
+                                                   ifNoneMatch: request.headers[.ifNoneMatch]))
+            }
+        }
+        return router
+    }
+
+    private func demoPage() throws -> Response {
+        guard let demo = configuration.demo else {
+            throw ServerFailure(status: 404, "not a processing URL: the demo page is off")
+        }
+        let page = DemoPage(demo: demo, signer: service.signer)
+        return Self.response(.init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
+                                   body: Data(page.html().utf8)))
     }
 
     /// Runs until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
@@ -54,31 +103,6 @@ public final class ImageServer: Sendable {
         try await group.run()
     }
 
-    /// Routes one request.
-    func respond(to request: Request) async -> Response {
-        guard request.method == .get || request.method == .head else {
-            return Self.response(ImageService.failureAnswer(ServerFailure(status: 405, "only GET and HEAD")))
-        }
-        let target = request.uri.string
-        switch request.uri.path {
-        case "/health":
-            return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
-        case "/metrics":
-            return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                                       body: Data(metrics.exposition().utf8)))
-        case "/demo", "/demo/":
-            guard let demo = configuration.demo else { break }
-            let page = DemoPage(demo: demo, signer: service.signer)
-            return Self.response(.init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
-                                       body: Data(page.html().utf8)))
-        default:
-            break
-        }
-        let answer = await service.answer(target: target, accept: request.headers[.accept],
-                                          ifNoneMatch: request.headers[.ifNoneMatch])
-        return Self.response(answer)
-    }
-
     static func response(_ answer: ImageService.Answer) -> Response {
         var fields = HTTPFields()
         for (name, value) in answer.headers {
@@ -86,5 +110,16 @@ public final class ImageServer: Sendable {
         }
         return Response(status: HTTPResponse.Status(code: answer.status), headers: fields,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
+
+/// Answers 405 to methods other than GET and HEAD, before any route.
+struct MethodGuard<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            throw ServerFailure(status: 405, "only GET and HEAD")
+        }
+        return try await next(request, context)
     }
 }

@@ -9,7 +9,10 @@ final class ImageService: Sendable {
     let configuration: ServerConfiguration
     let signer: URLSigner
     let allowList: SourceAllowList
+    /// Worker slots: decode, transform and encode (CPU).
     let gate: ProcessingGate
+    /// Download slots: source fetches (network), so a stalled origin costs waiting, not a worker.
+    let downloads: ProcessingGate
     let negotiation: FormatNegotiation
     let resultCache: ResultCache
     let fetcher: SourceFetcher
@@ -27,10 +30,13 @@ final class ImageService: Sendable {
         allowList = SourceAllowList(configuration.allowedSources)
         gate = ProcessingGate(slots: configuration.workers, queueLimit: configuration.queueSize,
                               onQueueDepth: { [metrics] depth in metrics.recordQueueDepth(depth) })
+        downloads = ProcessingGate(slots: configuration.downloadConcurrency,
+                                   queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot)
         negotiation = FormatNegotiation(negotiatesWebP: configuration.negotiatesWebP,
                                         negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
                                       directory: configuration.resultCacheDirectory,
+                                      diskLimit: configuration.resultDiskLimit,
                                       redis: try Self.redisTier(configuration.resultRedisURLs,
                                                                  timeout: configuration.resultRedisTimeout))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
@@ -85,6 +91,10 @@ final class ImageService: Sendable {
         return answer
     }
 
+    /// Downloads waiting for a slot, per slot, before the server answers 503: waiting downloads hold
+    /// only a task each.
+    static let queuedDownloadsPerSlot = 4
+
     /// Characters of a request path kept in a log line: enough to tell requests apart, not a log flood.
     static let loggedPathLength = 200
 
@@ -111,7 +121,7 @@ final class ImageService: Sendable {
     static func failureAnswer(_ failure: ServerFailure) -> Answer {
         var headers = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")]
         if let retryAfter = failure.retryAfter { headers.append(("Retry-After", String(retryAfter))) }
-        return Answer(status: failure.status, headers: headers, body: Data((failure.message + "\n").utf8))
+        return Answer(status: failure.code, headers: headers, body: Data((failure.message + "\n").utf8))
     }
 
     /// Whether an `If-None-Match` value names `etag` (a list, `*`, or weak forms of it).
@@ -135,7 +145,12 @@ final class ImageService: Sendable {
             throw ServerFailure(status: 403, "source URL not allowed: \(path.sourceURL.absoluteString)")
         }
         let plan: ProcessingPlan
-        do { plan = try ProcessingPlan(segments: path.optionSegments) } catch {
+        do {
+            plan = try ProcessingPlan(segments: path.optionSegments)
+            // Every option's range is checked here, by the transformers that will apply it, so a value
+            // the parser took but a transformer refuses is a 400 now, not a 500 after the fetch.
+            _ = try plan.makeTransformer(watermark, { false })
+        } catch {
             throw ServerFailure(status: 400, "invalid processing options: \(error)")
         }
         let explicitFormat = plan.format ?? path.extensionFormat
@@ -156,8 +171,11 @@ final class ImageService: Sendable {
 
         let timeout = Duration.milliseconds(Int(configuration.requestTimeout * 1000))
         let rendered = try await withDeadline(timeout) { [self] in
-            try await gate.run {
-                try await make(plan: plan, source: path.sourceURL, explicitFormat: explicitFormat,
+            let fetchStarted = ContinuousClock.now
+            let source = try await downloads.run { try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox) }
+            metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
+            return try await gate.run {
+                try await make(plan: plan, source: source, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
                                preference: preference, quality: quality)
             }
         }
@@ -165,35 +183,43 @@ final class ImageService: Sendable {
         return (rendered, varies)
     }
 
-    /// Fetches, transforms and encodes one answer.
-    private func make(plan: ProcessingPlan, source: URL, explicitFormat: ImageFormat?,
+    /// Decodes, transforms and encodes one answer from its fetched source, in a worker slot.
+    private func make(plan: ProcessingPlan, source: SourceFetcher.Fetched, sourceURL: URL, explicitFormat: ImageFormat?,
                       preference: FormatNegotiation.Preference, quality: Int) async throws -> RenderedImage {
-        let fetchStarted = ContinuousClock.now
-        let (image, sourceFormat) = try await fetcher.image(at: source, decodeBox: plan.decodeBox)
-        metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
         try Task.checkCancellation()
-
         let processStarted = ContinuousClock.now
         let watermark = plan.wantsWatermark ? self.watermark : nil
-        let (coders, negotiation) = (self.coders, self.negotiation)
+        let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
         let encodeOptions = {
             var options = EncodeOptions(quality: Double(quality) / 100)
             options.lossyEffort = configuration.webpEffort
             return options
         }()
-        let rendered = try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
-            var output = image
-            // The transformer asks `isCancelled` between steps and frames, so a request past its deadline
-            // (already answered 504) or dropped by its client stops within one step of one frame.
-            if let transformer = try plan.makeTransformer(watermark, isCancelled) {
-                output = transformer.transform(image, forKey: source.absoluteString) ?? image
+        let decodeCancellation = DecodeCancellation()
+        let rendered = try await withTaskCancellationHandler {
+            try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
+                let image = try fetcher.decode(source, cancellation: decodeCancellation)
+                var output = image
+                // The transformer asks `isCancelled` between steps and frames, so a request past its deadline
+                // (already answered 504) or dropped by its client stops within one step of one frame.
+                if let transformer = try plan.makeTransformer(watermark, isCancelled) {
+                    do throws(ImageError) {
+                        output = try transformer.transformed(image)
+                    } catch {
+                        if case .cancelled = error { throw error }
+                        // Never the untransformed source under this URL: the options cannot be applied.
+                        throw .invalidParameter(name: "processing options", reason: "\(error)")
+                    }
+                }
+                // Past the deadline the answer is already a 504: do not spend the encode on it.
+                if isCancelled() { throw .cancelled }
+                let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
+                                                      image: output, sourceFormat: image.format)
+                let data = try coders.encode(output, as: format, options: encodeOptions)
+                return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
             }
-            // Past the deadline the answer is already a 504: do not spend the encode on it.
-            if isCancelled() { throw .cancelled }
-            let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
-                                                  image: output, sourceFormat: sourceFormat)
-            let data = try coders.encode(output, as: format, options: encodeOptions)
-            return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
+        } onCancel: {
+            decodeCancellation.cancel()
         }
         metrics.recordProcessing(ContinuousClock.now - processStarted)
         return rendered

@@ -20,7 +20,7 @@ struct ProcessingPlan: Sendable {
     /// Makes the transformer that applies the options (given the watermark image, and the request's
     /// cancellation check, asked between steps and frames), nil when there is nothing to do.
     var makeTransformer: @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError)
-        -> (any ImageTransformer)?
+        -> (any FrameTransformer)?
 
     /// The plan of an URL without processing options: the source, re-encoded.
     static let passthrough = ProcessingPlan(canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
@@ -36,7 +36,7 @@ struct ProcessingPlan: Sendable {
         self.init(canonicalText: options.description, format: options.format, quality: options.quality,
                   wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
                   makeTransformer: { watermark, isCancelled throws(ImageError) in
-                      try options.transformer(watermarkImage: watermark, isCancelled: isCancelled)
+                      try options.transformer(watermarkImage: watermark, isCancelled: isCancelled) as? any FrameTransformer
                   })
     }
 
@@ -52,7 +52,7 @@ struct ProcessingPlan: Sendable {
 
     init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool, decodeBox: PixelSize?,
          makeTransformer: @escaping @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool)
-             throws(ImageError) -> (any ImageTransformer)?) {
+             throws(ImageError) -> (any FrameTransformer)?) {
         self.canonicalText = canonicalText
         self.format = format
         self.quality = quality

@@ -1,6 +1,5 @@
 import CLibCrypto
 import Foundation
-import Synchronization
 import WebImage
 import WebImageRedisCache
 
@@ -48,22 +47,23 @@ struct RenderedImage: Sendable {
 final class ResultCache: Sendable {
     enum Tier: String { case memory, disk }
 
-    private struct Memory {
-        var entries: [String: (value: RenderedImage, stamp: UInt64)] = [:]
-        var byStamp: [UInt64: String] = [:]
-        var clock: UInt64 = 0
-        var bytes = 0
-    }
-
     let memoryLimit: Int
+    /// Encoded answers in memory, least recently used out first.
+    private let memory: LRUCache<RenderedImage>
     /// The tiers below memory, as one storage; nil: memory only.
     let disk: (any DiskStorage)?
-    /// Guards the memory tier: entries, recency stamps and byte count.
-    private let memory = Mutex(Memory())
 
-    init(memoryLimit: Int, directory: URL?, redis: RedisCache? = nil) throws(ImageError) {
+    /// `diskLimit` bounds the local disk level in bytes: past it a background trim removes the least
+    /// recently stored results until half remains.
+    init(memoryLimit: Int, directory: URL?, diskLimit: Int = ServerConfiguration.defaultResultDiskLimit,
+         redis: RedisCache? = nil) throws(ImageError) {
         self.memoryLimit = memoryLimit
-        let local = try directory.map { directory throws(ImageError) in try DiskCache(directory: directory, namespace: "results") }
+        memory = LRUCache(costLimit: memoryLimit)
+        var configuration = DiskCacheConfiguration()
+        configuration.maxDiskSize = diskLimit
+        let local = try directory.map { directory throws(ImageError) in
+            try DiskCache(directory: directory, namespace: "results", configuration: configuration)
+        }
         switch (local, redis) {
         case let (local?, redis?): disk = TieredDiskStorage(local: local, shared: redis)
         case let (local?, nil): disk = local
@@ -75,51 +75,26 @@ final class ResultCache: Sendable {
     /// Whether anything is cached at all (a memory limit of 0 turns the result cache off).
     var isEnabled: Bool { memoryLimit > 0 }
 
+    /// Bytes of answers held in memory now.
+    var memoryBytes: Int { memory.totalCost }
+
     /// The cached answer for `key` and where it was found. Disk reads block: call off latency-critical threads.
     func lookup(_ key: String) -> (RenderedImage, Tier)? {
         guard isEnabled else { return nil }
-        if let hit = memory.withLock({ state -> RenderedImage? in
-            guard let entry = state.entries[key] else { return nil }
-            state.byStamp[entry.stamp] = nil
-            state.clock += 1
-            state.entries[key] = (entry.value, state.clock)
-            state.byStamp[state.clock] = key
-            return entry.value
-        }) {
-            return (hit, .memory)
-        }
+        if let hit = memory.value(forKey: key) { return (hit, .memory) }
         guard let disk, let data = try? disk.data(forKey: key), let extra = disk.extendedData(forKey: key),
               let header = String(data: extra, encoding: .utf8) else { return nil }
         let parts = header.split(separator: "\n", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let value = RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]))
-        storeInMemory(value, forKey: key)
+        memory.set(value, forKey: key, cost: value.data.count)
         return (value, .disk)
     }
 
     /// Stores `value` in both tiers; a disk failure only loses the disk copy.
     func store(_ value: RenderedImage, forKey key: String) {
         guard isEnabled else { return }
-        storeInMemory(value, forKey: key)
+        memory.set(value, forKey: key, cost: value.data.count)
         try? disk?.setData(value.data, extendedData: Data((value.etag + "\n" + value.contentType).utf8), forKey: key)
-    }
-
-    private func storeInMemory(_ value: RenderedImage, forKey key: String) {
-        let cost = value.data.count
-        guard cost <= memoryLimit else { return }
-        memory.withLock { state in
-            if let old = state.entries[key] {
-                state.byStamp[old.stamp] = nil
-                state.bytes -= old.value.data.count
-            }
-            state.clock += 1
-            state.entries[key] = (value, state.clock)
-            state.byStamp[state.clock] = key
-            state.bytes += cost
-            while state.bytes > memoryLimit, let oldest = state.byStamp.keys.min(), let oldKey = state.byStamp[oldest] {
-                state.byStamp[oldest] = nil
-                if let evicted = state.entries.removeValue(forKey: oldKey) { state.bytes -= evicted.value.data.count }
-            }
-        }
     }
 }

@@ -35,8 +35,14 @@ extension ServerConfiguration {
         }
         webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? webpEffort
         requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
+        if let seconds = try reader.double("IMGPROXY_KEEP_ALIVE_TIMEOUT") { clientDeadlines.keepAlive = .seconds(seconds) }
+        if let seconds = try reader.double("IMGPROXY_READ_REQUEST_TIMEOUT") { clientDeadlines.readRequest = .seconds(seconds) }
+        if let seconds = try reader.double("IMGPROXY_WRITE_RESPONSE_TIMEOUT") { clientDeadlines.writeResponse = .seconds(seconds) }
+        maxClients = try reader.int("IMGPROXY_MAX_CLIENTS", in: 1...1_000_000) ?? maxClients
         let olderWorkers = try reader.int("IMGPROXY_CONCURRENCY", in: 1...4096)
         workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers
+        downloadConcurrency = try reader.int("IMGPROXY_DOWNLOAD_CONCURRENCY", in: 1...100_000)
+            ?? workers * Self.downloadsPerWorker
         queueSize = try reader.int("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...1_000_000)
             ?? workers * Self.queuedRequestsPerWorker
         cacheTTL = try reader.int("IMGPROXY_TTL", in: 0...Int.max) ?? cacheTTL
@@ -51,6 +57,7 @@ extension ServerConfiguration {
             resultRedisURLs = urls.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
         resultRedisTimeout = try reader.double("WEBIMAGE_SERVER_REDIS_TIMEOUT") ?? resultRedisTimeout
+        resultDiskLimit = try reader.int("WEBIMAGE_SERVER_CACHE_DISK_LIMIT", in: 1...Int.max) ?? resultDiskLimit
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
         sourceBytesLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_BYTES", in: 0...Int.max) ?? sourceBytesLimit

@@ -53,6 +53,19 @@ public struct ServerConfiguration: Sendable {
     /// Seconds for one whole request, queueing included (`IMGPROXY_TIMEOUT`); past it the answer is 504.
     public var requestTimeout: TimeInterval = ServerConfiguration.defaultRequestTimeout
 
+    /// How long a client connection may idle, send its request and take its answer
+    /// (`IMGPROXY_KEEP_ALIVE_TIMEOUT`, `IMGPROXY_READ_REQUEST_TIMEOUT`, `IMGPROXY_WRITE_RESPONSE_TIMEOUT`,
+    /// seconds; 10 each, imgproxy's defaults). Past them the connection is closed.
+    public var clientDeadlines = ClientDeadlines()
+    /// Client connections open at once (`IMGPROXY_MAX_CLIENTS`, imgproxy's default 2048); past it the
+    /// server stops accepting until one closes.
+    public var maxClients = ServerConfiguration.defaultMaxClients
+
+    /// Source downloads at once (`IMGPROXY_DOWNLOAD_CONCURRENCY`, not an imgproxy setting): downloads wait
+    /// on the network, not the CPU, so they hold no worker slot; this bounds the memory and sockets they
+    /// use. Past it, downloads wait in turn (within the request's deadline).
+    public var downloadConcurrency = ServerConfiguration.defaultWorkers * ServerConfiguration.downloadsPerWorker
+
     /// Requests processed at once (`IMGPROXY_WORKERS`, or the older `IMGPROXY_CONCURRENCY`).
     public var workers = ServerConfiguration.defaultWorkers
     /// Requests waiting for a worker (`IMGPROXY_REQUESTS_QUEUE_SIZE`); past it the answer is 503.
@@ -78,6 +91,9 @@ public struct ServerConfiguration: Sendable {
     /// Seconds the Redis tier may take to connect, send, answer or hand out a pooled connection
     /// (`WEBIMAGE_SERVER_REDIS_TIMEOUT`); past it the lookup is a miss and the request goes on.
     public var resultRedisTimeout = 0.25
+    /// Bytes the disk level of the result cache may hold (`WEBIMAGE_SERVER_CACHE_DISK_LIMIT`); the least
+    /// recently used results go first past it.
+    public var resultDiskLimit = ServerConfiguration.defaultResultDiskLimit
     /// Bytes of results kept in memory (`WEBIMAGE_SERVER_RESULT_MEMORY`); 0 turns the result cache off.
     public var resultMemoryLimit = ServerConfiguration.defaultResultMemoryLimit
     /// Bytes of decoded source images kept in memory (`WEBIMAGE_SERVER_SOURCE_MEMORY`).
@@ -105,6 +121,13 @@ public struct ServerConfiguration: Sendable {
     public static let defaultRequestTimeout: TimeInterval = 10
     /// One processing request per core keeps every core busy without making each request slower.
     public static let defaultWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// imgproxy's default.
+    public static let defaultMaxClients = 2048
+    /// Downloads mostly wait: several per worker keep the workers fed without letting a flood of
+    /// stalled origins hold unbounded sockets and buffers.
+    public static let downloadsPerWorker = 16
+    /// 1 GiB of encoded results on disk.
+    public static let defaultResultDiskLimit = 1 << 30
     /// Queue a few requests per worker: a burst waits a little, a flood gets 503 at once.
     public static let queuedRequestsPerWorker = 8
     /// imgproxy's default: one year, since a processing URL's answer never changes.

@@ -1,14 +1,15 @@
+import Hummingbird
 import WebImage
 
 /// A request that ends in an error answer: its HTTP status and a message for the body and the log.
 struct ServerFailure: Error, Sendable {
-    var status: Int
+    var code: Int
     var message: String
     /// Seconds the client should wait before retrying (`Retry-After`), for 503s.
     var retryAfter: Int?
 
     init(status: Int, _ message: String, retryAfter: Int? = nil) {
-        self.status = status
+        self.code = status
         self.message = message
         self.retryAfter = retryAfter
     }
@@ -38,6 +39,8 @@ struct ServerFailure: Error, Sendable {
             self.init(status: 422, "source over the server's limits: \(error)")
         case .badImageData, .unsupportedFormat, .invalidContentType:
             self.init(status: 422, "source is not an image this server reads: \(error)")
+        case .invalidParameter:
+            self.init(status: 422, "the processing options cannot be applied to this source: \(error)")
         case .timeout:
             self.init(status: 504, "source timed out")
         case .network, .tls, .malformedResponse, .headerTooLarge:
@@ -47,5 +50,16 @@ struct ServerFailure: Error, Sendable {
         default:
             self.init(status: 500, "\(error)")
         }
+    }
+}
+
+extension ServerFailure: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: code) }
+
+    /// The plain-text error answer, never cached, with `Retry-After` when the server asks for one.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 }

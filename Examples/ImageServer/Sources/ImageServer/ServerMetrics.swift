@@ -37,6 +37,22 @@ struct ServerMetrics: Sendable {
         CoreMetrics.Counter(label: "webimage_server_source_lookups_total", dimensions: [("result", result)], factory: factory).increment()
     }
 
+    /// A client connection closed by the server for being too slow: `read_request`, `write_response`
+    /// or `linger` (the client did not close after the server's error answer). Idle keep-alive
+    /// connections are closed by Hummingbird and not counted here.
+    func countClientTimeout(_ reason: String) {
+        CoreMetrics.Counter(label: "webimage_server_client_timeouts_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Bytes held by the result cache's memory level and by the two source caches, read when `/metrics`
+    /// is served.
+    func recordHeldBytes(resultCache: Int, sources: Int) {
+        CoreMetrics.Gauge(label: "webimage_server_cache_bytes", dimensions: [("cache", "results")], factory: factory)
+            .record(resultCache)
+        CoreMetrics.Gauge(label: "webimage_server_cache_bytes", dimensions: [("cache", "sources")], factory: factory)
+            .record(sources)
+    }
+
     func recordQueueDepth(_ depth: Int) { queueDepth.record(depth) }
     func recordProcessing(_ duration: Duration) { processingTime.recordNanoseconds(duration.nanoseconds) }
     func recordSourceFetch(_ duration: Duration) { sourceFetchTime.recordNanoseconds(duration.nanoseconds) }

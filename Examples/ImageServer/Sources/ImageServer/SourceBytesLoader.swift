@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// A loader in front of the HTTP loader that keeps the encoded bytes of recently fetched sources, so a
@@ -11,22 +10,14 @@ import WebImage
 /// one transfer already (the HTTP loader coalesces them); this cache covers the ones that follow.
 final class SourceBytesLoader: ImageLoader {
     private let upstream: any ImageLoader
-    private let byteLimit: Int
     /// Told of every lookup: true when kept bytes answered it, false when the source is fetched.
     private let onLookup: @Sendable (_ answeredFromKeptBytes: Bool) -> Void
-    /// Guards the entries, their byte total and the use clock.
-    private let state = Mutex(State())
+    /// The kept sources by URL, bounded by their bytes.
+    private let kept: LRUCache<Entry>
 
-    private struct Entry {
+    private struct Entry: Sendable {
         var data: Data
         var response: ImageResponse?
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var totalBytes = 0
-        var clock: UInt64 = 0
     }
 
     /// Keeps up to `byteLimit` bytes of sources fetched through `upstream` (0 keeps none) and tells
@@ -34,9 +25,12 @@ final class SourceBytesLoader: ImageLoader {
     init(upstream: any ImageLoader, byteLimit: Int,
          onLookup: @escaping @Sendable (_ answeredFromKeptBytes: Bool) -> Void = { _ in }) {
         self.upstream = upstream
-        self.byteLimit = max(0, byteLimit)
         self.onLookup = onLookup
+        kept = LRUCache(costLimit: max(0, byteLimit))
     }
+
+    /// Bytes of sources kept now.
+    var keptByteCount: Int { kept.totalCost }
 
     func canRequestImage(for url: URL) -> Bool { upstream.canRequestImage(for: url) }
 
@@ -61,31 +55,13 @@ final class SourceBytesLoader: ImageLoader {
     }
 
     private func keptBytes(forKey key: String, refreshing: Bool) -> Entry? {
-        state.withLock { state in
-            guard !refreshing, var entry = state.entries[key] else { return nil }
-            state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry
-        }
+        refreshing ? nil : kept.value(forKey: key)
     }
 
-    /// Keeps `loaded`'s bytes when they fit, evicting the least recently used until the total does (a
-    /// linear scan per eviction: entries are whole source files, a few hundred at most).
+    /// Keeps `loaded`'s bytes when they fit, evicting the least recently used until the total does.
     private func keep(_ loaded: LoadedImage, forKey key: String) {
-        let size = loaded.data.count
-        guard size > 0, size <= byteLimit else { return }
-        state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) { state.totalBytes -= old.data.count }
-            while state.totalBytes + size > byteLimit,
-                  let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                state.entries.removeValue(forKey: oldest.key)
-                state.totalBytes -= oldest.value.data.count
-            }
-            state.clock += 1
-            state.entries[key] = Entry(data: loaded.data, response: loaded.response, lastUse: state.clock)
-            state.totalBytes += size
-        }
+        guard !loaded.data.isEmpty else { return }
+        kept.set(Entry(data: loaded.data, response: loaded.response), forKey: key, cost: loaded.data.count)
     }
 }
 

@@ -1,19 +1,34 @@
 import Foundation
+import Synchronization
 import WebImage
 
-/// Fetches and decodes source images through an ``ImageManager`` of the server's own: the HTTP loader
-/// with the server preset (SSRF guard on, short timeouts, a size limit), the decode budgets of the
-/// configuration, a memory cache of decoded sources, so requests that need the same decode of a source
-/// (one fit box, or full size for the other operations) fetch and decode it once, and the kept bytes of
-/// recent sources (``SourceBytesLoader``), so requests that need another decode of one fetch it once.
+/// Finds source images in two phases, so that waiting on an origin never holds a worker slot:
+/// ``fetch(_:decodeBox:)`` (network only: the decoded-source cache, else the bytes from the kept-bytes
+/// cache or the origin) runs under the download gate, and ``decode(_:)`` (CPU only) runs in a worker slot.
+///
+/// The HTTP loader has the server preset: SSRF guard on, short timeouts, a size limit, the allow-list
+/// checked on every redirect hop. Recent sources are kept twice: decoded (a byte-bounded memory cache,
+/// by URL and decode box), so requests for the same decode decode once, and encoded
+/// (``SourceBytesLoader``), so requests for another decode of one source fetch it once.
 struct SourceFetcher: Sendable {
-    let manager: ImageManager
+    /// A source as the first phase found it.
+    enum Fetched: Sendable {
+        /// Decoded before, for the same box.
+        case decoded(Image)
+        /// Its bytes, to decode in a worker slot.
+        case encoded(Data, url: URL, decodeBox: PixelSize?)
+    }
+
     let httpLoader: HTTPLoader
+    let keptBytes: SourceBytesLoader
+    let decodedSources: MemoryCache
+    let coders: ImageCodersManager
     let decodeOptions: DecodeOptions
     let metrics: ServerMetrics
 
     init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics) {
         self.metrics = metrics
+        self.coders = coders
         var http = HTTPLoaderConfiguration.server
         http.maxResponseSize = configuration.maxSourceFileSize
         http.timeout = configuration.downloadTimeout
@@ -26,32 +41,124 @@ struct SourceFetcher: Sendable {
         var allowed = configuration.allowedSourceAddresses
         if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
         http.allowedPrivateAddresses = allowed
+        let allowList = SourceAllowList(configuration.allowedSources)
+        if !allowList.patterns.isEmpty {
+            // IMGPROXY_ALLOWED_SOURCES holds for every hop, not only the URL the request names.
+            http.allowsRedirect = { url in allowList.allows(url) }
+        }
         httpLoader = HTTPLoader(configuration: http)
-        let keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
+        keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
-
         var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
-                                      maxFrameCount: configuration.maxAnimationFrames,
-                                      maxTotalPixelCount: configuration.maxTotalSourcePixels,
-                                      timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
+                                          maxFrameCount: configuration.maxAnimationFrames,
+                                          maxTotalPixelCount: configuration.maxTotalSourcePixels,
+                                          timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap
         self.decodeOptions = decodeOptions
-        let cache = MemoryCache(costLimit: configuration.sourceMemoryLimit)
-        manager = ImageManager(cache: cache, loader: ImageLoadersManager(loaders: [keptBytes]), coders: coders)
+        decodedSources = MemoryCache(costLimit: configuration.sourceMemoryLimit)
     }
 
     /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
     static let loopbackAddresses: Set<String> = ["127.0.0.1", "0:0:0:0:0:0:0:1"]
 
-    /// The decoded source at `url` (fitted into `decodeBox` while decoding when given) and its file
-    /// format. Cancelling the task cancels the download and decode.
-    func image(at url: URL, decodeBox: PixelSize? = nil) async throws(ImageError) -> (image: Image, format: ImageFormat) {
-        var context = ImageContext()
-        context.decodeOptions = decodeOptions
-        context.thumbnailPixelSize = decodeBox
-        let result = try await manager.image(for: url, options: [.retryFailed], context: context)
-        if result.cacheType == .memory { metrics.countSourceLookup("decoded") }
-        return (result.image, result.image.format)
+    /// The decoded source at `url` for `decodeBox` when it is in memory, else its bytes. Network only:
+    /// cancelling the task cancels the download.
+    func fetch(_ url: URL, decodeBox: PixelSize?) async throws(ImageError) -> Fetched {
+        if let image = decodedSources.image(forKey: Self.decodedKey(url, decodeBox)) {
+            metrics.countSourceLookup("decoded")
+            return .decoded(image)
+        }
+        let data = try await LoaderCall.data(from: keptBytes, url: url)
+        return .encoded(data, url: url, decodeBox: decodeBox)
+    }
+
+    /// The image of a fetched source, decoding (fitted into its box while decoding, when it has one) and
+    /// keeping it in memory when needed. CPU only: call it in a worker slot; `cancellation` stops the decode.
+    func decode(_ fetched: Fetched, cancellation: DecodeCancellation? = nil) throws(ImageError) -> Image {
+        switch fetched {
+        case .decoded(let image):
+            return image
+        case .encoded(let data, let url, let decodeBox):
+            var options = decodeOptions
+            options.thumbnailPixelSize = decodeBox
+            options.cancellation = cancellation
+            let image = options.enforcingOutputSize(try coders.decode(data, options: options))
+            decodedSources.setImage(image, forKey: Self.decodedKey(url, decodeBox))
+            return image
+        }
+    }
+
+    /// Bytes held by the two source caches now.
+    var heldBytes: Int { decodedSources.totalCost + keptBytes.keptByteCount }
+
+    private static func decodedKey(_ url: URL, _ box: PixelSize?) -> String {
+        guard let box else { return url.absoluteString }
+        return CacheKey.thumbnailed(url.absoluteString, size: box, preserveAspectRatio: true)
+    }
+}
+
+/// One load through an ``ImageLoader`` as an async call that honours task cancellation: the loader's
+/// operation is cancelled and the call answers `.cancelled` at once (a cancelled loader may never
+/// complete).
+enum LoaderCall {
+    static func data(from loader: any ImageLoader, url: URL) async throws(ImageError) -> Data {
+        let call = Pending()
+        let result: Result<LoadedImage, ImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                call.start(continuation)
+                let operation = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil) {
+                    call.finish($0)
+                }
+                call.attach(operation)
+            }
+        } onCancel: {
+            call.cancel()
+        }
+        return try result.get().data
+    }
+
+    /// The state of one call: its continuation (resumed once) and the loader's operation.
+    private final class Pending: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>?
+            var operation: (any ImageOperation)?
+            var isCancelled = false
+        }
+        /// Guards the continuation, the operation and whether the call was cancelled.
+        private let state = Mutex(State())
+
+        func start(_ continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>) {
+            let cancelled = state.withLock { state in
+                state.continuation = continuation
+                return state.isCancelled
+            }
+            if cancelled { finish(.failure(.cancelled)) }
+        }
+
+        func attach(_ operation: any ImageOperation) {
+            let cancelled = state.withLock { state in
+                state.operation = operation
+                return state.isCancelled
+            }
+            if cancelled { operation.cancel() }
+        }
+
+        func finish(_ result: Result<LoadedImage, ImageError>) {
+            let continuation = state.withLock { state in
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(returning: result)
+        }
+
+        func cancel() {
+            let operation = state.withLock { state in
+                state.isCancelled = true
+                return state.operation
+            }
+            operation?.cancel()
+            finish(.failure(.cancelled))
+        }
     }
 }

@@ -16,13 +16,21 @@ public struct StaticSourceServer: Sendable {
         /// Awaited before answering (after `delay`): lets a test hold a request at the origin for exactly
         /// as long as it needs, however slow the machine.
         public var release: (@Sendable () async -> Void)?
+        /// When set, the answer is a 302 redirect to this URL (absolute, or a path on this server).
+        public var location: String?
 
         public init(data: Data, contentType: String, delay: Duration? = nil,
-                    release: (@Sendable () async -> Void)? = nil) {
+                    release: (@Sendable () async -> Void)? = nil, location: String? = nil) {
             self.data = data
             self.contentType = contentType
             self.delay = delay
             self.release = release
+            self.location = location
+        }
+
+        /// A redirect to `location`.
+        public static func redirect(to location: String) -> File {
+            File(data: Data(), contentType: "text/plain", location: location)
         }
     }
 
@@ -48,6 +56,9 @@ public struct StaticSourceServer: Sendable {
             }
             if let delay = file.delay { try await Task.sleep(for: delay) }
             if let release = file.release { await release() }
+            if let location = file.location {
+                return Response(status: .found, headers: [.location: location], body: ResponseBody())
+            }
             return Response(status: .ok, headers: [.contentType: file.contentType],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
         }

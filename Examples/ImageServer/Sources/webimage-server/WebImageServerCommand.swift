@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ImageServer
 import Logging
@@ -8,85 +9,67 @@ import Logging
 /// over the `NAME=VALUE` lines of `--config FILE` when given. `--demo` starts an origin on loopback holding
 /// the sample images (Examples/Resources, or `--samples DIR`), lets the server fetch from loopback, and
 /// serves `/demo`, a page of signed URLs over them.
-struct CommandLineOptions {
-    var configFile: URL?
+@main
+struct WebImageServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webimage-server",
+        abstract: "An imgproxy-compatible image server on SwiftWebImage.",
+        discussion: "Settings come from imgproxy's environment variables (IMGPROXY_BIND, IMGPROXY_KEY, ...); "
+            + "see Examples/ImageServer/README.md. LOG_LEVEL sets the log level (info by default).")
+
+    @Option(name: .long, help: "A file of NAME=VALUE lines, under the environment's variables.")
+    var config: String?
+
+    @Flag(name: .long, help: "Serve /demo over an origin of sample images on loopback.")
     var demo = false
-    var samplesDirectory: URL?
 
-    static let usage = "usage: webimage-server [--config FILE] [--demo [--samples DIR]]"
+    @Option(name: .long, help: "The demo's sample images (default: the repository's Examples/Resources).")
+    var samples: String?
 
-    init(arguments: [String]) throws {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--config":
-                guard let path = rest.popFirst() else { throw UsageError(message: "--config needs a file") }
-                configFile = URL(fileURLWithPath: path)
-            case "--demo":
-                demo = true
-            case "--samples":
-                guard let path = rest.popFirst() else { throw UsageError(message: "--samples needs a directory") }
-                samplesDirectory = URL(fileURLWithPath: path, isDirectory: true)
-            case "-h", "--help":
-                throw UsageError(message: Self.usage)
-            default:
-                throw UsageError(message: "unknown argument \(argument)\n\(Self.usage)")
+    /// The repository's sample images, found from this file's place in the checkout.
+    static let defaultSamplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../Resources").standardizedFileURL
+
+    /// Bytes of the demo's one-run key and salt: as long as the HMAC's output, what imgproxy's docs suggest.
+    static let demoKeyByteCount = 32
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            return handler
+        }
+        let logger = Logger(label: "webimage-server")
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = try config.map { try ServerConfiguration(file: URL(fileURLWithPath: $0), environment: environment) }
+            ?? ServerConfiguration(environment: environment)
+        var origin: Task<Void, any Error>?
+        if demo {
+            let directory = samples.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultSamplesDirectory
+            let (files, samples) = try StaticSourceServer.samples(in: directory)
+            let sources = try await DemoSources.start(files: files)
+            origin = sources.task
+            configuration.allowsLoopbackSources = true
+            if configuration.signingKeys.isEmpty {
+                // The demo page shows signed URLs: a key and salt for this run only.
+                configuration.signingKeys = [URLSigner.KeyPair(key: Self.randomBytes(Self.demoKeyByteCount),
+                                                               salt: Self.randomBytes(Self.demoKeyByteCount))]
             }
+            configuration.demo = DemoConfiguration(sourceBaseURL: sources.baseURL, samples: samples)
+            logger.info("demo sources", metadata: ["url": "\(sources.baseURL)", "samples": "\(samples.count)"])
+        }
+        let server = try ImageServer(configuration: configuration, logger: logger)
+        server.bootstrapMetricsSystem()
+        defer { origin?.cancel() }
+        let (host, isDemo) = (configuration.host, demo)
+        try await server.run { port in
+            logger.info("listening", metadata: ["address": "http://\(host):\(port)/"])
+            if isDemo { logger.info("demo page", metadata: ["url": "http://\(host):\(port)/demo"]) }
         }
     }
-}
 
-struct UsageError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-/// The repository's sample images, found from this file's place in the checkout.
-let defaultSamplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../Resources").standardizedFileURL
-
-/// Bytes of the demo's one-run key and salt: as long as the HMAC's output, what imgproxy's docs suggest.
-let demoKeyByteCount = 32
-
-func randomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-}
-
-LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-    return handler
-}
-let logger = Logger(label: "webimage-server")
-
-do {
-    let options = try CommandLineOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-    let environment = ProcessInfo.processInfo.environment
-    var configuration = try options.configFile.map { try ServerConfiguration(file: $0, environment: environment) }
-        ?? ServerConfiguration(environment: environment)
-    var origin: Task<Void, any Error>?
-    if options.demo {
-        let directory = options.samplesDirectory ?? defaultSamplesDirectory
-        let (files, samples) = try StaticSourceServer.samples(in: directory)
-        let sources = try await DemoSources.start(files: files)
-        origin = sources.task
-        configuration.allowsLoopbackSources = true
-        if configuration.signingKeys.isEmpty {
-            // The demo page shows signed URLs: a key and salt for this run only.
-            configuration.signingKeys = [URLSigner.KeyPair(key: randomBytes(demoKeyByteCount), salt: randomBytes(demoKeyByteCount))]
-        }
-        configuration.demo = DemoConfiguration(sourceBaseURL: sources.baseURL, samples: samples)
-        logger.info("demo sources", metadata: ["url": "\(sources.baseURL)", "samples": "\(samples.count)"])
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
-    let server = try ImageServer(configuration: configuration, logger: logger)
-    defer { origin?.cancel() }
-    let (host, isDemo) = (configuration.host, options.demo)
-    try await server.run { port in
-        logger.info("listening", metadata: ["address": "http://\(host):\(port)/"])
-        if isDemo { logger.info("demo page", metadata: ["url": "http://\(host):\(port)/demo"]) }
-    }
-} catch {
-    FileHandle.standardError.write(Data("webimage-server: \(error)\n".utf8))
-    exit(1)
 }

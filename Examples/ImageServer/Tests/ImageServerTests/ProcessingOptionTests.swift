@@ -85,10 +85,8 @@ import WebImageTransformers
         let servers = try await TestServers.start()
         let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(options: "rs:fit:16:16/dpr:2", source: servers.sourceURL("/photo.jpg"), extension: "png"))
         #expect(reply.status == 200)
-        var context = ImageContext()
-        context.thumbnailPixelSize = PixelSize(32)
-        let manager = servers.server.service.fetcher.manager
-        let decoded = manager.cache.imageFromMemory(forKey: manager.cacheKey(for: URL(string: servers.sourceURL("/photo.jpg"))!, context: context))
+        let key = CacheKey.thumbnailed(servers.sourceURL("/photo.jpg"), size: PixelSize(32), preserveAspectRatio: true)
+        let decoded = servers.server.service.fetcher.decodedSources.image(forKey: key)
         #expect(decoded?.width == 32 && decoded?.height == 24)
         // A crop needs the full image first: no decode box.
         #expect(try ProcessingPlan(segments: ["c:10:10", "rs:fit:16:16"]).decodeBox == nil)

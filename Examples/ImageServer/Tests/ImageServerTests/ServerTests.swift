@@ -192,28 +192,28 @@ import WebImage
     }
 
     @Test func overloadAnswers503WithRetryAfter() async throws {
-        // The origin holds `/held.jpg` until the 503 is seen, so the worker and the queue stay full however
-        // slow the machine.
+        // The origin holds `/held.jpg` until the 503 is seen, so the download slot and its queue stay full
+        // however slow the machine.
         let origin = OriginGate()
         defer { origin.open() }   // also when an expectation throws first: no origin request is left waiting
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             configuration.workers = 1
-            configuration.queueSize = 1
+            configuration.downloadConcurrency = 1
             Fixtures.waitForHeldSources(&configuration)
         }
-        let gate = servers.server.service.gate
-        let held = servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png")
-        let heldWebP = servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "webp")
-        async let first = HTTPClient.get(held)
-        try await waitUntil { gate.runningCount == 1 }
-        async let second = HTTPClient.get(heldWebP)
-        try await waitUntil { gate.queuedCount == 1 }
-        let third = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
-        #expect(third.status == 503)
-        #expect(third.header("Retry-After") == String(ServerFailure.overloadRetryAfterSeconds))
+        let downloads = servers.server.service.downloads
+        let queueLimit = downloads.queueLimit
+        let heldTasks = (0...queueLimit).map { index in
+            // Different options: different results, each waiting for its own download slot.
+            let path = servers.plainPath(options: "q:\(50 + index)", source: servers.sourceURL("/held.jpg"), extension: "png")
+            return Task { try await HTTPClient.get(servers.baseURL + path) }
+        }
+        try await waitUntil { downloads.runningCount == 1 && downloads.queuedCount == queueLimit }
+        let refused = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == String(ServerFailure.overloadRetryAfterSeconds))
         origin.open()
-        #expect(try await first.status == 200)
-        #expect(try await second.status == 200)
+        for task in heldTasks { #expect(try await task.value.status == 200) }
         // Health stays answered meanwhile and afterwards.
         #expect(try await HTTPClient.get(servers.baseURL + "/health").status == 200)
         try await servers.stop()
@@ -258,7 +258,7 @@ import WebImage
         let origin = OriginGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin), configure: Fixtures.waitForHeldSources)
-        let gate = servers.server.service.gate
+        let gate = servers.server.service.downloads
         async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png"))
         try await waitUntil { gate.runningCount == 1 }
         await servers.group.triggerGracefulShutdown()
@@ -294,9 +294,9 @@ import WebImage
         }
         let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
         // Each request records a source fetch; only the first went to the origin (the others hit the
-        // manager's memory cache), which the origin's own count would show: check the loader's instead.
+        // decoded-source cache), which the origin's own count would show: check the loader's instead.
         #expect(text.contains("webimage_server_source_fetch_seconds_count 4"))
-        #expect(servers.server.service.fetcher.manager.cache.imageFromMemory(forKey: servers.sourceURL("/photo.jpg")) != nil)
+        #expect(servers.server.service.fetcher.decodedSources.image(forKey: servers.sourceURL("/photo.jpg")) != nil)
         try await servers.stop()
     }
 

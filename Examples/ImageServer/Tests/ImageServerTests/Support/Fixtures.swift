@@ -15,6 +15,21 @@ enum Fixtures {
         return PixelBuffer(width: photoSize.width, height: photoSize.height, layout: .rgb8, bytes: bytes)
     }
 
+    /// `side` x `side` RGB pixels of noise (xorshift): incompressible, so its PNG is as large as its pixels.
+    static func noisePixels(side: Int) -> PixelBuffer {
+        var bytes = [UInt8](repeating: 0, count: side * side * 3)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                buffer[index] = UInt8(truncatingIfNeeded: state)
+            }
+        }
+        return PixelBuffer(width: side, height: side, layout: .rgb8, bytes: bytes)
+    }
+
     /// A 32x32 RGBA image, half transparent.
     static func alphaPixels() -> PixelBuffer {
         var bytes: [UInt8] = []

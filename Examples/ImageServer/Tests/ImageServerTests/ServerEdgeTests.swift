@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import WebImage
+@testable import ImageServer
+
+/// The server under clients and origins that misbehave: connections that idle, drip or never read,
+/// oversized heads, stalled origins, options that cannot be applied, a disk level with a limit.
+@Suite struct ServerEdgeTests {
+    /// Waits (polling, with a long bound for loaded machines) until `condition` holds; false if it never did.
+    static func eventually(within limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return try await condition()
+    }
+
+    static func metricsText(_ servers: TestServers) async throws -> String {
+        String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
+    }
+
+    /// The value of one sample line (`name{labels} value`) of the exposition, 0 when absent.
+    static func sample(_ text: String, _ line: String) -> Double {
+        for row in text.split(separator: "\n") where row.hasPrefix(line + " ") {
+            return Double(row.dropFirst(line.count + 1)) ?? 0
+        }
+        return 0
+    }
+
+    @Test func idleConnectionsAreClosed() async throws {
+        let servers = try await TestServers.start { $0.clientDeadlines.keepAlive = .seconds(1) }
+        let idle = try RawConnection(port: servers.serverPort)
+        // Never sends a byte: Hummingbird's idle timeout (IMGPROXY_KEEP_ALIVE_TIMEOUT) closes it.
+        #expect(await idle.readUntilClosed(limit: .seconds(30)).closed)
+
+        // Kept alive after an answer, then idle: closed as well.
+        let kept = try RawConnection(port: servers.serverPort)
+        kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let (bytes, closed) = await kept.readUntilClosed(limit: .seconds(30))
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        #expect(closed)
+        try await servers.stop()
+    }
+
+    @Test func slowlorisHeadsAreClosed() async throws {
+        // The keep-alive timeout is long: only the request-read deadline can end this connection.
+        let servers = try await TestServers.start { configuration in
+            configuration.clientDeadlines.keepAlive = .seconds(300)
+            configuration.clientDeadlines.readRequest = .seconds(1)
+        }
+        let connection = try RawConnection(port: servers.serverPort)
+        let head = Array("GET /health HTTP/1.1\r\nHost: example\r\nX-Padding: " + String(repeating: "a", count: 10_000))
+        var closed = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        var index = 0
+        // One byte every 50 ms: the head would take over eight minutes.
+        while ContinuousClock.now < deadline, index < head.count {
+            if !connection.send(String(head[index])) { closed = true; break }
+            index += 1
+            if await connection.read(timeout: .milliseconds(50)) == .closed { closed = true; break }
+        }
+        #expect(closed)
+        #expect(Self.sample(try await Self.metricsText(servers), "webimage_server_client_timeouts_total{reason=\"read_request\"}") >= 1)
+        try await servers.stop()
+    }
+
+    @Test func clientsThatDoNotReadTheirAnswerAreClosed() async throws {
+        // 1500 x 1500 pixels of noise: a PNG of about 6.8 MB, more than the kernel buffers of both sides
+        // (the sender's grows to 4 MB). Made off the cooperative pool, which the server needs meanwhile.
+        let side = 1500
+        let png = await offThePool { Fixtures.encoded(Fixtures.noisePixels(side: side), as: .png) }
+        var files = Fixtures.standardFiles
+        files["/noise.png"] = .init(data: png, contentType: "image/png")
+        let servers = try await TestServers.start(files: files) { configuration in
+            configuration.clientDeadlines.writeResponse = .seconds(1)
+            configuration.clientDeadlines.keepAlive = .seconds(300)
+        }
+        let path = servers.plainPath(source: servers.sourceURL("/noise.png"), extension: "png")
+        let connection = try RawConnection(port: servers.serverPort, receiveBuffer: 4096)
+        connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The client reads nothing until the server says it gave up on the write.
+        #expect(try await Self.eventually {
+            Self.sample(try await Self.metricsText(servers), "webimage_server_client_timeouts_total{reason=\"write_response\"}") >= 1
+        })
+        let (bytes, closed) = await connection.readUntilClosed(limit: .seconds(60))
+        #expect(closed)
+        #expect(bytes.count < png.count, "the whole answer was never sent")
+        try await servers.stop()
+    }
+
+    @Test func oversizedHeadsLeaveNoSocketBehind() async throws {
+        let servers = try await TestServers.start { configuration in configuration.clientDeadlines.keepAlive = .seconds(300) }
+        // Each head is over Hummingbird's 80 KB header limit: 400, then the server closes its side.
+        // The clients stay open and never close theirs: the server must still let go of every socket.
+        let head = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 100_000) + "\r\n\r\n"
+        var clients: [RawConnection] = []
+        for _ in 0..<16 {
+            let client = try RawConnection(port: servers.serverPort)
+            client.send(head)
+            // Read at once: past the linger time the server closes with the head's rest unread, which
+            // resets the connection and may drop the 400 before it is read.
+            guard case .bytes(let bytes) = await client.read(timeout: .seconds(30)) else { Issue.record("no answer"); return }
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+            clients.append(client)
+        }
+        #expect(await Self.eventually { serverSocketsHeld(port: servers.serverPort) == 0 },
+                "server sockets still held: \(serverSocketsHeld(port: servers.serverPort))")
+        withExtendedLifetime(clients) {}
+        try await servers.stop()
+    }
+
+    @Test func maxClientsBoundsOpenConnections() async throws {
+        let servers = try await TestServers.start { configuration in
+            configuration.maxClients = 2
+            configuration.clientDeadlines.keepAlive = .seconds(300)
+        }
+        let first = try RawConnection(port: servers.serverPort)
+        let second = try RawConnection(port: servers.serverPort)
+        for connection in [first, second] {
+            connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            guard case .bytes(let bytes) = await connection.read(timeout: .seconds(30)) else { Issue.record("no answer"); return }
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        }
+        // A third connection is accepted by the kernel but not served while the two stay open.
+        let third = try RawConnection(port: servers.serverPort)
+        third.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await third.read(timeout: .seconds(1)) == .nothing)
+        withExtendedLifetime(first) {}
+        close(second.fd)
+        // Once one closes, the waiting one is served.
+        guard case .bytes(let bytes) = await third.read(timeout: .seconds(30)) else { Issue.record("never served"); return }
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        try await servers.stop()
+    }
+
+    @Test func aStalledOriginDoesNotHoldTheOnlyWorker() async throws {
+        let origin = OriginGate()
+        defer { origin.open() }
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
+            Fixtures.waitForHeldSources(&configuration)
+            configuration.workers = 1
+            configuration.queueSize = 0
+        }
+        let held = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"))) }
+        #expect(await Self.eventually { servers.server.service.downloads.runningCount == 1 })
+        // The only worker is free: another source is fetched and processed meanwhile.
+        let other = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(other.status == 200)
+        #expect(servers.server.service.gate.runningCount == 0)
+        origin.open()
+        #expect(try await held.value.status == 200)
+        try await servers.stop()
+    }
+
+    @Test func optionsATransformerCannotApplyFailInsteadOfAnsweringTheSource() async throws {
+        let servers = try await TestServers.start()
+        let source = servers.sourceURL("/photo.jpg")
+        for options in ["rs:force:12000:12000:1", "rs:fit:100:100:1/pd:16384"] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            #expect((400..<500).contains(reply.status), "\(options): \(reply.status)")
+        }
+        // Nothing was cached under those URLs: a second ask fails the same way.
+        let again = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:force:12000:12000:1", source: source, extension: "png"))
+        #expect((400..<500).contains(again.status))
+        try await servers.stop()
+    }
+
+    @Test func optionsOutsideTheirRangeAre400BeforeAnyFetch() async throws {
+        let servers = try await TestServers.start()
+        let source = servers.sourceURL("/photo.jpg")
+        for options in ["bl:1000", "sh:300", "bl:201", "sh:101"] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            #expect(reply.status == 400, "\(options): \(reply.status)")
+        }
+        for options in ["bl:200", "sh:100"] {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            #expect(reply.status == 200, "\(options): \(reply.status)")
+        }
+        try await servers.stop()
+    }
+
+    @Test func theDiskLevelStaysWithinItsLimit() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("results-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let limit = 64 * 1024
+        let servers = try await TestServers.start { configuration in
+            configuration.resultCacheDirectory = directory
+            configuration.resultDiskLimit = limit
+        }
+        let source = servers.sourceURL("/photo.jpg")
+        for side in 20..<60 {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:force:\(side * 8):\(side * 6)", source: source, extension: "png"))
+            #expect(reply.status == 200)
+        }
+        let disk = try #require(servers.server.service.resultCache.disk as? DiskCache)
+        await disk.waitForMaintenance()
+        #expect(disk.totalSize <= limit, "\(disk.totalSize) bytes on disk")
+        #expect(disk.totalCount > 0)
+        try await servers.stop()
+    }
+
+    @Test func theAllowListHoldsOnEveryRedirectHop() async throws {
+        var files = Fixtures.standardFiles
+        files["/allowed/photo.jpg"] = files["/photo.jpg"]
+        files["/allowed/out.jpg"] = .redirect(to: "/photo.jpg")
+        files["/allowed/in.jpg"] = .redirect(to: "/allowed/photo.jpg")
+        let servers = try await TestServers.start(files: files) { configuration in
+            configuration.allowedSources = ["http://127.0.0.1:*/allowed/"]
+        }
+        let outside = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/out.jpg")))
+        #expect(outside.status == 403, "a hop out of the allow-list is refused: \(outside.status)")
+        let inside = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/in.jpg")))
+        #expect(inside.status == 200)
+        let direct = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(direct.status == 403)
+        try await servers.stop()
+    }
+}
