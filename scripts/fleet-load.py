@@ -26,10 +26,11 @@ import urllib.parse
 # Stills of Examples/Resources (480x320 and 160x160); corrupt.jpg and the animations are left out.
 SAMPLES = ["baseline.jpg", "progressive.jpg", "lossy.webp", "lossless.webp", "badge-alpha.png"]
 FORMATS = ["webp", "jpg", "png"]
-# Output sizes of fresh URLs: enlarged fills up to 1200x900, so each one costs a real decode, resample and
-# encode (tens of milliseconds), and some are in flight whenever a node is killed.
-SIZES = range(64, 1200, 7)
-# Scatters consecutive indices over the combinations (see Signer.path): prime, and not 3, 5 or 163.
+# Output sizes: enlarged fills from 64 px up to --largest (1200 by default) in steps of 7 px, so each new
+# URL costs a real decode, resample and encode, and some are in flight whenever a node is killed.
+SMALLEST, SIZE_STEP = 64, 7
+# Scatters consecutive indices over the combinations (see Signer.path): a prime far above any factor of
+# their count.
 SCATTER = 7919
 
 
@@ -38,8 +39,9 @@ def b64url(data: bytes) -> str:
 
 
 class Signer:
-    def __init__(self, key_hex: str, salt_hex: str, origin: str, samples=None):
+    def __init__(self, key_hex: str, salt_hex: str, origin: str, samples=None, largest=1200):
         self.samples = samples or SAMPLES
+        self.sizes = range(SMALLEST, largest + 1, SIZE_STEP)
         self.key = bytes.fromhex(key_hex)
         self.salt = bytes.fromhex(salt_hex)
         self.origin = origin.rstrip("/")
@@ -48,14 +50,14 @@ class Signer:
         """The index-th of the distinct processing URLs, scattered over samples, formats and sizes (a
         multiplication modulo their count, by a prime that divides none of its factors, is a bijection):
         any run of consecutive indices costs about the same, whatever the first."""
-        count = len(self.samples) * len(FORMATS) * len(SIZES) * len(SIZES)
+        count = len(self.samples) * len(FORMATS) * len(self.sizes) * len(self.sizes)
         rest = (index % count) * SCATTER % count
         sample = self.samples[rest % len(self.samples)]
         rest //= len(self.samples)
         fmt = FORMATS[rest % len(FORMATS)]
         rest //= len(FORMATS)
-        width = SIZES[rest % len(SIZES)]
-        height = SIZES[(rest // len(SIZES)) % len(SIZES)]
+        width = self.sizes[rest % len(self.sizes)]
+        height = self.sizes[(rest // len(self.sizes)) % len(self.sizes)]
         tail = f"/rs:fill:{width}:{height}:1/{b64url((self.origin + '/' + sample).encode())}.{fmt}"
         signature = hmac.new(self.key, self.salt + tail.encode(), hashlib.sha256).digest()
         return "/" + b64url(signature) + tail
@@ -120,7 +122,7 @@ def fetch(arguments):
 
 
 def load(arguments):
-    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples)
+    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples, arguments.largest)
     hot = [signer.path(index) for index in range(arguments.hot)]
     fresh_counter = itertools.count(arguments.first_fresh)
     lock = threading.Lock()
@@ -178,7 +180,7 @@ def load(arguments):
 
 
 def urls(arguments):
-    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples)
+    signer = Signer(arguments.key, arguments.salt, arguments.origin, arguments.samples, arguments.largest)
     for index in range(arguments.first, arguments.first + arguments.count):
         print(signer.path(index))
 
@@ -198,6 +200,7 @@ def main():
             command.add_argument("--origin", required=True, help="http://host:port of the sample origin")
             command.add_argument("--samples", type=lambda text: text.split(","),
                                  help="comma list of file names on the origin (default: the stills of Examples/Resources)")
+            command.add_argument("--largest", type=int, default=1200, help="largest output width and height")
     commands.choices["fetch"].add_argument("--list", required=True, help="file of paths")
     commands.choices["load"].add_argument("--seconds", type=float, required=True)
     commands.choices["load"].add_argument("--fresh", type=float, default=0.5, help="share of new URLs")
