@@ -30,10 +30,13 @@ let package = Package(
         // disk cache and libcurl already link: no build time, unlike compiling swift-crypto.
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // glibc's allocator controls (<malloc.h>): arena cap and trim, so memory freed after a load goes back.
+        .target(name: "CMalloc", path: "Sources/CMalloc"),
         // The server itself, a library so the tests can start it in-process.
         .target(name: "ImageServer",
                 dependencies: [
                     "CLibCrypto",
+                    "CMalloc",
                     .product(name: "WebImage", package: "SwiftWebImage"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdCore", package: "hummingbird"),

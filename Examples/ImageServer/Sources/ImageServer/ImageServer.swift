@@ -15,6 +15,8 @@ public final class ImageServer: Sendable {
     let service: ImageService
     let metrics: ServerMetrics
     let logger: Logger
+    /// Watches the Redis tier of the result cache, when there is one.
+    let redisMonitor: RedisTierMonitor?
 
     /// Prepares the server; throws when the configuration names files that cannot be used (the result
     /// cache directory, the watermark).
@@ -25,7 +27,10 @@ public final class ImageServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         metrics = ServerMetrics()
-        service = try ImageService(configuration: configuration, coders: .shared, metrics: metrics, logger: logger)
+        let service = try ImageService(configuration: configuration, coders: .shared, metrics: metrics, logger: logger)
+        self.service = service
+        let metrics = self.metrics
+        redisMonitor = service.resultCache.redis.map { RedisTierMonitor(redis: $0, metrics: metrics, logger: logger) }
         if !configuration.signingKeys.isEmpty {
             logger.info("signatures required", metadata: ["keys": "\(configuration.signingKeys.count)"])
         } else {
@@ -41,6 +46,11 @@ public final class ImageServer: Sendable {
     /// `/metrics` beside the server's own. Once per process; the executable calls it, tests do not.
     public func bootstrapMetricsSystem() {
         MetricsSystem.bootstrap(metrics.factory)
+    }
+
+    /// What runs beside the HTTP server: the memory trimmer and, with a Redis tier, its monitor.
+    public func backgroundServices() -> [any Service] {
+        [MemoryTrimmer()] + (redisMonitor.map { [$0] } ?? [])
     }
 
     /// The Hummingbird application serving this server; `onServerRunning` gets the bound port.
@@ -73,6 +83,7 @@ public final class ImageServer: Sendable {
             }
             router.on("/metrics", method: method) { [self] _, _ in
                 metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
+                redisMonitor?.exportCounters()
                 return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                                            body: Data(metrics.exposition().utf8)))
             }
@@ -97,8 +108,9 @@ public final class ImageServer: Sendable {
     /// Runs until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
     public func run(additionalServices: [any Service] = [],
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        MemoryTrimmer.limitArenas()
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: additionalServices + [application(onServerRunning: onServerRunning)],
+            services: additionalServices + backgroundServices() + [application(onServerRunning: onServerRunning)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

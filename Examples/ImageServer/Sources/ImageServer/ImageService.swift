@@ -62,15 +62,19 @@ final class ImageService: Sendable {
         let answer: Answer
         var format = "none"
         do {
-            let (rendered, varies) = try await render(target: target, accept: accept)
+            let (rendered, varies, request) = try await render(target: target, accept: accept)
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
-            var headers: [(String, String)] = [("ETag", rendered.etag),
-                                               ("Cache-Control", "max-age=\(configuration.cacheTTL), public")]
+            var headers: [(String, String)] = [("Cache-Control", "max-age=\(configuration.cacheTTL), public"),
+                                               ("Expires", Self.httpDate(Date().addingTimeInterval(Double(configuration.cacheTTL))))]
+            if configuration.usesETag { headers.append(("ETag", rendered.etag)) }
             if varies { headers.append(("Vary", "Accept")) }
-            if let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
+            if configuration.usesETag, let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
                 answer = Answer(status: 304, headers: headers, body: Data())
             } else {
                 headers.append(("Content-Type", rendered.contentType))
+                headers.append(("Content-Disposition", request.contentDisposition(
+                    sourceURL: request.sourceURL,
+                    fileExtension: format == "jpeg" ? "jpg" : format)))
                 answer = Answer(status: 200, headers: headers, body: rendered.data)
             }
         } catch let failure as ServerFailure {
@@ -124,6 +128,25 @@ final class ImageService: Sendable {
         return Answer(status: failure.code, headers: headers, body: Data((failure.message + "\n").utf8))
     }
 
+    /// `date` as HTTP writes it (IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// What an answer's headers need to know of its request beyond the image.
+    struct RequestFacts: Sendable {
+        var sourceURL: URL
+        var response: ResponseOptions
+
+        func contentDisposition(sourceURL: URL, fileExtension: String) -> String {
+            response.contentDisposition(sourceURL: sourceURL, fileExtension: fileExtension)
+        }
+    }
+
     /// Whether an `If-None-Match` value names `etag` (a list, `*`, or weak forms of it).
     static func matches(_ header: String, etag: String) -> Bool {
         header.split(separator: ",").contains { item in
@@ -132,8 +155,8 @@ final class ImageService: Sendable {
         }
     }
 
-    /// The encoded answer and whether it depends on `Accept`.
-    private func render(target: String, accept: String?) async throws -> (RenderedImage, varies: Bool) {
+    /// The encoded answer, whether it depends on `Accept`, and what its headers need of the request.
+    private func render(target: String, accept: String?) async throws -> (RenderedImage, varies: Bool, RequestFacts) {
         let path: ImageURLPath
         do { path = try ImageURLPath(target) } catch {
             throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
@@ -141,31 +164,39 @@ final class ImageService: Sendable {
         guard signer.verify(signature: path.signature, path: path.signedPart) else {
             throw ServerFailure(status: 403, "invalid signature")
         }
+        // imgproxy's status: a source outside the allow-list is "not found".
         guard allowList.allows(path.sourceURL) else {
-            throw ServerFailure(status: 403, "source URL not allowed: \(path.sourceURL.absoluteString)")
+            throw ServerFailure(status: 404, "source URL not allowed: \(path.sourceURL.absoluteString)")
         }
+        let response = try ResponseOptions(segments: path.optionSegments)
+        if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
         let plan: ProcessingPlan
         do {
-            plan = try ProcessingPlan(segments: path.optionSegments)
+            // The URL's extension asks for what `f:` asks for (JPEG output flattened onto the background).
+            let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
+            plan = try ProcessingPlan(segments: response.remaining + formatSegment)
             // Every option's range is checked here, by the transformers that will apply it, so a value
-            // the parser took but a transformer refuses is a 400 now, not a 500 after the fetch.
+            // the parser took but a transformer refuses is refused now, not a 500 after the fetch.
             _ = try plan.makeTransformer(watermark, { false })
         } catch {
-            throw ServerFailure(status: 400, "invalid processing options: \(error)")
+            // imgproxy answers options it cannot read with 404, as it does any invalid URL.
+            throw ServerFailure(status: 404, "invalid processing options: \(error)")
         }
-        let explicitFormat = plan.format ?? path.extensionFormat
+        let explicitFormat = plan.format
         if let explicitFormat, !coders.canEncode(to: explicitFormat) {
-            throw ServerFailure(status: 400, "no encoder for \(explicitFormat.identifier)")
+            throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
         }
+        let facts = RequestFacts(sourceURL: path.sourceURL, response: response)
         let preference = negotiation.preference(accept: explicitFormat == nil ? accept : nil)
         let quality = plan.quality ?? configuration.defaultQuality
         let key = [plan.canonicalText, path.sourceURL.absoluteString,
-                   explicitFormat?.identifier ?? "auto:" + preference.key, "q\(quality)"].joined(separator: "|")
-        let varies = explicitFormat == nil
+                   explicitFormat?.identifier ?? "auto:" + preference.key, "q\(quality)", response.cacheKeyPart]
+            .joined(separator: "|")
+        let varies = explicitFormat == nil && (configuration.negotiatesWebP || configuration.negotiatesAVIF)
 
         if let (hit, tier) = resultCache.lookup(key) {
             metrics.countCacheLookup(tier: tier.rawValue)
-            return (hit, varies)
+            return (hit, varies, facts)
         }
         if resultCache.isEnabled { metrics.countCacheLookup(tier: "miss") }
 
@@ -180,7 +211,7 @@ final class ImageService: Sendable {
             }
         }
         resultCache.store(rendered, forKey: key)
-        return (rendered, varies)
+        return (rendered, varies, facts)
     }
 
     /// Decodes, transforms and encodes one answer from its fetched source, in a worker slot.

@@ -45,13 +45,16 @@ struct RenderedImage: Sendable {
 /// disk first, Redis behind it, Redis hits kept locally). The MIME type and ETag ride in the entry's
 /// extended data. Redis being down or slow is a miss, never a failed request.
 final class ResultCache: Sendable {
-    enum Tier: String { case memory, disk }
+    /// Where an answer was found; the label of the lookup metric.
+    enum Tier: String { case memory, disk, redis }
 
     let memoryLimit: Int
     /// Encoded answers in memory, least recently used out first.
     private let memory: LRUCache<RenderedImage>
-    /// The tiers below memory, as one storage; nil: memory only.
-    let disk: (any DiskStorage)?
+    /// The local disk level; nil: none.
+    let local: DiskCache?
+    /// The Redis level shared by a fleet, behind the local disk; nil: none. Its hits are copied to disk.
+    let redis: RedisCache?
 
     /// `diskLimit` bounds the local disk level in bytes: past it a background trim removes the least
     /// recently stored results until half remains.
@@ -61,15 +64,10 @@ final class ResultCache: Sendable {
         memory = LRUCache(costLimit: memoryLimit)
         var configuration = DiskCacheConfiguration()
         configuration.maxDiskSize = diskLimit
-        let local = try directory.map { directory throws(ImageError) in
+        local = try directory.map { directory throws(ImageError) in
             try DiskCache(directory: directory, namespace: "results", configuration: configuration)
         }
-        switch (local, redis) {
-        case let (local?, redis?): disk = TieredDiskStorage(local: local, shared: redis)
-        case let (local?, nil): disk = local
-        case let (nil, redis?): disk = redis
-        case (nil, nil): disk = nil
-        }
+        self.redis = redis
     }
 
     /// Whether anything is cached at all (a memory limit of 0 turns the result cache off).
@@ -78,23 +76,38 @@ final class ResultCache: Sendable {
     /// Bytes of answers held in memory now.
     var memoryBytes: Int { memory.totalCost }
 
-    /// The cached answer for `key` and where it was found. Disk reads block: call off latency-critical threads.
+    /// The cached answer for `key` and the level that had it. Disk and Redis reads block: call off
+    /// latency-critical threads. Redis being down or slow is a miss.
     func lookup(_ key: String) -> (RenderedImage, Tier)? {
         guard isEnabled else { return nil }
         if let hit = memory.value(forKey: key) { return (hit, .memory) }
-        guard let disk, let data = try? disk.data(forKey: key), let extra = disk.extendedData(forKey: key),
-              let header = String(data: extra, encoding: .utf8) else { return nil }
-        let parts = header.split(separator: "\n", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let value = RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]))
-        memory.set(value, forKey: key, cost: value.data.count)
-        return (value, .disk)
+        if let local, let data = try? local.data(forKey: key),
+           let value = Self.rendered(data, header: local.extendedData(forKey: key)) {
+            memory.set(value, forKey: key, cost: value.data.count)
+            return (value, .disk)
+        }
+        if let redis, let entry = redis.entry(forKey: key), let value = Self.rendered(entry.data, header: entry.extendedData) {
+            memory.set(value, forKey: key, cost: value.data.count)
+            try? local?.setData(entry.data, extendedData: entry.extendedData, forKey: key)
+            return (value, .redis)
+        }
+        return nil
     }
 
-    /// Stores `value` in both tiers; a disk failure only loses the disk copy.
+    /// Stores `value` in every level; a failing level only loses its copy (Redis writes are queued).
     func store(_ value: RenderedImage, forKey key: String) {
         guard isEnabled else { return }
         memory.set(value, forKey: key, cost: value.data.count)
-        try? disk?.setData(value.data, extendedData: Data((value.etag + "\n" + value.contentType).utf8), forKey: key)
+        let header = Data((value.etag + "\n" + value.contentType).utf8)
+        try? local?.setData(value.data, extendedData: header, forKey: key)
+        redis?.store(value.data, extendedData: header, forKey: key)
+    }
+
+    /// An answer from stored bytes and their header (`ETag` line, then the MIME type).
+    private static func rendered(_ data: Data, header: Data?) -> RenderedImage? {
+        guard let header, let text = String(data: header, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]))
     }
 }

@@ -49,6 +49,7 @@ extension ServerConfiguration {
         defaultQuality = try reader.int("IMGPROXY_QUALITY", in: 1...100) ?? defaultQuality
         negotiatesWebP = try reader.bool("IMGPROXY_AUTO_WEBP") ?? negotiatesWebP
         negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
+        usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
         watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
         if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
             resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)

@@ -75,10 +75,12 @@ public struct ServerConfiguration: Sendable {
     public var cacheTTL = ServerConfiguration.defaultTTL
     /// Quality when the URL gives none (`IMGPROXY_QUALITY`, 1–100).
     public var defaultQuality = ServerConfiguration.defaultQualityPercent
-    /// Pick WebP from `Accept` (`IMGPROXY_AUTO_WEBP`; on by default here).
-    public var negotiatesWebP = true
-    /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; on by default).
-    public var negotiatesAVIF = true
+    /// Pick WebP from `Accept` (`IMGPROXY_AUTO_WEBP`; off by default, as in imgproxy).
+    public var negotiatesWebP = false
+    /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; off by default).
+    public var negotiatesAVIF = false
+    /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
+    public var usesETag = false
 
     /// The watermark image for `wm:` (`IMGPROXY_WATERMARK_PATH`, a local file).
     public var watermarkPath: String?

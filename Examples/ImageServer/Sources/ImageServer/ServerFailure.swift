@@ -18,7 +18,8 @@ struct ServerFailure: Error, Sendable {
     /// for a few typical requests, so the queue has drained by then.
     static let overloadRetryAfterSeconds = 1
 
-    static let overloaded = ServerFailure(status: 503, "overloaded: every worker is busy and the queue is full",
+    /// imgproxy's answer to a full queue: 429 Too Many Requests.
+    static let overloaded = ServerFailure(status: 429, "overloaded: every worker is busy and the queue is full",
                                           retryAfter: overloadRetryAfterSeconds)
     static let deadlineExceeded = ServerFailure(status: 504, "the request took longer than the server's deadline")
 

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import WebImageRedisCache
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry of the server's own
 /// (no global bootstrap, so several servers in one process, as in the tests, keep separate counts) and
@@ -26,7 +27,7 @@ struct ServerMetrics: Sendable {
                 dimensions: [("status", String(status)), ("format", format)], factory: factory).increment()
     }
 
-    /// A result cache lookup: `memory`, `disk` or `miss`.
+    /// A result cache lookup: `memory`, `disk`, `redis` or `miss`.
     func countCacheLookup(tier: String) {
         CoreMetrics.Counter(label: "webimage_server_result_cache_lookups_total", dimensions: [("tier", tier)], factory: factory).increment()
     }
@@ -51,6 +52,28 @@ struct ServerMetrics: Sendable {
             .record(resultCache)
         CoreMetrics.Gauge(label: "webimage_server_cache_bytes", dimensions: [("cache", "sources")], factory: factory)
             .record(sources)
+    }
+
+    /// Whether the Redis node `node` (`host:port`) answered the last check: 1 up, 0 down.
+    func recordRedisNode(_ node: String, isUp: Bool) {
+        CoreMetrics.Gauge(label: "webimage_server_redis_node_up", dimensions: [("node", node)], factory: factory)
+            .record(isUp ? 1 : 0)
+    }
+
+    /// What the Redis tier did between two snapshots of its statistics, as counters by event.
+    func countRedis(_ now: RedisCacheStatistics, since before: RedisCacheStatistics) {
+        let events: [(String, KeyPath<RedisCacheStatistics, Int>)] = [
+            ("hit", \.hits), ("miss", \.misses), ("store", \.stores), ("dropped_write", \.droppedWrites),
+            ("oversized_value", \.oversizedValues), ("corrupt_value", \.corruptValues),
+            ("connect_failure", \.connectFailures), ("timeout", \.timeouts), ("command_failure", \.commandFailures),
+            ("skipped_while_down", \.skippedWhileDown), ("pool_wait_timeout", \.poolWaitTimeouts),
+        ]
+        for (event, counter) in events {
+            let added = now[keyPath: counter] - before[keyPath: counter]
+            guard added > 0 else { continue }
+            CoreMetrics.Counter(label: "webimage_server_redis_events_total", dimensions: [("event", event)], factory: factory)
+                .increment(by: added)
+        }
     }
 
     func recordQueueDepth(_ depth: Int) { queueDepth.record(depth) }

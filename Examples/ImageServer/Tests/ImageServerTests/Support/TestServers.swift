@@ -36,7 +36,7 @@ final class TestServers: Sendable {
         let (sourcePort, serverPort) = (ReportedPort(), ReportedPort())
         let source = StaticSourceServer(files: files).application(logger: logger) { port in sourcePort.report(port) }
         let app = server.application { port in serverPort.report(port) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [source, app], logger: logger))
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [source, app] + server.backgroundServices(), logger: logger))
         let running = Task { try await group.run() }
         return TestServers(server: server, serverPort: try await serverPort.wait(), sourcePort: try await sourcePort.wait(),
                            group: group, running: running)

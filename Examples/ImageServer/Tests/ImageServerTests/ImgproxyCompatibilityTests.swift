@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import WebImage
+@testable import ImageServer
+
+/// Behaviour an imgproxy deployment relies on, as imgproxy's documentation gives it: defaults, status
+/// codes, the answer-shaping options (`filename`, `return_attachment`, `cachebuster`, `expires`) and the
+/// URL extension.
+@Suite struct ImgproxyCompatibilityTests {
+    @Test func defaultsAreImgproxys() async throws {
+        let configuration = try ServerConfiguration(environment: [:])
+        #expect(!configuration.negotiatesWebP && !configuration.negotiatesAVIF && !configuration.usesETag)
+        let servers = try await TestServers.start()
+        let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg")),
+                                             headers: ["Accept": "image/webp,image/avif,*/*"])
+        // No negotiation unless IMGPROXY_AUTO_WEBP/AVIF: the source's format, and nothing varies.
+        #expect(reply.header("Content-Type") == "image/jpeg")
+        #expect(reply.header("Vary") == nil)
+        // No ETag unless IMGPROXY_USE_ETAG; Cache-Control and Expires always.
+        #expect(reply.header("ETag") == nil)
+        #expect(reply.header("Cache-Control") == "max-age=\(ServerConfiguration.defaultTTL), public")
+        #expect(reply.header("Expires")?.hasSuffix(" GMT") == true)
+        try await servers.stop()
+    }
+
+    @Test func environmentTurnsThemOn() throws {
+        let configuration = try ServerConfiguration(environment: [
+            "IMGPROXY_AUTO_WEBP": "true", "IMGPROXY_AUTO_AVIF": "1", "IMGPROXY_USE_ETAG": "true"])
+        #expect(configuration.negotiatesWebP && configuration.negotiatesAVIF && configuration.usesETag)
+    }
+
+    @Test func statusCodes() async throws {
+        let servers = try await TestServers.start { $0.allowedSources = ["http://127.0.0.1:*/"] }
+        let photo = servers.sourceURL("/photo.jpg")
+        func status(_ path: String) async throws -> Int { try await HTTPClient.get(servers.baseURL + path).status }
+        // Invalid URL or options, an expired URL, a source outside the allow-list: 404.
+        #expect(try await status("/insecure") == 404)
+        #expect(try await status(servers.plainPath(options: "rs:nonsense", source: photo)) == 404)
+        #expect(try await status(servers.plainPath(options: "exp:1", source: photo)) == 404)
+        #expect(try await status(servers.plainPath(source: "http://example.com/photo.jpg")) == 404)
+        // A pixel bomb and a file that is no image: 422. A missing source: 404.
+        #expect(try await status(servers.plainPath(source: servers.sourceURL("/bomb.png"))) == 422)
+        #expect(try await status(servers.plainPath(source: servers.sourceURL("/not-an-image.txt"))) == 422)
+        #expect(try await status(servers.plainPath(source: servers.sourceURL("/missing.jpg"))) == 404)
+        // A URL that expires later is served.
+        let later = Int(Date().timeIntervalSince1970) + 3600
+        #expect(try await status(servers.plainPath(options: "exp:\(later)", source: photo)) == 200)
+        try await servers.stop()
+    }
+
+    @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
+        let servers = try await TestServers.start()
+        let photo = servers.sourceURL("/photo.jpg")
+        let inline = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: photo, extension: "png"))
+        #expect(inline.header("Content-Disposition") == "inline; filename=\"photo.png\"")
+        let named = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "fn:holiday/att:1", source: photo, extension: "webp"))
+        #expect(named.header("Content-Disposition") == "attachment; filename=\"holiday.webp\"")
+        let encoded = Base64URL.encode(Array("été 2024".utf8))
+        let base64 = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "filename:\(encoded):1", source: photo))
+        #expect(base64.header("Content-Disposition") == "inline; filename=\"été 2024.jpg\"")
+        // A bad boolean is false, as in imgproxy.
+        let notBool = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "att:yes", source: photo))
+        #expect(notBool.header("Content-Disposition")?.hasPrefix("inline") == true)
+        try await servers.stop()
+    }
+
+    @Test func cachebusterMakesANewResultKey() async throws {
+        let servers = try await TestServers.start()
+        let photo = servers.sourceURL("/photo.jpg")
+        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "cb:1", source: photo, extension: "png"))
+        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "cb:1", source: photo, extension: "png"))
+        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "cb:2", source: photo, extension: "png"))
+        let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
+        #expect(text.contains("webimage_server_result_cache_lookups_total{tier=\"miss\"} 2"))
+        #expect(text.contains("webimage_server_result_cache_lookups_total{tier=\"memory\"} 1"))
+        try await servers.stop()
+    }
+
+    @Test func theJPEGExtensionFlattensOntoWhiteAsFormatJPEGDoes() async throws {
+        let servers = try await TestServers.start()
+        let alpha = servers.sourceURL("/alpha.png")
+        let byExtension = try Fixtures.decode(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: alpha, extension: "jpg")).body)
+        let byOption = try Fixtures.decode(try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "f:jpg", source: alpha)).body)
+        #expect(byExtension.pixels.bytes == byOption.pixels.bytes)
+        // The lower half of the source is transparent: white, not black.
+        let rgba = byExtension.pixels.converted(to: .rgba8)
+        let offset = (rgba.height - 2) * rgba.bytesPerRow + 2 * 4
+        #expect(rgba.bytes[offset] > 240 && rgba.bytes[offset + 1] > 240 && rgba.bytes[offset + 2] > 240)
+        try await servers.stop()
+    }
+}
