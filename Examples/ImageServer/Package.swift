@@ -55,6 +55,8 @@ let package = Package(
         .executableTarget(name: "webimage-server",
                          dependencies: ["ImageServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                          swiftSettings: swiftSettings),
-        .testTarget(name: "ImageServerTests", dependencies: ["ImageServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageServerTests",
+                    dependencies: ["ImageServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    swiftSettings: swiftSettings),
     ]
 )

@@ -207,7 +207,9 @@ import WebImage
         #expect(try await HTTPClient.get(second.baseURL + other).status == 200)
         try await waitUntilAsync {
             let text = String(decoding: try await HTTPClient.get(second.baseURL + "/metrics").body, as: UTF8.self)
-            return text.split(separator: "\n").contains { $0.hasPrefix("webimage_server_redis_node_up{") && $0.hasSuffix(" 0") }
+            return text.split(separator: "\n").contains { line in
+                line.hasPrefix("webimage_server_redis_node_up{") && line.split(separator: " ").last.flatMap { Double($0) } == 0
+            }
         }
         try await second.stop()
     }
