@@ -68,29 +68,49 @@ public final class ImageServer: Sendable {
                            logger: logger)
     }
 
-    /// The routes: `/health`, `/metrics`, `/demo` and every other path a processing URL, for GET and
-    /// HEAD; other methods get 405. Requests are logged (debug), counted and traced by Hummingbird's
-    /// middleware; image requests also by the service (status, format, bytes, time).
+    /// The routes, under `IMGPROXY_PATH_PREFIX` when set: `/health` (and `IMGPROXY_HEALTH_CHECK_PATH`),
+    /// `/metrics`, `/demo` and every other path a processing URL, for GET and HEAD; other methods get 405
+    /// (with `IMGPROXY_ALLOW_ORIGIN`, Hummingbird's CORS middleware answers a browser's OPTIONS preflight). Requests are logged
+    /// (debug), counted and traced by Hummingbird's middleware; image requests also by the service
+    /// (status, format, bytes, time).
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        if let allowOrigin = configuration.allowOrigin {
+            // Hummingbird's CORS middleware: the header on every answer to a browser, preflights answered.
+            router.add(middleware: CORSMiddleware(allowOrigin: .custom(allowOrigin), allowMethods: [.get, .head, .options],
+                                                  maxAge: .seconds(86_400)))
+        }
         router.add(middleware: MethodGuard())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: TracingMiddleware())
+        let prefix = configuration.pathPrefix
+        var healthPaths = [prefix + "/health"]
+        if let custom = configuration.healthCheckPath, custom != "/health" { healthPaths.append(prefix + custom) }
         for method in [HTTPRequest.Method.get, .head] {
-            router.on("/health", method: method) { _, _ in
-                Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
+            for path in healthPaths {
+                router.on(RouterPath(path), method: method) { _, _ in
+                    Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
+                }
             }
-            router.on("/metrics", method: method) { [self] _, _ in
+            router.on(RouterPath(prefix + "/metrics"), method: method) { [self] _, _ in
                 metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
                 redisMonitor?.exportCounters()
                 return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                                            body: Data(metrics.exposition().utf8)))
             }
-            router.on("/demo", method: method) { [self] _, _ in try demoPage() }
-            router.on("**", method: method) { [self] request, _ in
-                Self.response(await service.answer(target: request.uri.string, accept: request.headers[.accept],
-                                                   ifNoneMatch: request.headers[.ifNoneMatch]))
+            router.on(RouterPath(prefix + "/demo"), method: method) { [self] _, _ in try demoPage() }
+            // The router's tree does not backtrack: under a prefix, its own catch-all.
+            for catchAll in prefix.isEmpty ? ["**"] : ["**", prefix + "/**"] {
+                router.on(RouterPath(catchAll), method: method) { [self] request, _ in
+                    let target = request.uri.string
+                    guard target.hasPrefix(prefix + "/") else {
+                        throw ServerFailure(status: 404, "not a processing URL: outside \(prefix)")
+                    }
+                    return Self.response(await service.answer(target: String(target.dropFirst(prefix.count)),
+                                                              accept: request.headers[.accept],
+                                                              ifNoneMatch: request.headers[.ifNoneMatch]))
+                }
             }
         }
         return router

@@ -50,6 +50,14 @@ extension ServerConfiguration {
         negotiatesWebP = try reader.bool("IMGPROXY_AUTO_WEBP") ?? negotiatesWebP
         negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
+        allowOrigin = reader.string("IMGPROXY_ALLOW_ORIGIN")
+        if let prefix = reader.string("IMGPROXY_PATH_PREFIX") {
+            // imgproxy's form: a leading slash, no trailing one.
+            var trimmed = Substring(prefix)
+            while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            pathPrefix = trimmed.isEmpty ? "" : (trimmed.hasPrefix("/") ? String(trimmed) : "/" + trimmed)
+        }
+        healthCheckPath = reader.string("IMGPROXY_HEALTH_CHECK_PATH").map { $0.hasPrefix("/") ? $0 : "/" + $0 }
         watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
         if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
             resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)

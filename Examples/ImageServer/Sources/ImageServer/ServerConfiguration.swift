@@ -79,6 +79,13 @@ public struct ServerConfiguration: Sendable {
     public var negotiatesWebP = false
     /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; off by default).
     public var negotiatesAVIF = false
+    /// `Access-Control-Allow-Origin` of every answer, and OPTIONS preflights answered
+    /// (`IMGPROXY_ALLOW_ORIGIN`); nil: no CORS headers.
+    public var allowOrigin: String?
+    /// A path every route sits under (`IMGPROXY_PATH_PREFIX`, `/images`); empty: none.
+    public var pathPrefix = ""
+    /// Another path answering as `/health` does (`IMGPROXY_HEALTH_CHECK_PATH`).
+    public var healthCheckPath: String?
     /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
     public var usesETag = false
 

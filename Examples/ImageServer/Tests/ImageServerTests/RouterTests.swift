@@ -73,3 +73,49 @@ import Testing
         }
     }
 }
+
+/// `IMGPROXY_ALLOW_ORIGIN`, `IMGPROXY_PATH_PREFIX` and `IMGPROXY_HEALTH_CHECK_PATH`.
+@Suite struct RouterSettingsTests {
+    @Test func corsHeadersAndPreflight() async throws {
+        try await RouterTests.server { $0.allowOrigin = "https://app.example" }.application().test(.router) { client in
+            try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://app.example"]) {
+                #expect($0.headers[.accessControlAllowOrigin] == "https://app.example")
+            }
+            try await client.execute(uri: "/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get,
+                                     headers: [.origin: "https://app.example"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.accessControlAllowOrigin] == "https://app.example")
+            }
+            try await client.execute(uri: "/insecure/plain/http://example.com/a.jpg", method: .options,
+                                     headers: [.origin: "https://app.example", .accessControlRequestMethod: "GET"]) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[.accessControlAllowMethods]?.contains("GET") == true)
+            }
+        }
+        try await RouterTests.server().application().test(.router) { client in
+            try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://app.example"]) {
+                #expect($0.headers[.accessControlAllowOrigin] == nil)
+            }
+        }
+    }
+
+    @Test func pathPrefixAndHealthCheckPath() async throws {
+        let configuration = try ServerConfiguration(environment: ["IMGPROXY_PATH_PREFIX": "images/",
+                                                                  "IMGPROXY_HEALTH_CHECK_PATH": "ping"])
+        #expect(configuration.pathPrefix == "/images")
+        #expect(configuration.healthCheckPath == "/ping")
+        try await RouterTests.server { $0.pathPrefix = "/images"; $0.healthCheckPath = "/ping" }.application().test(.router) { client in
+            try await client.execute(uri: "/images/health", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/images/ping", method: .get) { #expect($0.status == .ok) }
+            // Processing URLs outside the prefix are not found; inside it they are read without it.
+            try await client.execute(uri: "/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get) {
+                #expect($0.status == .notFound)
+                #expect(String(decoding: $0.body.readableBytesView, as: UTF8.self).contains("outside /images"))
+            }
+            try await client.execute(uri: "/images/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get) {
+                #expect($0.status == .notFound)
+                #expect(String(decoding: $0.body.readableBytesView, as: UTF8.self).contains("invalid processing options"))
+            }
+        }
+    }
+}
