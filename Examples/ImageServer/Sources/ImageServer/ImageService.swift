@@ -158,7 +158,7 @@ final class ImageService: Sendable {
     /// The encoded answer, whether it depends on `Accept`, and what its headers need of the request.
     private func render(target: String, accept: String?) async throws -> (RenderedImage, varies: Bool, RequestFacts) {
         let path: ImageURLPath
-        do { path = try ImageURLPath(target) } catch {
+        do { path = try ImageURLPath(target, conventions: configuration.urlConventions) } catch {
             throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
         }
         guard signer.verify(signature: path.signature, path: path.signedPart) else {

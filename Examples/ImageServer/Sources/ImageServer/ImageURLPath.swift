@@ -21,8 +21,16 @@ struct ImageURLPath: Sendable, Equatable {
         let reason: String
     }
 
+    /// How a deployment writes its URLs: imgproxy's settings that change the reading of a path.
+    struct Conventions: Sendable, Equatable {
+        /// The separator of an option's arguments (`IMGPROXY_ARGUMENTS_SEPARATOR`), `:` by default.
+        var argumentSeparator: Character = ":"
+        /// Prepended to every source URL (`IMGPROXY_BASE_URL`), so URLs may name sources relative to it.
+        var baseURL = ""
+    }
+
     /// Parses `target`, the request target as sent (path and query, percent-encoding untouched).
-    init(_ target: String) throws(Malformed) {
+    init(_ target: String, conventions: Conventions = Conventions()) throws(Malformed) {
         guard target.hasPrefix("/") else { throw Malformed(reason: "the path must start with /") }
         let afterSlash = target.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else { throw Malformed(reason: "no source URL") }
@@ -31,30 +39,37 @@ struct ImageURLPath: Sendable, Equatable {
         guard !signature.isEmpty else { throw Malformed(reason: "empty signature") }
 
         let segments = signedPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        // Options all have arguments after a colon; base64url and "plain" have none.
-        let optionCount = segments.prefix { $0.contains(":") }.count
-        optionSegments = Array(segments.prefix(optionCount))
+        // Options all have arguments after the separator; base64url and "plain" have none.
+        let separator = conventions.argumentSeparator
+        let optionCount = segments.prefix { $0.contains(separator) }.count
+        optionSegments = segments.prefix(optionCount).map { segment in
+            separator == ":" ? segment : Substring(segment.split(separator: separator, omittingEmptySubsequences: false)
+                .joined(separator: ":"))
+        }
         let rest = segments.dropFirst(optionCount)
         guard let first = rest.first, !first.isEmpty else { throw Malformed(reason: "no source URL") }
         if first == "plain" {
-            (sourceURL, extensionFormat) = try Self.plainSource(rest.dropFirst().joined(separator: "/"))
+            (sourceURL, extensionFormat) = try Self.plainSource(rest.dropFirst().joined(separator: "/"),
+                                                                 baseURL: conventions.baseURL)
         } else {
-            (sourceURL, extensionFormat) = try Self.encodedSource(rest.joined())
+            (sourceURL, extensionFormat) = try Self.encodedSource(rest.joined(), baseURL: conventions.baseURL)
         }
     }
 
-    private static func plainSource(_ text: String) throws(Malformed) -> (URL, ImageFormat?) {
+    private static func plainSource(_ text: String, baseURL: String) throws(Malformed) -> (URL, ImageFormat?) {
         var encoded = Substring(text)
         var format: ImageFormat?
         if let at = encoded.lastIndex(of: "@") {
-            format = try extensionFormat(encoded[encoded.index(after: at)...])
+            // A query string after the extension is not part of it (imgproxy ignores it).
+            let afterAt = encoded[encoded.index(after: at)...]
+            format = try extensionFormat(afterAt.prefix { $0 != "?" })
             encoded = encoded[..<at]
         }
         guard let decoded = encoded.removingPercentEncoding else { throw Malformed(reason: "bad percent-encoding") }
-        return (try sourceURL(decoded), format)
+        return (try sourceURL(baseURL + decoded), format)
     }
 
-    private static func encodedSource(_ text: String) throws(Malformed) -> (URL, ImageFormat?) {
+    private static func encodedSource(_ text: String, baseURL: String) throws(Malformed) -> (URL, ImageFormat?) {
         var encoded = Substring(text)
         var format: ImageFormat?
         if let dot = encoded.lastIndex(of: ".") {
@@ -62,7 +77,7 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<dot]
         }
         guard let bytes = Base64URL.decode(encoded) else { throw Malformed(reason: "bad base64 source URL") }
-        return (try sourceURL(String(decoding: bytes, as: UTF8.self)), format)
+        return (try sourceURL(baseURL + String(decoding: bytes, as: UTF8.self)), format)
     }
 
     private static func extensionFormat(_ text: Substring) throws(Malformed) -> ImageFormat? {
@@ -72,7 +87,12 @@ struct ImageURLPath: Sendable, Equatable {
         return format
     }
 
-    private static func sourceURL(_ text: String) throws(Malformed) -> URL {
+    private static func sourceURL(_ written: String) throws(Malformed) -> URL {
+        var text = written
+        // Proxies and browsers collapse the `//` of a plain URL in a path: `http:/host` means `http://host`.
+        for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
+            text.insert("/", at: text.index(text.startIndex, offsetBy: scheme.count))
+        }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host?.isEmpty == false else {
             throw Malformed(reason: "the source must be an http or https URL")

@@ -51,6 +51,13 @@ extension ServerConfiguration {
         negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
         allowOrigin = reader.string("IMGPROXY_ALLOW_ORIGIN")
+        if let separator = reader.string("IMGPROXY_ARGUMENTS_SEPARATOR") {
+            guard separator.count == 1, let character = separator.first, character != "/" else {
+                throw ConfigurationError(name: "IMGPROXY_ARGUMENTS_SEPARATOR", value: separator, expected: "one character other than /")
+            }
+            urlConventions.argumentSeparator = character
+        }
+        urlConventions.baseURL = reader.string("IMGPROXY_BASE_URL") ?? ""
         if let prefix = reader.string("IMGPROXY_PATH_PREFIX") {
             // imgproxy's form: a leading slash, no trailing one.
             var trimmed = Substring(prefix)

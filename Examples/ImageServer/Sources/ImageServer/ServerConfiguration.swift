@@ -82,6 +82,8 @@ public struct ServerConfiguration: Sendable {
     /// `Access-Control-Allow-Origin` of every answer, and OPTIONS preflights answered
     /// (`IMGPROXY_ALLOW_ORIGIN`); nil: no CORS headers.
     public var allowOrigin: String?
+    /// How processing URLs are written: `IMGPROXY_ARGUMENTS_SEPARATOR` and `IMGPROXY_BASE_URL`.
+    var urlConventions = ImageURLPath.Conventions()
     /// A path every route sits under (`IMGPROXY_PATH_PREFIX`, `/images`); empty: none.
     public var pathPrefix = ""
     /// Another path answering as `/health` does (`IMGPROXY_HEALTH_CHECK_PATH`).

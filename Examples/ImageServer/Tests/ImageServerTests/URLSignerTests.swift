@@ -47,6 +47,24 @@ import Testing
 }
 
 @Suite struct ImageURLPathTests {
+    @Test func imgproxysURLConventions() throws {
+        // A query after the extension is ignored; a collapsed `http:/` is read as `http://`.
+        let query = try ImageURLPath("/sig/rs:fit:10:10/plain/http:/example.com/a.jpg@png?utm=1")
+        #expect(query.sourceURL.absoluteString == "http://example.com/a.jpg")
+        #expect(query.extensionFormat == .png)
+        let https = try ImageURLPath("/sig/plain/https:/example.com/b.png")
+        #expect(https.sourceURL.absoluteString == "https://example.com/b.png")
+        // IMGPROXY_ARGUMENTS_SEPARATOR and IMGPROXY_BASE_URL.
+        let conventions = ImageURLPath.Conventions(argumentSeparator: ",", baseURL: "http://images.example/")
+        let relative = try ImageURLPath("/sig/rs,fit,10,10/q,70/plain/cats/tom.jpg", conventions: conventions)
+        #expect(relative.optionSegments == ["rs:fit:10:10", "q:70"])
+        #expect(relative.sourceURL.absoluteString == "http://images.example/cats/tom.jpg")
+        let environment = try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": ",",
+                                                                "IMGPROXY_BASE_URL": "http://images.example/"])
+        #expect(environment.urlConventions == conventions)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": "//"]) }
+    }
+
     @Test func plainForm() throws {
         let path = try ImageURLPath("/sig/rs:fit:10:10/q:70/plain/http%3A%2F%2Fexample.com%2Fa%20b.jpg%3Fx%3D1@webp")
         #expect(path.signature == "sig")
