@@ -161,14 +161,15 @@ final class ImageService: Sendable {
         do { path = try ImageURLPath(target, conventions: configuration.urlConventions) } catch {
             throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
         }
-        guard signer.verify(signature: path.signature, path: path.signedPart) else {
+        guard configuration.trustedSignatures.contains(String(path.signature))
+                || signer.verify(signature: path.signature, path: path.signedPart) else {
             throw ServerFailure(status: 403, "invalid signature")
         }
         // imgproxy's status: a source outside the allow-list is "not found".
         guard allowList.allows(path.sourceURL) else {
             throw ServerFailure(status: 404, "source URL not allowed: \(path.sourceURL.absoluteString)")
         }
-        let response = try ResponseOptions(segments: path.optionSegments)
+        let response = try ResponseOptions(segments: try configuration.presets.expand(path.optionSegments))
         if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
         let plan: ProcessingPlan
         do {

@@ -58,6 +58,8 @@ extension ServerConfiguration {
             urlConventions.argumentSeparator = character
         }
         urlConventions.baseURL = reader.string("IMGPROXY_BASE_URL") ?? ""
+        presets = try Presets(reader.string("IMGPROXY_PRESETS"), onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
+        trustedSignatures = Set(reader.list("IMGPROXY_TRUSTED_SIGNATURES") ?? [])
         if let prefix = reader.string("IMGPROXY_PATH_PREFIX") {
             // imgproxy's form: a leading slash, no trailing one.
             var trimmed = Substring(prefix)
@@ -145,8 +147,9 @@ struct EnvironmentReader {
 
     /// `IMGPROXY_KEY`/`IMGPROXY_SALT`, or the rotation lists `IMGPROXY_KEYS`/`IMGPROXY_SALTS` (pairs in order).
     func keyPairs() throws(ConfigurationError) -> [URLSigner.KeyPair] {
-        let keys = list("IMGPROXY_KEYS") ?? string("IMGPROXY_KEY").map { [$0] } ?? []
-        let salts = list("IMGPROXY_SALTS") ?? string("IMGPROXY_SALT").map { [$0] } ?? []
+        // imgproxy reads comma lists in IMGPROXY_KEY/IMGPROXY_SALT for rotation; IMGPROXY_KEYS/SALTS too.
+        let keys = list("IMGPROXY_KEYS") ?? list("IMGPROXY_KEY") ?? []
+        let salts = list("IMGPROXY_SALTS") ?? list("IMGPROXY_SALT") ?? []
         guard keys.count == salts.count else {
             throw ConfigurationError(name: "IMGPROXY_KEY/IMGPROXY_SALT", value: "\(keys.count) keys, \(salts.count) salts",
                                      expected: "as many salts as keys")

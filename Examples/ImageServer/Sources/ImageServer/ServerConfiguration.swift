@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
 
     /// HMAC key pairs for signatures (`IMGPROXY_KEY`/`IMGPROXY_SALT`, hex); empty: signatures unchecked.
     public var signingKeys: [URLSigner.KeyPair] = []
+    /// Signatures accepted as they are, without checking (`IMGPROXY_TRUSTED_SIGNATURES`).
+    public var trustedSignatures: Set<String> = []
     /// Bytes of the HMAC kept in the signature (`IMGPROXY_SIGNATURE_SIZE`); 32 is the whole SHA-256.
     public var signatureSize = URLSigner.fullSignatureSize
 
@@ -82,6 +84,8 @@ public struct ServerConfiguration: Sendable {
     /// `Access-Control-Allow-Origin` of every answer, and OPTIONS preflights answered
     /// (`IMGPROXY_ALLOW_ORIGIN`); nil: no CORS headers.
     public var allowOrigin: String?
+    /// Named option lists (`IMGPROXY_PRESETS`, `IMGPROXY_ONLY_PRESETS`).
+    var presets = Presets()
     /// How processing URLs are written: `IMGPROXY_ARGUMENTS_SEPARATOR` and `IMGPROXY_BASE_URL`.
     var urlConventions = ImageURLPath.Conventions()
     /// A path every route sits under (`IMGPROXY_PATH_PREFIX`, `/images`); empty: none.

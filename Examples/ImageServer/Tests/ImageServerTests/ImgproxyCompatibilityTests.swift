@@ -88,4 +88,49 @@ import WebImage
         #expect(rgba.bytes[offset] > 240 && rgba.bytes[offset + 1] > 240 && rgba.bytes[offset + 2] > 240)
         try await servers.stop()
     }
+
+    @Test func presetsExpandAndTheDefaultAppliesToEveryURL() async throws {
+        let environment = ["IMGPROXY_PRESETS": "default=q:70,thumb=rs:fit:16:16/f:png, tiny=rs:fit:8:8"]
+        let servers = try await TestServers.start { configuration in
+            configuration.presets = try ServerConfiguration(environment: environment).presets
+        }
+        let photo = servers.sourceURL("/photo.jpg")
+        let thumb = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "pr:thumb", source: photo))
+        #expect(thumb.header("Content-Type") == "image/png")
+        #expect(try Fixtures.decode(thumb.body).width == 16)
+        // Later presets and options win, as when written out.
+        let both = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "preset:thumb:tiny", source: photo))
+        #expect(try Fixtures.decode(both.body).width == 8)
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "pr:nope", source: photo)).status == 404)
+        // The default preset's quality applies without being named: the same bytes as q:70 written out.
+        let implicit = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: photo, extension: "jpg"))
+        let explicit = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "q:70", source: photo, extension: "jpg"))
+        #expect(implicit.body == explicit.body)
+        try await servers.stop()
+    }
+
+    @Test func onlyPresets() throws {
+        let presets = try Presets("a=rs:fit:10:10,b=q:50", onlyPresets: true)
+        #expect(try presets.expand(["a:b"]) == ["rs:fit:10:10", "q:50"])
+        #expect(throws: ServerFailure.self) { try presets.expand(["rs:fit:10:10"]) }
+    }
+
+    @Test func keyListsRotateAndTrustedSignaturesPass() async throws {
+        // imgproxy reads comma lists in IMGPROXY_KEY and IMGPROXY_SALT; every pair verifies.
+        let configuration = try ServerConfiguration(environment: [
+            "IMGPROXY_KEY": "736563726574,6f74686572", "IMGPROXY_SALT": "68656c6c6f,73616c74",
+            "IMGPROXY_TRUSTED_SIGNATURES": "trusted-one",
+        ])
+        #expect(configuration.signingKeys.count == 2)
+        let servers = try await TestServers.start { server in
+            server.signingKeys = configuration.signingKeys
+            server.trustedSignatures = configuration.trustedSignatures
+        }
+        let tail = "/plain/" + DemoPage.percentEncoded(servers.sourceURL("/photo.jpg"))
+        let second = URLSigner(keyPairs: [configuration.signingKeys[1]]).signedPath(tail)
+        #expect(try await HTTPClient.get(servers.baseURL + second).status == 200)
+        #expect(try await HTTPClient.get(servers.baseURL + "/trusted-one" + tail).status == 200)
+        #expect(try await HTTPClient.get(servers.baseURL + "/untrusted" + tail).status == 403)
+        try await servers.stop()
+    }
 }
