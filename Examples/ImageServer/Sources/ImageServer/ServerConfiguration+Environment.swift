@@ -59,6 +59,7 @@ extension ServerConfiguration {
         }
         urlConventions.baseURL = reader.string("IMGPROXY_BASE_URL") ?? ""
         presets = try Presets(reader.string("IMGPROXY_PRESETS"), onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
+        maxRedirects = try reader.int("IMGPROXY_MAX_REDIRECTS", in: 0...100) ?? maxRedirects
         trustedSignatures = Set(reader.list("IMGPROXY_TRUSTED_SIGNATURES") ?? [])
         if let prefix = reader.string("IMGPROXY_PATH_PREFIX") {
             // imgproxy's form: a leading slash, no trailing one.

@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
 
     /// HMAC key pairs for signatures (`IMGPROXY_KEY`/`IMGPROXY_SALT`, hex); empty: signatures unchecked.
     public var signingKeys: [URLSigner.KeyPair] = []
+    /// Redirects a source download follows (`IMGPROXY_MAX_REDIRECTS`, imgproxy's default 10).
+    public var maxRedirects = 10
     /// Signatures accepted as they are, without checking (`IMGPROXY_TRUSTED_SIGNATURES`).
     public var trustedSignatures: Set<String> = []
     /// Bytes of the HMAC kept in the signature (`IMGPROXY_SIGNATURE_SIZE`); 32 is the whole SHA-256.

@@ -32,6 +32,7 @@ struct SourceFetcher: Sendable {
         var http = HTTPLoaderConfiguration.server
         http.maxResponseSize = configuration.maxSourceFileSize
         http.timeout = configuration.downloadTimeout
+        http.maxRedirects = configuration.maxRedirects
         http.coders = coders
         // Blocking a source URL for good after one 404 would let one bad request poison later ones
         // made after the origin is fixed; the result cache already spares the origin.

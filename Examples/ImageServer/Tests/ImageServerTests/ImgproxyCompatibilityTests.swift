@@ -25,8 +25,11 @@ import WebImage
 
     @Test func environmentTurnsThemOn() throws {
         let configuration = try ServerConfiguration(environment: [
-            "IMGPROXY_AUTO_WEBP": "true", "IMGPROXY_AUTO_AVIF": "1", "IMGPROXY_USE_ETAG": "true"])
+            "IMGPROXY_AUTO_WEBP": "true", "IMGPROXY_AUTO_AVIF": "1", "IMGPROXY_USE_ETAG": "true", "IMGPROXY_MAX_REDIRECTS": "3"])
         #expect(configuration.negotiatesWebP && configuration.negotiatesAVIF && configuration.usesETag)
+        #expect(configuration.maxRedirects == 3)
+        #expect(SourceFetcher(configuration: configuration, coders: .shared, metrics: ServerMetrics())
+            .httpLoader.configuration.maxRedirects == 3)
     }
 
     @Test func statusCodes() async throws {
