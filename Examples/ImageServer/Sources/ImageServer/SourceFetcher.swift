@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// Finds source images in two phases, so that waiting on an origin never holds a worker slot:
@@ -70,7 +69,7 @@ struct SourceFetcher: Sendable {
             metrics.countSourceLookup("decoded")
             return .decoded(image)
         }
-        let data = try await LoaderCall.data(from: keptBytes, url: url)
+        let data = try await keptBytes.load(url).get().data
         return .encoded(data, url: url, decodeBox: decodeBox)
     }
 
@@ -96,70 +95,5 @@ struct SourceFetcher: Sendable {
     private static func decodedKey(_ url: URL, _ box: PixelSize?) -> String {
         guard let box else { return url.absoluteString }
         return CacheKey.thumbnailed(url.absoluteString, size: box, preserveAspectRatio: true)
-    }
-}
-
-/// One load through an ``ImageLoader`` as an async call that honours task cancellation: the loader's
-/// operation is cancelled and the call answers `.cancelled` at once (a cancelled loader may never
-/// complete).
-enum LoaderCall {
-    static func data(from loader: any ImageLoader, url: URL) async throws(ImageError) -> Data {
-        let call = Pending()
-        let result: Result<LoadedImage, ImageError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                call.start(continuation)
-                let operation = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil) {
-                    call.finish($0)
-                }
-                call.attach(operation)
-            }
-        } onCancel: {
-            call.cancel()
-        }
-        return try result.get().data
-    }
-
-    /// The state of one call: its continuation (resumed once) and the loader's operation.
-    private final class Pending: Sendable {
-        private struct State {
-            var continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>?
-            var operation: (any ImageOperation)?
-            var isCancelled = false
-        }
-        /// Guards the continuation, the operation and whether the call was cancelled.
-        private let state = Mutex(State())
-
-        func start(_ continuation: CheckedContinuation<Result<LoadedImage, ImageError>, Never>) {
-            let cancelled = state.withLock { state in
-                state.continuation = continuation
-                return state.isCancelled
-            }
-            if cancelled { finish(.failure(.cancelled)) }
-        }
-
-        func attach(_ operation: any ImageOperation) {
-            let cancelled = state.withLock { state in
-                state.operation = operation
-                return state.isCancelled
-            }
-            if cancelled { operation.cancel() }
-        }
-
-        func finish(_ result: Result<LoadedImage, ImageError>) {
-            let continuation = state.withLock { state in
-                defer { state.continuation = nil }
-                return state.continuation
-            }
-            continuation?.resume(returning: result)
-        }
-
-        func cancel() {
-            let operation = state.withLock { state in
-                state.isCancelled = true
-                return state.operation
-            }
-            operation?.cancel()
-            finish(.failure(.cancelled))
-        }
     }
 }
