@@ -17,14 +17,50 @@ public enum ImageResampler {
     /// does with the decoder's pixel limit).
     public static func resample(_ pixels: PixelBuffer, width: Int, height: Int,
                                 filter: ResamplingFilter) -> PixelBuffer {
+        resample(pixels, width: width, height: height, filter: filter, arithmetic: .automatic)
+    }
+
+    /// As ``resample(_:width:height:filter:)``, on the engine `arithmetic` names.
+    @_spi(ResamplingEngines)
+    public static func resample(_ pixels: PixelBuffer, width: Int, height: Int, filter: ResamplingFilter,
+                                arithmetic: ResamplingArithmetic) -> PixelBuffer {
         let width = max(1, width), height = max(1, height)
         if pixels.width == width && pixels.height == height { return pixels }
         guard pixels.width > 0 && pixels.height > 0 else {
             return PixelBuffer(width: width, height: height, layout: pixels.layout)
         }
         if filter == .nearest { return nearest(pixels, width: width, height: height) }
+        let columns = ResamplingWeights(source: pixels.width, destination: width, filter: filter)
+        let rows = ResamplingWeights(source: pixels.height, destination: height, filter: filter)
+        return run(pixels, columns: columns, rows: rows, arithmetic: arithmetic)
+    }
+
+    /// Whether the fixed-point engine's error bound keeps a `filter` resample of `layout` from
+    /// `sourceWidth` x `sourceHeight` to `width` x `height` within one level of the Float engine (when it
+    /// does not, ``ResamplingArithmetic/fixedPoint`` runs it in Float).
+    @_spi(ResamplingEngines)
+    public static func fixedPointStaysWithinOneLevel(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout,
+                                                     width: Int, height: Int, filter: ResamplingFilter) -> Bool {
+        guard filter != .nearest, sourceWidth > 0, sourceHeight > 0 else { return false }
+        return FixedPointResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+                                   width: max(1, width), height: max(1, height), filter: filter) != nil
+    }
+
+    /// `pixels` through the fixed-point engine when `arithmetic` asks for it and it stays within a level
+    /// of Float for these weights, else through the Float engine (which ``ResamplingArithmetic/automatic``
+    /// picks here: it measured faster on whole-image resamples).
+    private static func run(_ pixels: PixelBuffer, columns: ResamplingWeights, rows: ResamplingWeights,
+                            arithmetic: ResamplingArithmetic) -> PixelBuffer {
+        if arithmetic == .fixedPoint,
+           var engine = FixedPointResampler(sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
+                                            columns: columns, rows: rows,
+                                            input: pixels.layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes) {
+            engine.recomputesFrom(pixels)
+            feed(pixels) { engine.consume(row: $0) }
+            return engine.finish()
+        }
         var engine = SeparableResampler(sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
-                                        width: width, height: height, filter: filter)
+                                        columns: columns, rows: rows)
         feed(pixels) { engine.consume(row: $0) }
         return engine.finish()
     }
@@ -37,6 +73,15 @@ public enum ImageResampler {
     public static func resample(_ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
                                 region: (x: Int, y: Int, width: Int, height: Int),
                                 filter: ResamplingFilter) -> PixelBuffer {
+        resample(pixels, scaledWidth: scaledWidth, scaledHeight: scaledHeight, region: region, filter: filter,
+                 arithmetic: .automatic)
+    }
+
+    /// As ``resample(_:scaledWidth:scaledHeight:region:filter:)``, on the engine `arithmetic` names.
+    @_spi(ResamplingEngines)
+    public static func resample(_ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
+                                region: (x: Int, y: Int, width: Int, height: Int),
+                                filter: ResamplingFilter, arithmetic: ResamplingArithmetic) -> PixelBuffer {
         let scaledWidth = max(1, scaledWidth), scaledHeight = max(1, scaledHeight)
         let x = min(max(0, region.x), scaledWidth - 1), y = min(max(0, region.y), scaledHeight - 1)
         let width = min(max(1, region.width), scaledWidth - x), height = min(max(1, region.height), scaledHeight - y)
@@ -44,15 +89,12 @@ public enum ImageResampler {
             return PixelBuffer(width: width, height: height, layout: pixels.layout)
         }
         if filter == .nearest || (scaledWidth == pixels.width && scaledHeight == pixels.height) {
-            let whole = resample(pixels, width: scaledWidth, height: scaledHeight, filter: filter)
+            let whole = resample(pixels, width: scaledWidth, height: scaledHeight, filter: filter, arithmetic: arithmetic)
             return crop(whole, x: x, y: y, width: width, height: height)
         }
         let columns = ResamplingWeights(source: pixels.width, destination: scaledWidth, filter: filter, outputs: x..<(x + width))
         let rows = ResamplingWeights(source: pixels.height, destination: scaledHeight, filter: filter, outputs: y..<(y + height))
-        var engine = SeparableResampler(sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
-                                        columns: columns, rows: rows)
-        feed(pixels) { engine.consume(row: $0) }
-        return engine.finish()
+        return run(pixels, columns: columns, rows: rows, arithmetic: arithmetic)
     }
 
     /// The `width` x `height` pixels at (`x`, `y`) of `pixels`, which contain them.
@@ -73,13 +115,20 @@ public enum ImageResampler {
     /// Lanczos3 gives the exact size (what `RowDownsampler` does with streamed rows, to the same pixels).
     /// Sizes below 1 are taken as 1.
     public static func resample(_ pixels: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+        resample(pixels, width: width, height: height, arithmetic: .automatic)
+    }
+
+    /// As ``resample(_:width:height:)``, on the engine `arithmetic` names.
+    @_spi(ResamplingEngines)
+    public static func resample(_ pixels: PixelBuffer, width: Int, height: Int,
+                                arithmetic: ResamplingArithmetic) -> PixelBuffer {
         let width = max(1, width), height = max(1, height)
         if pixels.width == width && pixels.height == height { return pixels }
         guard pixels.width > 0 && pixels.height > 0 else {
             return PixelBuffer(width: width, height: height, layout: pixels.layout)
         }
         var sampler = RowDownsampler(sourceWidth: pixels.width, sourceHeight: pixels.height,
-                                     layout: pixels.layout, width: width, height: height)
+                                     layout: pixels.layout, width: width, height: height, arithmetic: arithmetic)
         feed(pixels) { sampler.consume(row: $0) }
         return sampler.finish()
     }

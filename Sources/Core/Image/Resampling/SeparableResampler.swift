@@ -1,4 +1,5 @@
-/// The resampling engine: source rows arrive one at a time (from a whole buffer or straight from a
+/// The Float resampling engine, the one ``ImageResampler`` runs by default (see ``ResamplingArithmetic`` for
+/// where the ``FixedPointResampler`` runs instead, and why): source rows arrive one at a time (from a whole buffer or straight from a
 /// decoder), each is weighed into the few output rows whose kernel covers it (the vertical pass, over whole
 /// contiguous rows, which vectorises well), and an output row is filtered horizontally and written as soon
 /// as its last source row is in. Memory: the output, one float row, and one float accumulator per output
@@ -197,8 +198,9 @@ struct SeparableResampler {
     func finish() -> PixelBuffer { completedRows }
 }
 
-/// `value` rounded to the nearest byte, clamped to 0...255 (Lanczos and cubics overshoot).
+/// `value` rounded to the nearest byte, clamped to 0...255 (Lanczos and cubics overshoot); the fixed-point
+/// engine rounds what it computes in Float the same way.
 @inline(__always)
-private func byte(_ value: Float) -> UInt8 {
+func byte(_ value: Float) -> UInt8 {
     UInt8(min(255, max(0, value)) + 0.5)
 }
