@@ -94,6 +94,17 @@ targets += [
                       path: "Sources/TransformBench", swiftSettings: swiftSettings),
 ]
 
+// MARK: - Resampler (issue 26)
+
+products += [.executable(name: "resample-bench", targets: ["ResampleBench"])]
+targets += [
+    // Lanczos3 12 MP -> 256 px and 2 MP -> 800 px, RGB and RGBA: the fixed-point engine, the Float engine
+    // and Pillow (scripts/resample-bench-peer.py in a child), side by side.
+    .executableTarget(name: "ResampleBench",
+                      dependencies: ["CorpusPhotos", .product(name: "WebImageCore", package: "SwiftWebImage")],
+                      path: "Sources/ResampleBench", swiftSettings: swiftSettings),
+]
+
 // MARK: - Geometry transformers (issue 13)
 
 products += [.executable(name: "geometry-bench", targets: ["GeometryBench"])]
