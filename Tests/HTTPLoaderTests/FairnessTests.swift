@@ -33,6 +33,44 @@ struct FairnessTests {
         await waitUntilIdle(loader, events: events)
     }
 
+    @Test func withTheInteractivePresetRequestsHeldOnOneHostDoNotDelayAnotherHost() async throws {
+        // As many held requests as there are slots in all: were a host allowed every slot, the other
+        // host's image would wait until the held ones ended (30 s of silence with this preset).
+        var configuration = HTTPLoaderConfiguration.interactive
+        configuration.coders = ImageCodersManager(coders: [PGMCoder()])
+        let loader = HTTPLoader(configuration: configuration)
+        let gate = Gate()
+        let arrivals = CompletionCounter()
+        slow.route(prefix: "/held/") { [gate, arrivals] _, connection in
+            arrivals.record(0)
+            gate.pass()
+            try connection.respond(headers: FaultServer.imageHeaders, body: FaultServer.image)
+        }
+        let events = loader.events()
+        let heldCount = configuration.maxConcurrentDownloads
+        let held = CompletionCounter()
+        let heldFailures = Locked(0)
+        for index in 0..<heldCount {
+            _ = try loader.download(slow.url("/held/\(index)")) { result in
+                if failure(result) != nil { heldFailures.withLock { $0 += 1 } }
+                held.record(index)
+            }.get()
+        }
+        await arrivals.wait(forTotal: configuration.maxConnectionsPerHost)
+
+        let result = await load(loader, healthy.url("/ok.pgm"))
+        #expect(try result.get().data == Data(FaultServer.image))
+        // Still held: the healthy host's image did not wait for them.
+        #expect(held.total == 0)
+        #expect(slow.totalRequestCount == configuration.maxConnectionsPerHost)
+
+        gate.open(heldCount)
+        await held.wait(forTotal: heldCount)
+        #expect(heldFailures.withLock { $0 } == 0)
+        #expect(slow.totalRequestCount == heldCount)
+        await waitUntilIdle(loader, events: events)
+    }
+
     @Test func aFreedSlotGoesToTheWaitingHostBeforeTheBusyHostsQueue() async throws {
         // One limit for everything, so the slow host may fill every slot; the queue must still take
         // the other host's request next when a slot frees, not the slow host's third.
@@ -107,11 +145,13 @@ struct FairnessTests {
         await waitUntilIdle(loader, events: events)
     }
 
-    @Test func theInteractivePresetIsTheDefaultAndTheServerPresetLimitsEachHost() {
+    @Test func theInteractivePresetIsTheDefaultAndBothPresetsLimitEachHostBelowTheTotal() {
         let interactive = HTTPLoaderConfiguration.interactive
         let defaults = HTTPLoaderConfiguration()
         #expect(interactive.maxConcurrentDownloads == defaults.maxConcurrentDownloads)
         #expect(interactive.maxConnectionsPerHost == defaults.maxConnectionsPerHost)
+        #expect(interactive.maxConnectionsPerHost == 6)
+        #expect(interactive.maxConnectionsPerHost < interactive.maxConcurrentDownloads)
         #expect(interactive.responseHeadTimeout == nil)
         #expect(interactive.proxy == .direct)
         let server = HTTPLoaderConfiguration.server

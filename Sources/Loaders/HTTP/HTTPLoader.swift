@@ -62,7 +62,7 @@ public final class HTTPLoader: ImageLoader {
     }
 
     /// Transfers running at once; changing it takes effect at once (more start, or fewer as running
-    /// ones finish). Starts at the configuration's value, 6 by default.
+    /// ones finish). Starts at the configuration's value, 18 by default.
     public var maxConcurrentDownloads: Int {
         get { scheduler.maxConcurrentDownloads }
         set { scheduler.maxConcurrentDownloads = newValue }

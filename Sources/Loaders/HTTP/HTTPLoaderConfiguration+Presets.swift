@@ -8,10 +8,11 @@ import Foundation
 /// let loader = HTTPLoader(configuration: configuration)
 /// ```
 extension HTTPLoaderConfiguration {
-    /// For apps showing images to one user: the defaults of ``init()`` and the loader's behaviour
-    /// before presets existed. 6 transfers at once (6 per host too), 15 s to connect, 60 s per
-    /// transfer, no response-head limit, a transfer fails only after 30 s without a single byte,
-    /// any address allowed, no proxy.
+    /// For apps showing images to one user, the way a browser loads a page's images: the defaults of
+    /// ``init()``. 18 transfers at once but at most 6 per host (HTTP/1.1), hosts served in turn, so
+    /// requests stalled on one host never keep another host's image waiting for a slot; 15 s to
+    /// connect, 60 s per transfer, no response-head limit, a transfer fails only after 30 s without a
+    /// single byte, any address allowed, no proxy.
     public static var interactive: HTTPLoaderConfiguration { HTTPLoaderConfiguration() }
 
     /// For servers that fetch URLs supplied by strangers (thumbnailers, image proxies, link previews):

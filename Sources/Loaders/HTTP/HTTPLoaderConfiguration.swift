@@ -21,11 +21,12 @@ public struct HTTPLoaderConfiguration: Sendable {
 
     /// Transfers running at once, all hosts together; more wait in the loader's queue, which serves
     /// hosts in turn (one start per host with waiting work, round after round), so one host with many
-    /// waiting or stalled requests cannot hold back another host for more than its share. 6 by default
-    /// (what browsers open per host). Can also be changed on a running loader with
-    /// ``HTTPLoader/maxConcurrentDownloads``. Keep it above ``maxConnectionsPerHost`` so a slow host
-    /// cannot fill every slot.
-    public var maxConcurrentDownloads = 6
+    /// waiting or stalled requests cannot hold back another host for more than its share. 18 by
+    /// default: three hosts at the per-host 6, so even two hosts whose every request stalls leave a
+    /// whole host's share to the rest (browsers likewise cap each host at 6 and all hosts far higher).
+    /// Can also be changed on a running loader with ``HTTPLoader/maxConcurrentDownloads``. Keep it
+    /// above ``maxConnectionsPerHost`` so a slow host cannot fill every slot.
+    public var maxConcurrentDownloads = 18
     /// Order of waiting requests of the same priority. `.fifo` by default.
     public var executionOrder = ExecutionOrder.fifo
     /// Requests that may wait in the queue; beyond it a request fails at once with `.requestRefused`,
