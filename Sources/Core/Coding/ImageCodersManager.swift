@@ -67,16 +67,24 @@ public final class ImageCodersManager: ProgressiveImageCoder {
     public func canDecode(_ data: Data) -> Bool { coder(forDecoding: data) != nil }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        try decode(data, options: options, measuring: Telemetry.isMeasuring)
+    }
+
+    /// ``decode(_:options:)`` recording its duration only when `measuring`: the image manager passes the
+    /// switch it read once for the whole load.
+    func decode(_ data: Data, options: DecodeOptions, measuring: Bool) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(reason: "no data") }
         guard let coder = coder(forDecoding: data) else { throw .unsupportedFormat(ImageFormat.detect(data)) }
         let options = resolvingColorConversion(options)
-        let started = ContinuousClock.now
+        let started = measuring ? ContinuousClock.now : nil
         do {
             let image = try coder.decode(data, options: options)
-            CoderInstruments.recordDecode(format: image.format, succeeded: true, since: started)
+            if let started { CoderInstruments.recordDecode(format: image.format, succeeded: true, since: started) }
             return options.colorConversion?.apply(to: image) ?? image
         } catch {
-            CoderInstruments.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
+            if let started {
+                CoderInstruments.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
+            }
             throw error
         }
     }

@@ -26,28 +26,62 @@ public protocol ImageContextKey {
 /// manager.loadImage(with: url, context: context) { ... }
 /// ```
 public struct ImageContext: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// Each set value in a box of its key's `Value` type, under the key type's identity, in the order
+    /// first set. A list rather than a dictionary: a context holds a handful of values, and comparing
+    /// a handful of identities costs less than hashing one (a load reads some twenty keys).
+    private var entries: [Entry] = []
+
+    private struct Entry: Sendable {
+        let key: ObjectIdentifier
+        var box: any ContextValueBox
+    }
 
     /// An empty context: every key has its default.
     public init() {}
 
     /// The value for `key`, or its default.
     public subscript<Key: ImageContextKey>(key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
-        set { values[ObjectIdentifier(key)] = newValue }
+        get {
+            guard let index = index(of: ObjectIdentifier(key)) else { return Key.defaultValue }
+            // Only the setter below stores under `ObjectIdentifier(Key.self)`, and always a
+            // `ContextValue<Key.Value>`: one key type has one value type, so the box's type is known and
+            // needs no runtime check. (An `as?` from `any Sendable` here was a runtime cast of several
+            // hundred instructions per read, most for the optional values most keys hold.)
+            return unsafeDowncast(entries[index].box, to: ContextValue<Key.Value>.self).value
+        }
+        set { set(ContextValue(newValue), for: ObjectIdentifier(key)) }
     }
 
     /// Whether a value was set for `key`.
     public func contains<Key: ImageContextKey>(_ key: Key.Type) -> Bool {
-        values[ObjectIdentifier(key)] != nil
+        index(of: ObjectIdentifier(key)) != nil
     }
 
     /// This context with `other`'s values laid over it.
     public func merging(_ other: ImageContext) -> ImageContext {
+        if other.entries.isEmpty { return self }
+        if entries.isEmpty { return other }
         var merged = self
-        merged.values.merge(other.values) { _, new in new }
+        for entry in other.entries { merged.set(entry.box, for: entry.key) }
         return merged
     }
+
+    private func index(of key: ObjectIdentifier) -> Int? {
+        entries.firstIndex { $0.key == key }
+    }
+
+    private mutating func set(_ box: any ContextValueBox, for key: ObjectIdentifier) {
+        if let index = index(of: key) { entries[index].box = box } else { entries.append(Entry(key: key, box: box)) }
+    }
+}
+
+/// A value of ``ImageContext``, boxed so that reading it back is a known-type access, not a cast.
+private protocol ContextValueBox: AnyObject, Sendable {}
+
+/// One context value: immutable, so boxes are shared freely between copies of a context.
+private final class ContextValue<Value: Sendable>: ContextValueBox {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// Declares the built-in keys. Each is a caseless enum used only as a type.
@@ -224,6 +258,12 @@ extension ImageContext {
 
     /// `2` for `icon@2x.png`, `3` for `@3x`, else 1 (SDWebImage's scale-from-name rule).
     static func scaleFromURL(_ url: URL) -> Double {
+        // Most URLs hold no `@`, written or percent-encoded, so their name cannot end in `@2x`; answering
+        // those from the string skips building a second URL, which was a sixth of the instructions of a
+        // download's load flow (cache-bench's full load).
+        var absolute = url.absoluteString
+        let mayNameAScale = absolute.withUTF8 { $0.contains(UInt8(ascii: "@")) || $0.contains(UInt8(ascii: "%")) }
+        guard mayNameAScale else { return 1 }
         let name = url.deletingPathExtension().lastPathComponent
         if name.hasSuffix("@2x") { return 2 }
         if name.hasSuffix("@3x") { return 3 }

@@ -53,8 +53,10 @@ extension ImageManager {
             // refreshCached: answer with what we have, then revalidate.
             delivery.intermediate(ImageLoadResult(image: cached.image, data: cached.data, cacheType: cached.cacheType,
                                                   url: url, isFinal: false))
-            request.context.loaderCachedImage = cached.image
-            request.context.cacheValidators = cached.validators
+            var context = request.context
+            context.loaderCachedImage = cached.image
+            context.cacheValidators = cached.validators
+            request = request.with(context: context)
         }
 
         let outcome = await traced("webimage.download", tracing: request.tracing, ofKind: .client) { span in
@@ -62,14 +64,14 @@ extension ImageManager {
             switch outcome {
             case .success(let loaded):
                 if span.isRecording { span.attributes["webimage.download.bytes"] = loaded.data.count }
-                LoadInstruments.recordDownload(result: "success", bytes: loaded.data.count)
+                if request.measuring { LoadInstruments.recordDownload(result: "success", bytes: loaded.data.count) }
                 request.logger.debug("downloaded", metadata: ["url": "\(url)", "bytes": "\(loaded.data.count)"])
             case .failure(.cacheNotModified):
-                LoadInstruments.recordDownload(result: "not_modified", bytes: 0)
+                if request.measuring { LoadInstruments.recordDownload(result: "not_modified", bytes: 0) }
                 request.logger.debug("not modified", metadata: ["url": "\(url)"])
             case .failure(let error):
                 span.recordError(error)
-                LoadInstruments.recordDownload(result: "failure", bytes: 0)
+                if request.measuring { LoadInstruments.recordDownload(result: "failure", bytes: 0) }
                 request.logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             return outcome
@@ -106,10 +108,13 @@ extension ImageManager {
 
     /// Decodes downloaded bytes with the request's coder, and fits the result to the thumbnail size.
     private func decode(_ data: Data, request: LoadRequest) throws(ImageError) -> Image {
-        let coder = request.context.imageCoder ?? coders
+        let custom = request.context.imageCoder
         let decodeOptions = request.context.decodeOptions(for: request.options, url: request.url)
         let decoded: Result<Image, ImageError> = traced("webimage.decode", tracing: request.tracing) { span in
-            let result = Result { () throws(ImageError) -> Image in try coder.decode(data, options: decodeOptions) }
+            let result = Result { () throws(ImageError) -> Image in
+                if let custom { return try custom.decode(data, options: decodeOptions) }
+                return try coders.decode(data, options: decodeOptions, measuring: request.measuring)
+            }
             switch result {
             case .success(let image): if span.isRecording { span.attributes["webimage.image.format"] = image.format.identifier }
             case .failure(let error): span.recordError(error)
@@ -139,7 +144,9 @@ extension ImageManager {
         if queryType != .none {
             let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
                                                      context: request.context, cacheType: queryType)
-            LoadInstruments.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
+            if request.measuring {
+                LoadInstruments.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
+            }
             request.logger.trace("cache lookup", metadata: [
                 "key": "\(request.key)", "result": "\(hit?.cacheType.rawValue ?? "miss")",
             ])
@@ -184,7 +191,9 @@ extension ImageManager {
             return transformer.transform(image, forKey: request.key)
         }
         let elapsed = ContinuousClock.now - started
-        LoadInstruments.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
+        if request.measuring {
+            LoadInstruments.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
+        }
         request.logger.debug("transformed", metadata: [
             "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",
             "result": "\(output == nil ? "kept the original" : "transformed")", "ms": "\(elapsed.nanoseconds / 1_000_000)",
