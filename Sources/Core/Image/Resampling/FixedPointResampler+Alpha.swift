@@ -61,52 +61,73 @@ struct AlphaFallback {
         }
     }
 
-    /// Source pixel (`x`, `y`), premultiplied, as the Float engine makes it.
+    /// The byte pixel at `p`, premultiplied, as the Float engine makes it.
     @inline(__always)
-    private func pixel(_ x: Int, _ y: Int, ringRows: Int) -> SIMD4<Float> {
-        if !floats.isEmpty {
-            let o = ((y % ringRows) * width + x) * 4
-            return SIMD4(floats[o], floats[o + 1], floats[o + 2], floats[o + 3])
-        }
-        let (r, g, b, a) = source?.rgba(x: x, y: y) ?? {
-            let o = ((y % ringRows) * width + x) * 4
-            return (bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3])
-        }()
-        let alpha = Float(a)
+    private static func premultiplied(_ p: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        let alpha = Float(p[3])
         let factor = alpha * (1 / 255)
-        return SIMD4(Float(r) * factor, Float(g) * factor, Float(b) * factor, alpha)
+        return SIMD4(Float(p[0]) * factor, Float(p[1]) * factor, Float(p[2]) * factor, alpha)
     }
 
     /// Output row `j`'s `pixels` (ascending) computed in Float from the kept rows, into `out` (the row's
-    /// first byte). Each source column's vertical sum is made once, however many pixels read it.
+    /// first byte). As the Float engine does: each source column the pixels read is summed vertically once
+    /// (row after row, the first term a product), then each pixel horizontally.
     mutating func recompute(pixels: [Int], columns: ResamplingWeights, rows: ResamplingWeights, row j: Int,
                             ringRows: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let firstRow = rows.first[j], count = rows.count[j], rowOffset = rows.offset[j]
-        var summedUpTo = 0
+        // The source columns the pixels read, as ascending disjoint spans.
+        var spans: [Range<Int>] = []
         for x in pixels {
-            let first = columns.first[x], taps = columns.count[x]
-            for column in max(first, summedUpTo)..<(first + taps) {
-                var sum = SIMD4<Float>()
-                for t in 0..<count {
-                    let p = pixel(column, firstRow + t, ringRows: ringRows) * rows.weights[rowOffset + t]
-                    sum = t == 0 ? p : sum + p
-                }
-                columnSums[column] = sum
-            }
-            summedUpTo = max(summedUpTo, first + taps)
-            var sum = SIMD4<Float>()
-            for k in 0..<taps { sum += columnSums[first + k] * columns.weights[columns.offset[x] + k] }
-            let o = out + x * 4
-            let alpha = min(255, max(0, sum.w))
-            if alpha > 0 {
-                let unpremultiply = 255 / alpha
-                o[0] = byte(sum.x * unpremultiply)
-                o[1] = byte(sum.y * unpremultiply)
-                o[2] = byte(sum.z * unpremultiply)
+            let read = columns.first[x]..<(columns.first[x] + columns.count[x])
+            if let last = spans.last, read.lowerBound <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, read.upperBound)
             } else {
-                o[0] = 0; o[1] = 0; o[2] = 0
+                spans.append(read)
             }
-            o[3] = byte(alpha)
+        }
+        let firstRow = rows.first[j], count = rows.count[j], rowOffset = rows.offset[j]
+        let width = self.width, source = self.source
+        let byteRows = source?.bytes ?? bytes
+        columnSums.withUnsafeMutableBufferPointer { sums in
+            for t in 0..<count {
+                let y = firstRow + t, weight = rows.weights[rowOffset + t]
+                if floats.isEmpty {
+                    byteRows.withUnsafeBufferPointer { all in
+                        let row = all.baseAddress! + (source.map { y * $0.bytesPerRow } ?? (y % ringRows) * width * 4)
+                        for span in spans {
+                            for c in span {
+                                let p = Self.premultiplied(row + c * 4) * weight
+                                sums[c] = t == 0 ? p : sums[c] + p
+                            }
+                        }
+                    }
+                } else {
+                    floats.withUnsafeBytes { raw in
+                        let row = raw.baseAddress!.assumingMemoryBound(to: SIMD4<Float>.self) + (y % ringRows) * width
+                        for span in spans {
+                            for c in span {
+                                let p = row[c] * weight
+                                sums[c] = t == 0 ? p : sums[c] + p
+                            }
+                        }
+                    }
+                }
+            }
+            for x in pixels {
+                let first = columns.first[x], offset = columns.offset[x]
+                var sum = SIMD4<Float>()
+                for k in 0..<columns.count[x] { sum += sums[first + k] * columns.weights[offset + k] }
+                let o = out + x * 4
+                let alpha = min(255, max(0, sum.w))
+                if alpha > 0 {
+                    let unpremultiply = 255 / alpha
+                    o[0] = byte(sum.x * unpremultiply)
+                    o[1] = byte(sum.y * unpremultiply)
+                    o[2] = byte(sum.z * unpremultiply)
+                } else {
+                    o[0] = 0; o[1] = 0; o[2] = 0
+                }
+                o[3] = byte(alpha)
+            }
         }
     }
 }
