@@ -2,7 +2,7 @@ import CorpusPhotos
 import Foundation
 @_spi(ResamplingEngines) import WebImageCore
 
-// resample-bench [--python PATH] [--rounds N] [--only TEXT]
+// resample-bench [--python PATH] [--rounds N] [--only NAME-OR-TEXT]
 //
 // Lanczos3 resizes (ImageResampler.resample(_:width:height:filter:), the exact kernel, no block averaging)
 // of a 12 MP picture to 256 px wide and a 2 MP picture to 800 px wide, RGB and RGBA (and the image server's
@@ -20,8 +20,12 @@ func option(_ name: String) -> String? {
 }
 let python = option("--python")
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
-/// Only the cases whose name contains this text.
+/// Only the case of this name, or else the cases whose name contains this text.
 let only = option("--only")
+func selected(_ name: String) -> Bool {
+    guard let only else { return true }
+    return cases.contains { $0.name == only } ? name == only : name.contains(only)
+}
 
 /// Pillow in a child process that stays up: one line in, one line out.
 final class PillowPeer {
@@ -91,6 +95,14 @@ func withAlpha(_ rgb: PixelBuffer) -> PixelBuffer {
     return out
 }
 
+/// `rgb` with alpha 1...12 everywhere (a faint shadow over the whole picture): the fixed-point engine's worst
+/// case, where every RGBA pixel's colour is recomputed in Float.
+func faint(_ rgb: PixelBuffer) -> PixelBuffer {
+    var out = rgb.converted(to: .rgba8)
+    for p in 0..<(rgb.width * rgb.height) { out.bytes[p * 4 + 3] = UInt8(1 + (p &* 2_654_435_761 >> 7) % 12) }
+    return out
+}
+
 let tiles = try CorpusPhotos.tiles()
 guard !tiles.isEmpty else {
     print("resample-bench: no corpus photos in \(CorpusPhotos.folder.path)")
@@ -106,13 +118,14 @@ let cases: [(name: String, source: PixelBuffer, width: Int, height: Int)] = [
     ("2 MP -> 800 px, RGB", two, 800, 600),
     ("2 MP -> 800 px, RGBA", withAlpha(two), 800, 600),
     ("816x612 -> 500 px, RGB", server, 500, 375),
+    ("12 MP -> 256 px, faint RGBA", faint(twelve), 256, 192),
 ]
 let pillow = python.flatMap(PillowPeer.init)
 print("resample-bench: Lanczos3, best of \(rounds) alternating rounds, one core each;"
       + " \(ProcessInfo.processInfo.activeProcessorCount) processors, load average \(String(format: "%.1f", loadAverage()))")
 print("case | fixed ms | Float ms | Pillow ms | fixed / Float | fixed / Pillow | Float / Pillow | bound holds | max diff vs Float")
 print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
-for c in cases where only.map({ c.name.contains($0) }) ?? true {
+for c in cases where selected(c.name) {
     try pillow?.load(c.source)
     var fixedBest = Double.infinity, floatBest = Double.infinity, pillowBest = Double.infinity
     var fixed = c.source, float = c.source
@@ -144,7 +157,7 @@ for c in cases where only.map({ c.name.contains($0) }) ?? true {
 print("")
 print("thumbnail path | fixed ms | Float ms | fixed / Float | max diff vs Float")
 print("--- | --- | --- | --- | ---")
-for c in cases where only.map({ c.name.contains($0) }) ?? true {
+for c in cases where selected(c.name) {
     var fixedBest = Double.infinity, floatBest = Double.infinity
     var fixed = c.source, float = c.source
     for _ in 0..<rounds {

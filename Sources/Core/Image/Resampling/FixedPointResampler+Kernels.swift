@@ -21,11 +21,24 @@ extension FixedPointResampler {
     }
 
     /// RGB bytes to four Int16 lanes per pixel (the fourth zero), so RGB shares RGBA's four-lane kernel.
+    /// Four pixels per step from a 16-byte load, while those 16 bytes lie within the span (the row may end
+    /// there), then one pixel at a time.
     static func widenRGB(_ src: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Int16>, span: Range<Int>) {
-        for x in span {
+        var x = span.lowerBound
+        while (x + 6) <= span.upperBound {
+            let bytes = UnsafeRawPointer(src + x * 3).loadUnaligned(as: SIMD16<UInt8>.self)
+            let low = SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf), high = SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf)
+            let first = SIMD8<Int16>(low[0], low[1], low[2], 0, low[3], low[4], low[5], 0)
+            let second = SIMD8<Int16>(low[6], low[7], high[0], 0, high[1], high[2], high[3], 0)
+            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: first, as: SIMD8<Int16>.self)
+            UnsafeMutableRawPointer(out + x * 4 + 8).storeBytes(of: second, as: SIMD8<Int16>.self)
+            x += 4
+        }
+        while x < span.upperBound {
             let s = src + x * 3
             UnsafeMutableRawPointer(out + x * 4).storeBytes(
                 of: SIMD4<Int16>(Int16(s[0]), Int16(s[1]), Int16(s[2]), 0), as: SIMD4<Int16>.self)
+            x += 1
         }
     }
 
