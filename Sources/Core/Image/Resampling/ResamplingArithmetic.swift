@@ -6,7 +6,8 @@ public enum ResamplingArithmetic: Sendable, Hashable {
     /// level of each other. Fixed point (``FixedPointResampler``, with ``FixedPointBoxReducer``) for
     /// thumbnails that block-average first, where it took half the Float engine's time (integer block
     /// sums instead of Float ones); the Float engine (``SeparableResampler``) for the rest, where fixed
-    /// point took 1.1 to 1.4 times as long on x86-64's baseline SSE2 (resample-bench, Benchmarks/README.md).
+    /// point took 0.97 to 1.2 times as long for RGB, and longer for RGBA, on x86-64's baseline SSE2
+    /// (resample-bench, Benchmarks/README.md).
     case automatic
     /// Fixed point wherever its error bound keeps every output within one level of the Float engine,
     /// Float elsewhere.
