@@ -133,7 +133,7 @@ import WebImageTransformers
         ("dpr:0", "dpr"), ("dpr:-1", "dpr"), ("dpr:9", "dpr"), ("dpr:inf", "dpr"), ("w:10000/dpr:2", "dpr"),
         ("c:-1:10", "c"), ("crop:10:x", "crop"), ("c:10:10:up", "c"), ("t", "t"), ("t:300", "t"),
         ("t:10:zz", "t"), ("t:10:#fff", "t"), ("trim:10:fff:2", "trim"), ("rot:nan", "rot"),
-        ("rotate:1e10", "rotate"), ("fl:2", "fl"), ("fl:1:1:1", "fl"), ("bl:-1", "bl"), ("bl:1001", "bl"),
+        ("rotate:1e10", "rotate"), ("fl:2", "fl"), ("fl:1:1:1", "fl"), ("bl:-1", "bl"), ("bl:201", "bl"), ("sh:101", "sh"),
         ("blur:x", "blur"), ("sh:-0.5", "sh"), ("a:300", "a"), ("br:256", "br"), ("br:1.5", "br"),
         ("co:-1", "co"), ("sa:101", "sa"), ("gs:maybe", "gs"), ("col:2", "col"), ("col:0.5:ff000080", "col"),
         ("col:0.5:f00:0", "col"), ("col:0.5:f00:1:dodge", "col"), ("rc:-1", "rc"), ("rc:5:1:nothex", "rc"),
@@ -187,7 +187,7 @@ import WebImageTransformers
     static let roundTripCases: [String] = goodCases.map(\.text) + [
         "rs:fill:300:200/g:sm/bl:2/sh:0.5/q:80/f:webp",
         "t:12.25:abcdef80:1:1/rot:33.3/fl:1:1/c:0.333:120:fp:0.1:0.9/rs:fill-down:64:48:1/g:soea/ra:cubic/dpr:1.25",
-        "a:-255:0.001:99.5/gs/col:0.125:123456:1:hard-light/bl:0.1/sh:1000/rc:3.5:1.5:00ff00/ex:1:fp:0:1",
+        "a:-255:0.001:99.5/gs/col:0.125:123456:1:hard-light/bl:0.1/sh:100/rc:3.5:1.5:00ff00/ex:1:fp:0:1",
         "ci:2:010203/pd:0:0:0:1/bg:01020304/wm:0.01:sowe:-0.5:16383:1/q:1/f:jxl",
         "rot:1e-05/bl:1e-07/c:1e-300:0",
     ]
