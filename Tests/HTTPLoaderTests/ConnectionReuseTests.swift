@@ -31,6 +31,20 @@ struct ConnectionReuseTests {
         try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled))
     }
 
+    /// Bytes that arrive just after the next request went out cannot be told from its answer; so a host
+    /// caught sending unasked-for bytes once gets no connection reuse for a while.
+    @Test func aHostCaughtSendingUnaskedBytesGetsAConnectionPerRequest() async throws {
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array("garbage!".utf8), afterwards: { loader, url, origin in
+            for _ in 0..<3 {
+                let again = await load(loader, url("/second.pgm"))
+                #expect(again.value?.data == OverflowingOrigin.secondBody, "\(again)")
+            }
+            // /first.pgm, then four /second.pgm, each on a connection of its own.
+            #expect(origin.server.acceptedConnectionCount == 5)
+            #expect(origin.maxRequestsOnOneConnection == 1)
+        })
+    }
+
     @Test func aSecondResponseIsRefusedWithHTTP2OffToo() async throws {
         // Without HTTP/2, every reused connection is checked, whatever its earlier heads said.
         let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x11])
@@ -116,7 +130,8 @@ struct ConnectionReuseTests {
     /// `viaRedirect`, by loading a URL of another server that redirects to /second.pgm.
     private func expectTheNextRequestGetsItsOwnAnswer(
         after extra: [UInt8], overTLS fixtures: TLSFixtures? = nil, viaRedirect: Bool = false,
-        _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
+        _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in },
+        afterwards: (HTTPLoader, (String) -> URL, OverflowingOrigin) async throws -> Void = { _, _, _ in }
     ) async throws {
         let origin = try OverflowingOrigin(extra: extra)
         defer {
@@ -146,6 +161,7 @@ struct ConnectionReuseTests {
         #expect(origin.connection(of: "/second.pgm") != firstConnection, "the second request came on the first connection")
         #expect(origin.requests(on: firstConnection) == 1)
         #expect(origin.server.acceptedConnectionCount == 2)
+        try await afterwards(loader, url, origin)
     }
 
     /// Polls `condition` every 10 ms until it holds; fails after `seconds` (a bound for a broken run,
@@ -219,6 +235,13 @@ private final class OverflowingOrigin: Sendable {
     /// Requests that came on `connection`.
     func requests(on connection: Int) -> Int {
         state.withLock { $0.connections.count { $0.connection == connection } }
+    }
+
+    /// The most requests any one connection carried.
+    var maxRequestsOnOneConnection: Int {
+        state.withLock { state in
+            Dictionary(grouping: state.connections, by: \.connection).values.map(\.count).max() ?? 0
+        }
     }
 }
 

@@ -305,6 +305,12 @@ done:
     if (png) png_destroy_write_struct((png_structpp)&png, info ? (png_infopp)&info : NULL);
     free(rows);
     if (code == CPNG_OK) {
+        // The buffer grew by doubling: give the unused half back, since answers are kept in caches
+        // that count only their bytes.
+        if (w->size > 0 && w->size < w->capacity) {
+            uint8_t *fitted = realloc(w->bytes, w->size);
+            if (fitted) w->bytes = fitted;
+        }
         *png_out = w->bytes;
         *png_size = w->size;
     } else {

@@ -11,8 +11,9 @@ import WebImageCore
 final class BodyBufferPool: Sendable {
     static let shared = BodyBufferPool()
 
-    /// At most this many bytes wait in the pool: a few dozen large images' worth.
-    static let maxPooledBytes = 32 * 1024 * 1024
+    /// At most this many bytes wait in the pool: a dozen large images' worth, enough to spare the page
+    /// faults of a busy loader without pinning much memory once it goes idle.
+    static let maxPooledBytes = 16 * 1024 * 1024
     /// Blocks bigger than this are freed, not kept: rare, and keeping them would pin a lot of memory.
     static let maxPooledBlock = 4 * 1024 * 1024
     /// Blocks smaller than this are freed too: malloc recycles small blocks from its own free lists.

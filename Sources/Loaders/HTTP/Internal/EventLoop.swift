@@ -45,6 +45,14 @@ final class EventLoop {
     /// its attempt's ``TransferIO/serial``, and when (`DispatchTime` nanoseconds) its head must be in.
     private var headDeadlines: [(id: UInt64, serial: UInt64, due: UInt64)] = []
     private var nextSerial: UInt64 = 1
+    /// Hosts (``PreparedRequest/connectionKey``) that sent bytes no request asked for, with when (`DispatchTime`
+    /// nanoseconds) their connections may be reused again. Until then each transfer to them opens a
+    /// connection of its own and closes it after: the check before a request sees bytes already waiting,
+    /// but bytes that such a host sends just after the next request went out would be read as its answer,
+    /// which only not reusing the connection prevents.
+    private var unframedHosts: [String: UInt64] = [:]
+    /// How long a host that sent unasked-for bytes goes without connection reuse.
+    private static let unframedHostPenalty: Duration = .seconds(600)
 
     /// How long to sleep when nothing at all is happening; a wakeup ends it early.
     private static let idleWaitMilliseconds: Int32 = 60_000
@@ -120,14 +128,16 @@ final class EventLoop {
     }
 
     /// Sets up and adds the transfer of a hop; `freshConnection` for a hop sent again after the check
-    /// before its request refused a pooled connection.
+    /// before its request refused a pooled connection. Hops to a host that sent unasked-for bytes get a
+    /// connection of their own (``unframedHosts``).
     private func open(_ id: UInt64, _ hop: Hop, pinnedAddress: String?, freshConnection: Bool = false) {
         let request = hop.request
         let serial = nextSerial
         nextSerial += 1
+        let reuse: TransferIO.ConnectionReuse = isUnframed(request.connectionKey) ? .never : freshConnection ? .freshOnly : .pooled
         guard let io = TransferIO(id: id, request: request, attempt: hop.attempt, serial: serial,
                                   pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
-                                  freshConnection: freshConnection, scheduler: scheduler, validator: validator,
+                                  reuse: reuse, scheduler: scheduler, validator: validator,
                                   handles: handles, connections: connections,
                                   share: request.handlesCookies ? cookieShare : share) else {
             answer(id, request: request, status: nil,
@@ -301,11 +311,12 @@ final class EventLoop {
     /// nothing was sent on it, so this is the same attempt, not a retry; the hop keeps its deadline.
     private func resend(_ io: TransferIO, because refusal: ConnectionRegistry.Refusal) {
         HTTPInstruments.recordStaleConnection(reason: refusal.rawValue)
+        if refusal == .unreadBytes { markUnframed(io.request.connectionKey, request: io.request) }
         logger(io.request).debug("pooled connection refused", metadata: [
             "url": "\(io.request.url)", "transfer": "\(io.id)", "reason": "\(refusal.rawValue)"])
         // The bytes this attempt was to resume from go back to the store, for the new one to take.
         keepResumableData(of: io)
-        guard !io.freshConnection else {
+        guard io.reuse == .pooled else {
             // Not expected: a transfer on new connections never meets a reused one.
             answer(io.id, request: io.request, status: nil, outcome: .failure(.network(
                 code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "a new connection was refused (\(refusal.rawValue))")),
@@ -318,6 +329,23 @@ final class EventLoop {
         }
         open(io.id, Hop(request: request, attempt: io.attempt, redirects: io.redirectsBefore),
              pinnedAddress: io.pinnedAddress, freshConnection: true)
+    }
+
+    /// Takes connection reuse away from `host` for ``unframedHostPenalty``.
+    private func markUnframed(_ host: String, request: PreparedRequest) {
+        if unframedHosts[host] == nil {
+            logger(request).notice("host sent bytes no request asked for: its connections are not reused for a while",
+                          metadata: ["host": "\(host)", "seconds": "\(Self.unframedHostPenalty.components.seconds)"])
+        }
+        unframedHosts[host] = DispatchTime.now().uptimeNanoseconds + UInt64(Self.unframedHostPenalty.components.seconds) * 1_000_000_000
+    }
+
+    /// Whether `host` is still without connection reuse; forgets it once its time is up.
+    private func isUnframed(_ host: String) -> Bool {
+        guard let until = unframedHosts[host] else { return false }
+        if until > DispatchTime.now().uptimeNanoseconds { return true }
+        unframedHosts[host] = nil
+        return false
     }
 
     /// Cancellation and client errors other than 408 and 429 are final whatever the retry policy says

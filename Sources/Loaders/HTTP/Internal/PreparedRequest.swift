@@ -57,6 +57,11 @@ struct PreparedRequest: Sendable {
     /// The request for the next hop of a redirect the event loop follows: the same request at `url`,
     /// without credentials, `Authorization` and cookies once it leaves the original origin (scheme,
     /// host and port, as libcurl decides), so an https request's secrets never go out over http.
+    /// Scheme, host and port of the URL this hop goes to (``hostKey`` stays the first hop's).
+    var connectionKey: String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(Self.effectivePort(url).map(String.init) ?? "")"
+    }
+
     func redirected(to url: URL) -> PreparedRequest {
         let sameOrigin = url.scheme?.lowercased() == self.url.scheme?.lowercased()
             && url.host?.lowercased() == self.url.host?.lowercased()

@@ -58,9 +58,18 @@ final class TransferIO {
     private let handles: EasyHandlePool
     /// The sockets of the loader's connections, for the check before each request.
     let connections: ConnectionRegistry
-    /// Whether this attempt must open new connections (CURLOPT_FRESH_CONNECT): it runs again because
-    /// the check before its request refused the pooled connection libcurl had picked.
-    let freshConnection: Bool
+    /// Which connections this attempt may use.
+    enum ConnectionReuse: Equatable {
+        /// A pooled one, after the check before its request.
+        case pooled
+        /// New ones only (CURLOPT_FRESH_CONNECT): it runs again because the check before its request
+        /// refused the pooled connection libcurl had picked.
+        case freshOnly
+        /// New ones only, closed after (CURLOPT_FORBID_REUSE too): its host sent bytes no request
+        /// asked for, so none of its connections goes back to the pool.
+        case never
+    }
+    let reuse: ConnectionReuse
     /// The connection this hop's request goes on, as the check before it found it.
     private var connection: ConnectionRegistry.Handle?
     /// Why the check before this hop's request refused the pooled connection (and aborted the transfer).
@@ -70,13 +79,13 @@ final class TransferIO {
     private(set) var checksConnectedAddresses = false
 
     init?(id: UInt64, request: PreparedRequest, attempt: Int, serial: UInt64, pinnedAddress: String? = nil,
-          redirectsBefore: Int = 0, freshConnection: Bool = false, scheduler: TransferScheduler,
+          redirectsBefore: Int = 0, reuse: ConnectionReuse = .pooled, scheduler: TransferScheduler,
           validator: ResponseValidator, handles: EasyHandlePool, connections: ConnectionRegistry,
           share: UnsafeMutableRawPointer) {
         guard let easy = handles.take() else { return nil }
         self.handles = handles
         self.connections = connections
-        self.freshConnection = freshConnection
+        self.reuse = reuse
         self.id = id
         self.request = request
         self.attempt = attempt
@@ -184,7 +193,8 @@ final class TransferIO {
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(connections).toOpaque())
         _ = ccurl_easy_setopt_prereq_function(easy, CurlCallbacks.prerequest)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
-        if freshConnection { setLong(CURLOPT_FRESH_CONNECT, 1) }
+        if reuse != .pooled { setLong(CURLOPT_FRESH_CONNECT, 1) }
+        if reuse == .never { setLong(CURLOPT_FORBID_REUSE, 1) }
     }
 
     /// Proxy settings and the SSRF guard. libcurl reads proxy variables from the environment unless
