@@ -128,7 +128,6 @@ public final class ImageServer: Sendable {
     /// Runs until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
     public func run(additionalServices: [any Service] = [],
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        MemoryTrimmer.limitArenas()
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: additionalServices + backgroundServices() + [application(onServerRunning: onServerRunning)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -31,7 +31,9 @@ final class ImageService: Sendable {
         gate = ProcessingGate(slots: configuration.workers, queueLimit: configuration.queueSize,
                               onQueueDepth: { [metrics] depth in metrics.recordQueueDepth(depth) })
         downloads = ProcessingGate(slots: configuration.downloadConcurrency,
-                                   queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot)
+                                   queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot,
+                                   perKeySlots: configuration.downloadsPerOrigin,
+                                   perKeyQueueLimit: configuration.downloadsPerOrigin * Self.queuedDownloadsPerSlot)
         negotiation = FormatNegotiation(negotiatesWebP: configuration.negotiatesWebP,
                                         negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
@@ -98,6 +100,11 @@ final class ImageService: Sendable {
     /// Downloads waiting for a slot, per slot, before the server answers 503: waiting downloads hold
     /// only a task each.
     static let queuedDownloadsPerSlot = 4
+
+    /// The origin of a source URL (scheme, host, port), the key of its share of the download slots.
+    static func origin(of url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
+    }
 
     /// Characters of a request path kept in a log line: enough to tell requests apart, not a log flood.
     static let loggedPathLength = 200
@@ -204,7 +211,15 @@ final class ImageService: Sendable {
         let timeout = Duration.milliseconds(Int(configuration.requestTimeout * 1000))
         let rendered = try await withDeadline(timeout) { [self] in
             let fetchStarted = ContinuousClock.now
-            let source = try await downloads.run { try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox) }
+            // Memory first: a source held decoded or as bytes never waits behind downloads.
+            let source: SourceFetcher.Fetched
+            if let inMemory = fetcher.cached(path.sourceURL, decodeBox: plan.decodeBox) {
+                source = inMemory
+            } else {
+                source = try await downloads.run(key: Self.origin(of: path.sourceURL)) {
+                    try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox)
+                }
+            }
             metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
             return try await gate.run {
                 try await make(plan: plan, source: source, sourceURL: path.sourceURL, explicitFormat: explicitFormat,

@@ -6,20 +6,11 @@ import ServiceLifecycle
 ///
 /// glibc keeps freed blocks in its arenas (up to eight per core) and returns them only from the top
 /// of the main heap; decoded images and encoded answers are large and short-lived, so a burst leaves
-/// hundreds of megabytes resident. The server caps the arenas (``limitArenas()``) and trims every few
+/// hundreds of megabytes resident. The server caps the arenas when it loads (CMalloc.c) and trims every few
 /// seconds: `malloc_trim` releases whole free pages of every arena and takes milliseconds.
 struct MemoryTrimmer: Service {
     /// Seconds between trims.
     var interval: Duration = .seconds(5)
-
-    /// Arenas glibc may create: two keep allocation from contending across the few worker threads
-    /// while bounding the memory that sits free in arenas (glibc's default is eight per core).
-    static let arenaCount: Int32 = 2
-
-    /// Caps glibc's arenas; call before the server starts its threads.
-    static func limitArenas() {
-        _ = cmalloc_limit_arenas(arenaCount)
-    }
 
     func run() async throws {
         // Ends at once when the group shuts down: the sleep is cancelled.

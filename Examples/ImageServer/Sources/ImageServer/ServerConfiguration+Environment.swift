@@ -43,6 +43,7 @@ extension ServerConfiguration {
         workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers
         downloadConcurrency = try reader.int("IMGPROXY_DOWNLOAD_CONCURRENCY", in: 1...100_000)
             ?? workers * Self.downloadsPerWorker
+        downloadsPerOrigin = try reader.int("WEBIMAGE_SERVER_DOWNLOADS_PER_ORIGIN", in: 1...100_000) ?? downloadsPerOrigin
         queueSize = try reader.int("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...1_000_000)
             ?? workers * Self.queuedRequestsPerWorker
         cacheTTL = try reader.int("IMGPROXY_TTL", in: 0...Int.max) ?? cacheTTL

@@ -69,6 +69,10 @@ public struct ServerConfiguration: Sendable {
     /// on the network, not the CPU, so they hold no worker slot; this bounds the memory and sockets they
     /// use. Past it, downloads wait in turn (within the request's deadline).
     public var downloadConcurrency = ServerConfiguration.defaultWorkers * ServerConfiguration.downloadsPerWorker
+    /// Of those, downloads from one origin (scheme, host and port) at once
+    /// (`WEBIMAGE_SERVER_DOWNLOADS_PER_ORIGIN`, 8): a stalled origin fills its share of the download
+    /// slots and queue, and downloads from other origins pass it.
+    public var downloadsPerOrigin = ServerConfiguration.defaultDownloadsPerOrigin
 
     /// Requests processed at once (`IMGPROXY_WORKERS`, or the older `IMGPROXY_CONCURRENCY`).
     public var workers = ServerConfiguration.defaultWorkers
@@ -143,6 +147,9 @@ public struct ServerConfiguration: Sendable {
     /// Downloads mostly wait: several per worker keep the workers fed without letting a flood of
     /// stalled origins hold unbounded sockets and buffers.
     public static let downloadsPerWorker = 16
+    /// Downloads from one origin at once by default: twice the HTTP loader's connections per host, so
+    /// transfers that share a connection or a coalesced URL still fill them.
+    public static let defaultDownloadsPerOrigin = 8
     /// 1 GiB of encoded results on disk.
     public static let defaultResultDiskLimit = 1 << 30
     /// Queue a few requests per worker: a burst waits a little, a flood gets 503 at once.

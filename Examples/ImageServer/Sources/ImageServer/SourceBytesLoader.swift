@@ -54,6 +54,9 @@ final class SourceBytesLoader: ImageLoader {
         }
     }
 
+    /// The kept bytes of `url`'s source, without fetching: nil when they are not kept.
+    func keptData(for url: URL) -> Data? { kept.value(forKey: url.absoluteString)?.data }
+
     private func keptBytes(forKey key: String, refreshing: Bool) -> Entry? {
         refreshing ? nil : kept.value(forKey: key)
     }
@@ -61,7 +64,10 @@ final class SourceBytesLoader: ImageLoader {
     /// Keeps `loaded`'s bytes when they fit, evicting the least recently used until the total does.
     private func keep(_ loaded: LoadedImage, forKey key: String) {
         guard !loaded.data.isEmpty else { return }
-        kept.set(Entry(data: loaded.data, response: loaded.response), forKey: key, cost: loaded.data.count)
+        // A copy of exactly its size: the loader's body block can be much larger than the body (blocks are
+        // recycled best-fit), and the cache counts only the bytes.
+        let exact = loaded.data.withUnsafeBytes { Data($0) }
+        kept.set(Entry(data: exact, response: loaded.response), forKey: key, cost: exact.count)
     }
 }
 

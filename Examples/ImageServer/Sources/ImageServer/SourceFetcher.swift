@@ -38,6 +38,9 @@ struct SourceFetcher: Sendable {
         http.failedURLStatusCodes = []
         http.refusesPrivateAddresses = true
         http.allowsPrivateNetworks = configuration.allowsPrivateSources
+        // Interrupted bodies kept for resuming count against the server's memory, which the caches'
+        // budgets bound; a few megabytes resume the common case (one large source cut short).
+        http.resumableDataCapacity = Self.resumableBytes
         var allowed = configuration.allowedSourceAddresses
         if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
         http.allowedPrivateAddresses = allowed
@@ -59,18 +62,34 @@ struct SourceFetcher: Sendable {
         decodedSources = MemoryCache(costLimit: configuration.sourceMemoryLimit)
     }
 
+    /// Bytes of interrupted source bodies the loader keeps to resume them.
+    static let resumableBytes = 8 * 1024 * 1024
+
     /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
     static let loopbackAddresses: Set<String> = ["127.0.0.1", "0:0:0:0:0:0:0:1"]
 
     /// The decoded source at `url` for `decodeBox` when it is in memory, else its bytes. Network only:
     /// cancelling the task cancels the download.
     func fetch(_ url: URL, decodeBox: PixelSize?) async throws(ImageError) -> Fetched {
+        // Again: a download that finished while this one waited for its slot may have brought it.
+        if let fetched = cached(url, decodeBox: decodeBox) { return fetched }
+        let data = try await keptBytes.load(url).get().data
+        return .encoded(data, url: url, decodeBox: decodeBox)
+    }
+
+    /// The source at `url` for `decodeBox` when memory holds it (decoded, or its bytes), else nil; never
+    /// waits. The server asks this before taking a download slot, so requests that memory can answer
+    /// never queue behind downloads from slow origins.
+    func cached(_ url: URL, decodeBox: PixelSize?) -> Fetched? {
         if let image = decodedSources.image(forKey: Self.decodedKey(url, decodeBox)) {
             metrics.countSourceLookup("decoded")
             return .decoded(image)
         }
-        let data = try await keptBytes.load(url).get().data
-        return .encoded(data, url: url, decodeBox: decodeBox)
+        if let data = keptBytes.keptData(for: url) {
+            metrics.countSourceLookup("kept_bytes")
+            return .encoded(data, url: url, decodeBox: decodeBox)
+        }
+        return nil
     }
 
     /// The image of a fetched source, decoding (fitted into its box while decoding, when it has one) and

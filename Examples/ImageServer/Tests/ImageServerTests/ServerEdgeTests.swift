@@ -16,6 +16,21 @@ import WebImage
         return try await condition()
     }
 
+    /// What `operation` returns, or nil when it has not returned within `limit` (then cancelled): a bound
+    /// for a broken run, not a guess at how long anything takes.
+    static func within<T: Sendable>(_ limit: Duration = .seconds(60),
+                                    _ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     static func metricsText(_ servers: TestServers) async throws -> String {
         String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
     }
@@ -148,6 +163,54 @@ import WebImage
         let other = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(other.status == 200)
         #expect(servers.server.service.gate.runningCount == 0)
+        origin.open()
+        #expect(try await held.value.status == 200)
+        try await servers.stop()
+    }
+
+    /// Downloads from one origin take at most their share of the download slots: with two slots and one
+    /// per origin, a second request to a stalled origin waits in its origin's queue while a request to
+    /// another origin (`localhost` beside `127.0.0.1`) takes the other slot and is answered.
+    @Test func aStalledOriginTakesOnlyItsShareOfTheDownloadSlots() async throws {
+        let origin = OriginGate()
+        defer { origin.open() }
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
+            Fixtures.waitForHeldSources(&configuration)
+            configuration.downloadConcurrency = 2
+            configuration.downloadsPerOrigin = 1
+        }
+        let downloads = servers.server.service.downloads
+        let held = servers.sourceURL("/held.jpg")
+        let first = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:10:10", source: held)) }
+        #expect(await Self.eventually { downloads.runningCount == 1 })
+        let second = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: held)) }
+        #expect(await Self.eventually { downloads.queuedCount == 1 })
+        let elsewhere = "http://localhost:\(servers.sourcePort)/photo.jpg"
+        // Bounded, so that a regression fails here instead of waiting out the held origin.
+        let answered = try await Self.within { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: elsewhere)).status }
+        #expect(answered == 200)
+        #expect(downloads.runningCount == 1 && downloads.queuedCount == 1, "the stalled origin's requests are still held")
+        origin.open()
+        #expect(try await first.value.status == 200)
+        #expect(try await second.value.status == 200)
+        try await servers.stop()
+    }
+
+    /// A source the server holds in memory (decoded or as bytes) never waits for a download slot.
+    @Test func aSourceInMemoryDoesNotWaitForADownloadSlot() async throws {
+        let origin = OriginGate()
+        defer { origin.open() }
+        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
+            Fixtures.waitForHeldSources(&configuration)
+            configuration.downloadConcurrency = 1
+        }
+        let photo = servers.sourceURL("/photo.jpg")
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:40:40", source: photo)).status == 200)
+        let held = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"))) }
+        #expect(await Self.eventually { servers.server.service.downloads.runningCount == 1 })
+        // Another size of the photo: its bytes are kept, so it needs no download and no slot.
+        let again = try await Self.within { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:30:30", source: photo)).status }
+        #expect(again == 200)
         origin.open()
         #expect(try await held.value.status == 200)
         try await servers.stop()
