@@ -1,4 +1,4 @@
-import CLCMS2
+internal import CLCMS2
 import WebImageCore
 
 /// The 8-bit pixel formats a colour transform reads, and what each means to Little CMS.

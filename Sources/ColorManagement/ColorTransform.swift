@@ -1,4 +1,4 @@
-import CLCMS2
+internal import CLCMS2
 import Foundation
 import WebImageCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import CFileSystem
+internal import CFileSystem
 import Glibc
 import Synchronization
 import WebImageCore

@@ -1,4 +1,4 @@
-import CRedis
+internal import CRedis
 import Foundation
 
 /// Why a Redis call failed. Internal: the cache turns every one into a miss and a counter.

@@ -1,4 +1,4 @@
-import CRedis
+internal import CRedis
 import Foundation
 
 /// One RESP reply, copied out of hiredis's reply object so no C memory outlives the exchange.

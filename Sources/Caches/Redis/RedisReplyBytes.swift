@@ -1,4 +1,4 @@
-import CRedis
+internal import CRedis
 import Foundation
 
 /// The bytes of one string reply from `credis_exchange`, owned: the reply is freed when this object and every `Data`

@@ -1,4 +1,4 @@
-import CRedis
+internal import CRedis
 
 /// Memory kept for the strings of large replies (`credis_block_pool`), shared by every connection of
 /// one ``RedisCache``: a value's block goes back here when the last `Data` made from it is gone, and a

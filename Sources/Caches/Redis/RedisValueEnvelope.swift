@@ -1,4 +1,4 @@
-import CRedis
+internal import CRedis
 import Foundation
 
 /// The bytes stored in Redis for one entry: a header with both lengths and a checksum, then the image

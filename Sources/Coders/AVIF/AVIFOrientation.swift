@@ -1,4 +1,4 @@
-import CAVIF
+internal import CAVIF
 import WebImageCore
 
 /// The orientation an AVIF's `irot` and `imir` properties give, as the EXIF orientation that turns the

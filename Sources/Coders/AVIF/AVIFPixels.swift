@@ -1,4 +1,4 @@
-import CAVIF
+internal import CAVIF
 import WebImageCore
 
 /// Turns a decoded libavif image (YUV at 8, 10 or 12 bits) into our 8-bit RGB(A) pixels.

@@ -1,4 +1,4 @@
-import CAVIF
+internal import CAVIF
 import WebImageCore
 
 /// libavif's results in words, for errors that say what failed and why.

@@ -1,4 +1,4 @@
-import CGIF
+internal import CGIF
 import Foundation
 import WebImageCore
 

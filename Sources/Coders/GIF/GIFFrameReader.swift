@@ -1,4 +1,4 @@
-import CGIF
+internal import CGIF
 import WebImageCore
 
 /// A frame's colors as the canvas stores them: 256 RGBA8 pixels packed in `UInt32`s (memory order

@@ -1,4 +1,4 @@
-import CHEIF
+internal import CHEIF
 import WebImageCore
 
 /// Decodes an image handle (primary or thumbnail) to 8-bit RGB(A) with libheif: grid tiles assembled,

@@ -1,4 +1,4 @@
-import CJPEG
+internal import CJPEG
 import WebImageCore
 
 /// The `DecodeWatch` of one call into the C decoder, handed to it as the context of its stop check

@@ -1,4 +1,4 @@
-import CJXL
+internal import CJXL
 import Foundation
 import WebImageCore
 

@@ -1,4 +1,4 @@
-import CPNG
+internal import CPNG
 import WebImageCore
 
 /// The deadline and cancellation of the current decode call, asked by libpng's progressive reader between

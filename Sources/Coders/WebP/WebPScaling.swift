@@ -1,4 +1,4 @@
-import CWebP
+internal import CWebP
 import WebImageCore
 
 /// Where WebP thumbnails are scaled: by libwebp while it decodes (the full-size image is never held) to

@@ -1,4 +1,4 @@
-import CWebP
+internal import CWebP
 import WebImageCore
 
 /// libwebp's status codes in words, for errors that say what happened.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// How an ``HTTPLoader`` handles compressed responses (`Content-Encoding`, `Transfer-Encoding`), and

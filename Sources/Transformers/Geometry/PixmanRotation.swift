@@ -1,4 +1,4 @@
-import CPixman
+internal import CPixman
 import WebImageCore
 
 /// A ``Rotation`` carried out by pixman's bilinear affine transform.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// The two ends (addresses and ports) of a TCP connection: how the check before a request finds the
 /// socket of the connection libcurl picked, which libcurl names only by its endpoints.

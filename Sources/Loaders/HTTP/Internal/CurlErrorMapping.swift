@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import WebImageCore
 
 /// Maps a libcurl result to the framework's error, given what the transfer's callbacks recorded.

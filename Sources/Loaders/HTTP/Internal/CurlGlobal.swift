@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// libcurl's process-wide state: `curl_global_init` runs exactly once, the first time a loader needs it.
 enum CurlGlobal {

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// Idle libcurl easy handles kept for the next transfers. `curl_easy_init` and the receive buffer
 /// each handle allocates are a visible share of a small image's cost; a reset handle keeps its buffer

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// libcurl's multi handle, shared between the event thread (which does everything with it) and the
 /// callers' threads, which only ever call `curl_multi_wakeup` on it.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// A loader's ``HTTPTLSConfiguration`` turned once into libcurl options, set on every transfer's easy
