@@ -87,6 +87,37 @@ struct FileLoaderTests {
         }
     }
 
+    /// imgproxy's `local://` sources: paths under the local root, nothing outside it, and only when a
+    /// root is set.
+    @Test func localURLsReadUnderTheLocalRootAndNowhereElse() async throws {
+        let root = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: root.file("images"), withIntermediateDirectories: true)
+        _ = try root.write(Data([7, 8]), to: "images/a b.png")
+        let secret = try outside.write(Data([2]), to: "secret.png")
+        try FileManager.default.createSymbolicLink(at: root.file("link.png"), withDestinationURL: secret)
+        var configuration = FileLoader.Configuration()
+        configuration.localRoot = root.url
+        // Allowed roots elsewhere do not widen what local URLs may reach.
+        configuration.allowedRoots = [outside.url]
+        let loader = FileLoader(configuration: configuration)
+        let local = try #require(URL(string: "local:///images/a%20b.png"))
+        #expect(loader.canRequestImage(for: local))
+        #expect(try await load(loader, local).get().data == Data([7, 8]))
+        let escapes = ["local:///../\(outside.url.lastPathComponent)/secret.png", "local:///link.png"]
+        for text in escapes {
+            let url = try #require(URL(string: text))
+            guard case .fileIO(_, let reason)? = await load(loader, url).failure else {
+                Issue.record("\(text) was not refused"); continue
+            }
+            #expect(reason.contains("outside"), "\(text): \(reason)")
+        }
+        guard case .fileIO? = await load(loader, URL(string: "local:///images/missing.png")!).failure else {
+            Issue.record("a missing local file did not fail with fileIO"); return
+        }
+        #expect(!FileLoader().canRequestImage(for: local), "no local root, no local URLs")
+    }
+
     @Test func filesOverTheSizeLimitFailBeforeReading() async throws {
         let dir = try TemporaryDirectory()
         var configuration = FileLoader.Configuration()

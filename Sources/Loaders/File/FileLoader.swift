@@ -24,6 +24,10 @@ public final class FileLoader: ImageLoader {
         /// Files bigger than this fail with `.fileIO` naming this limit, before any byte is read (a file that
         /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
         public var maxFileSize = 256 * 1024 * 1024
+        /// When set, the loader also takes `local://` URLs, imgproxy's local sources: `local:///a/b.jpg`
+        /// is the file `a/b.jpg` under this directory, and nothing outside it (after resolving symbolic
+        /// links and `..`), whatever ``allowedRoots`` says. Nil by default.
+        public var localRoot: URL?
         /// Where the loader logs, at `debug`: reads refused (outside ``allowedRoots``, over
         /// ``maxFileSize``, by a request modifier). A request's `ImageContext/logger` wins.
         /// `Logger(label: "SwiftWebImage.FileLoader")` by default; the library never bootstraps logging.
@@ -56,13 +60,18 @@ public final class FileLoader: ImageLoader {
 
     public func canRequestImage(for url: URL) -> Bool {
         url.isFileURL || (url.scheme == nil && url.path.hasPrefix("/"))
+            || (configuration.localRoot != nil && url.scheme?.lowercased() == Self.localScheme)
     }
+
+    /// The scheme of imgproxy's local sources, read under ``Configuration/localRoot``.
+    public static let localScheme = "local"
+
 
     public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
                              progress: LoadProgressHandler?,
                              completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
         let operation = FileReadOperation()
-        let configuration = self.configuration
+        var configuration = self.configuration
         // The context's request modifier may refuse a file or point at another one; the allowed roots
         // still apply to wherever it points.
         var url = url
@@ -74,6 +83,15 @@ public final class FileLoader: ImageLoader {
                 return operation
             }
             url = modified.url
+        }
+        if url.scheme?.lowercased() == Self.localScheme {
+            guard let root = configuration.localRoot else {
+                completion(.failure(.requestRefused(reason: "local sources are off: no local root")))
+                return operation
+            }
+            // The path under the root; the reader's root check refuses whatever resolves outside it.
+            url = root.appendingPathComponent(url.path)
+            configuration.allowedRoots = [root]
         }
         let decoder: (any IncrementalImageDecoder)? = options.contains(.progressiveLoad) && progress != nil
             ? (context.imageCoder as? any ProgressiveImageCoder ?? coders)

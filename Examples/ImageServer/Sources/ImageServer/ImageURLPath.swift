@@ -25,8 +25,22 @@ struct ImageURLPath: Sendable, Equatable {
     struct Conventions: Sendable, Equatable {
         /// The separator of an option's arguments (`IMGPROXY_ARGUMENTS_SEPARATOR`), `:` by default.
         var argumentSeparator: Character = ":"
-        /// Prepended to every source URL (`IMGPROXY_BASE_URL`), so URLs may name sources relative to it.
+        /// Prepended to every source URL that does not already start with it (`IMGPROXY_BASE_URL`), so
+        /// URLs may name sources relative to it.
         var baseURL = ""
+        /// Rewrites of source URLs (`IMGPROXY_URL_REPLACEMENTS`), applied before ``baseURL``.
+        var replacements: [URLReplacement] = []
+        /// The last segment of a base64 source is a file name for the reader's eyes, not part of the URL
+        /// (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
+        var base64IncludesFilename = false
+        /// Source URL schemes the server fetches: http and https, and `local` with a local file root.
+        var schemes: Set<String> = ["http", "https"]
+
+        /// `written`, the source URL as the path gives it, after the replacements and the base URL.
+        func preprocessed(_ written: String) -> String {
+            let replaced = replacements.reduce(written) { $1.apply(to: $0) }
+            return baseURL.isEmpty || replaced.hasPrefix(baseURL) ? replaced : baseURL + replaced
+        }
     }
 
     /// Parses `target`, the request target as sent (path and query, percent-encoding untouched).
@@ -50,13 +64,14 @@ struct ImageURLPath: Sendable, Equatable {
         guard let first = rest.first, !first.isEmpty else { throw Malformed(reason: "no source URL") }
         if first == "plain" {
             (sourceURL, extensionFormat) = try Self.plainSource(rest.dropFirst().joined(separator: "/"),
-                                                                 baseURL: conventions.baseURL)
+                                                                 conventions: conventions)
         } else {
-            (sourceURL, extensionFormat) = try Self.encodedSource(rest.joined(), baseURL: conventions.baseURL)
+            let parts = conventions.base64IncludesFilename && rest.count > 1 ? rest.dropLast() : rest
+            (sourceURL, extensionFormat) = try Self.encodedSource(parts.joined(), conventions: conventions)
         }
     }
 
-    private static func plainSource(_ text: String, baseURL: String) throws(Malformed) -> (URL, ImageFormat?) {
+    private static func plainSource(_ text: String, conventions: Conventions) throws(Malformed) -> (URL, ImageFormat?) {
         var encoded = Substring(text)
         var format: ImageFormat?
         if let at = encoded.lastIndex(of: "@") {
@@ -66,10 +81,10 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<at]
         }
         guard let decoded = encoded.removingPercentEncoding else { throw Malformed(reason: "bad percent-encoding") }
-        return (try sourceURL(baseURL + decoded), format)
+        return (try sourceURL(conventions.preprocessed(decoded), schemes: conventions.schemes), format)
     }
 
-    private static func encodedSource(_ text: String, baseURL: String) throws(Malformed) -> (URL, ImageFormat?) {
+    private static func encodedSource(_ text: String, conventions: Conventions) throws(Malformed) -> (URL, ImageFormat?) {
         var encoded = Substring(text)
         var format: ImageFormat?
         if let dot = encoded.lastIndex(of: ".") {
@@ -77,7 +92,7 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<dot]
         }
         guard let bytes = Base64URL.decode(encoded) else { throw Malformed(reason: "bad base64 source URL") }
-        return (try sourceURL(baseURL + String(decoding: bytes, as: UTF8.self)), format)
+        return (try sourceURL(conventions.preprocessed(String(decoding: bytes, as: UTF8.self)), schemes: conventions.schemes), format)
     }
 
     private static func extensionFormat(_ text: Substring) throws(Malformed) -> ImageFormat? {
@@ -87,15 +102,18 @@ struct ImageURLPath: Sendable, Equatable {
         return format
     }
 
-    private static func sourceURL(_ written: String) throws(Malformed) -> URL {
+    private static func sourceURL(_ written: String, schemes: Set<String>) throws(Malformed) -> URL {
         var text = written
         // Proxies and browsers collapse the `//` of a plain URL in a path: `http:/host` means `http://host`.
         for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
             text.insert("/", at: text.index(text.startIndex, offsetBy: scheme.count))
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false else {
-            throw Malformed(reason: "the source must be an http or https URL")
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else {
+            throw Malformed(reason: "the source must be a URL of " + schemes.sorted().joined(separator: ", "))
+        }
+        // A local source names a path under the root (`local:///images/a.jpg`); the others, a host.
+        guard scheme == "local" ? !url.path.isEmpty : url.host?.isEmpty == false else {
+            throw Malformed(reason: scheme == "local" ? "a local source needs a path" : "the source URL has no host")
         }
         return url
     }

@@ -59,6 +59,16 @@ extension ServerConfiguration {
             urlConventions.argumentSeparator = character
         }
         urlConventions.baseURL = reader.string("IMGPROXY_BASE_URL") ?? ""
+        if let text = reader.string("IMGPROXY_URL_REPLACEMENTS") {
+            guard let rules = URLReplacement.rules(text) else {
+                throw ConfigurationError(name: "IMGPROXY_URL_REPLACEMENTS", value: text, expected: "pattern=replacement;pattern=replacement")
+            }
+            urlConventions.replacements = rules
+        }
+        urlConventions.base64IncludesFilename = try reader.bool("IMGPROXY_BASE64_URL_INCLUDES_FILENAME") ?? false
+        if let root = reader.string("IMGPROXY_LOCAL_FILESYSTEM_ROOT") {
+            localFileSystemRoot = URL(fileURLWithPath: root, isDirectory: true)
+        }
         presets = try Presets(reader.string("IMGPROXY_PRESETS"), onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
         maxRedirects = try reader.int("IMGPROXY_MAX_REDIRECTS", in: 0...100) ?? maxRedirects
         trustedSignatures = Set(reader.list("IMGPROXY_TRUSTED_SIGNATURES") ?? [])

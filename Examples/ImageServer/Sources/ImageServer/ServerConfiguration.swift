@@ -94,6 +94,14 @@ public struct ServerConfiguration: Sendable {
     var presets = Presets()
     /// How processing URLs are written: `IMGPROXY_ARGUMENTS_SEPARATOR` and `IMGPROXY_BASE_URL`.
     var urlConventions = ImageURLPath.Conventions()
+    /// The directory `local:///path` sources are read under (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nil: no
+    /// local sources. Nothing outside it is read, symbolic links and `..` included.
+    public var localFileSystemRoot: URL? {
+        didSet {
+            if localFileSystemRoot == nil { urlConventions.schemes.remove(FileLoader.localScheme) }
+            else { urlConventions.schemes.insert(FileLoader.localScheme) }
+        }
+    }
     /// A path every route sits under (`IMGPROXY_PATH_PREFIX`, `/images`); empty: none.
     public var pathPrefix = ""
     /// Another path answering as `/health` does (`IMGPROXY_HEALTH_CHECK_PATH`).

@@ -23,19 +23,21 @@ struct ServerFailure: Error, Sendable {
                                           retryAfter: overloadRetryAfterSeconds)
     static let deadlineExceeded = ServerFailure(status: 504, "the request took longer than the server's deadline")
 
-    /// The answer for an error from fetching, decoding, transforming or encoding: 4xx when the source or
-    /// the request is at fault (refused address, too large, over a decode budget, not an image), 5xx
-    /// when the origin failed or the server is overloaded.
+    /// The answer for an error from fetching, decoding, transforming or encoding, with imgproxy's codes: a
+    /// source that cannot be had is "not found" (404; its origin's own 4xx passes through, a 5xx is 502,
+    /// a timeout 504), a source over the limits or not an image is 422.
     init(_ error: ImageError) {
         switch error {
         case .invalidURL(let text):
-            self.init(status: 400, "invalid request: \(text)")
+            self.init(status: 404, "source unreachable: invalid URL \(text)")
         case .requestRefused(let reason):
-            self.init(status: 403, "source address refused: \(reason)")
-        case .invalidStatusCode(let code) where code == 404 || code == 410:
-            self.init(status: 404, "source not found (HTTP \(code))")
-        case .invalidStatusCode(let code):
+            self.init(status: 404, "source address refused: \(reason)")
+        case .invalidStatusCode(let code) where (400..<500).contains(code):
+            self.init(status: code, "source answered HTTP \(code)")
+        case .invalidStatusCode(let code) where code >= 500:
             self.init(status: 502, "source answered HTTP \(code)")
+        case .invalidStatusCode(let code):
+            self.init(status: 404, "source unreachable: HTTP \(code)")
         case .responseTooLarge, .imageTooLarge, .decodeBudgetExceeded, .decompressionRatioExceeded:
             self.init(status: 422, "source over the server's limits: \(error)")
         case .badImageData, .unsupportedFormat, .invalidContentType:
@@ -44,8 +46,8 @@ struct ServerFailure: Error, Sendable {
             self.init(status: 422, "the processing options cannot be applied to this source: \(error)")
         case .timeout:
             self.init(status: 504, "source timed out")
-        case .network, .tls, .malformedResponse, .headerTooLarge:
-            self.init(status: 502, "source unreachable: \(error)")
+        case .network, .tls, .malformedResponse, .headerTooLarge, .fileIO:
+            self.init(status: 404, "source unreachable: \(error)")
         case .cancelled:
             self.init(status: 504, "cancelled")
         default:

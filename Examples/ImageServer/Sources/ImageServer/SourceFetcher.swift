@@ -50,7 +50,15 @@ struct SourceFetcher: Sendable {
             http.allowsRedirect = { url in allowList.allows(url) }
         }
         httpLoader = HTTPLoader(configuration: http)
-        keptBytes = SourceBytesLoader(upstream: httpLoader, byteLimit: configuration.sourceBytesLimit) { kept in
+        var upstream: any ImageLoader = httpLoader
+        if let root = configuration.localFileSystemRoot {
+            // imgproxy's local:// sources, under the root alone, with the same size limit.
+            var local = FileLoader.Configuration()
+            local.localRoot = root
+            local.maxFileSize = configuration.maxSourceFileSize
+            upstream = ImageLoadersManager(loaders: [httpLoader, FileLoader(configuration: local, coders: coders)])
+        }
+        keptBytes = SourceBytesLoader(upstream: upstream, byteLimit: configuration.sourceBytesLimit) { kept in
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
         var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,

@@ -18,6 +18,8 @@ public struct StaticSourceServer: Sendable {
         public var release: (@Sendable () async -> Void)?
         /// When set, the answer is a 302 redirect to this URL (absolute, or a path on this server).
         public var location: String?
+        /// The answer's status (200 by default); a test origin's error answers.
+        public var status = 200
 
         public init(data: Data, contentType: String, delay: Duration? = nil,
                     release: (@Sendable () async -> Void)? = nil, location: String? = nil) {
@@ -26,6 +28,13 @@ public struct StaticSourceServer: Sendable {
             self.delay = delay
             self.release = release
             self.location = location
+        }
+
+        /// An answer with `status` and a short text body.
+        public static func failing(with status: Int) -> File {
+            var file = File(data: Data("status \(status)\n".utf8), contentType: "text/plain")
+            file.status = status
+            return file
         }
 
         /// A redirect to `location`.
@@ -59,7 +68,7 @@ public struct StaticSourceServer: Sendable {
             if let location = file.location {
                 return Response(status: .found, headers: [.location: location], body: ResponseBody())
             }
-            return Response(status: .ok, headers: [.contentType: file.contentType],
+            return Response(status: HTTPResponse.Status(code: file.status), headers: [.contentType: file.contentType],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         return Application(responder: responder,

@@ -51,6 +51,52 @@ import WebImage
         try await servers.stop()
     }
 
+    /// imgproxy's codes for sources it cannot have (its imagedata errors): the origin's 4xx as is, its 5xx as
+    /// 502, an unreachable origin or a refused address 404.
+    @Test func originFailuresAnswerAsImgproxys() async throws {
+        var files = Fixtures.standardFiles
+        for code in [401, 403, 404, 410, 429, 500, 503] { files["/status-\(code)"] = .failing(with: code) }
+        let servers = try await TestServers.start(files: files)
+        func status(_ source: String) async throws -> Int {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: source)).status
+        }
+        for code in [401, 403, 404, 410, 429] {
+            #expect(try await status(servers.sourceURL("/status-\(code)")) == code, "origin \(code)")
+        }
+        for code in [500, 503] {
+            #expect(try await status(servers.sourceURL("/status-\(code)")) == 502, "origin \(code)")
+        }
+        // Nothing listens on port 1: unreachable, 404.
+        #expect(try await status("http://127.0.0.1:1/photo.jpg") == 404)
+        try await servers.stop()
+        // A private address without permission: 404, as imgproxy's source address error.
+        let guarded = try await TestServers.start { $0.allowsLoopbackSources = false }
+        #expect(try await HTTPClient.get(guarded.baseURL + guarded.plainPath(source: guarded.sourceURL("/photo.jpg"))).status == 404)
+        try await guarded.stop()
+    }
+
+    /// `local://` sources under `IMGPROXY_LOCAL_FILESYSTEM_ROOT`, nothing outside it.
+    @Test func localSourcesReadUnderTheRoot() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("local-root-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.standardFiles["/photo.jpg"]!.data.write(to: root.appendingPathComponent("images/photo.jpg"))
+        let configured = try ServerConfiguration(environment: ["IMGPROXY_LOCAL_FILESYSTEM_ROOT": root.path])
+        #expect(configured.localFileSystemRoot?.path == root.path)
+        let servers = try await TestServers.start { $0.localFileSystemRoot = root }
+        let photo = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: "local:///images/photo.jpg", extension: "png"))
+        #expect(photo.status == 200)
+        #expect(photo.header("Content-Type") == "image/png")
+        for escape in ["local:///../etc/passwd", "local:///images/missing.jpg"] {
+            #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: escape)).status == 404, "\(escape)")
+        }
+        try await servers.stop()
+        // Without a root, local:// is not a source URL: 404.
+        let plain = try await TestServers.start()
+        #expect(try await HTTPClient.get(plain.baseURL + plain.plainPath(source: "local:///images/photo.jpg")).status == 404)
+        try await plain.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")

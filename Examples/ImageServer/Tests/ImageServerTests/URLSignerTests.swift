@@ -65,6 +65,41 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": "//"]) }
     }
 
+    /// imgproxy's options/processing_options_test.go: TestParsePlainURLWithReplacement,
+    /// TestParseBase64URLWithReplacement, TestParseBase64URLWithFilename, TestParsePlainURLWithBase.
+    @Test func urlReplacementsBaseURLAndBase64FileNames() throws {
+        let rules = try #require(URLReplacement.rules("test://*/=test2://images.dev/${1}/dolor/;test2://=http://"))
+        let conventions = ImageURLPath.Conventions(replacements: rules)
+        let plain = try ImageURLPath("/sig/size:100:100/plain/test://lorem/ipsum.jpg@png", conventions: conventions)
+        #expect(plain.sourceURL.absoluteString == "http://images.dev/lorem/dolor/ipsum.jpg")
+        #expect(plain.extensionFormat == .png)
+        let encoded = Base64URL.encode(Array("test://lorem/ipsum.jpg?param=value".utf8))
+        let base64 = try ImageURLPath("/sig/size:100:100/\(encoded).png", conventions: conventions)
+        #expect(base64.sourceURL.absoluteString == "http://images.dev/lorem/dolor/ipsum.jpg?param=value")
+        // `$1` works as `${1}`; a pattern that does not match leaves the URL alone.
+        #expect(URLReplacement(pattern: "s3://*/", replacement: "https://$1.s3.example/").apply(to: "s3://bucket/a.jpg")
+                == "https://bucket.s3.example/a.jpg")
+        #expect(URLReplacement(pattern: "s3://*/", replacement: "x").apply(to: "http://bucket/a.jpg") == "http://bucket/a.jpg")
+        // The last segment is a file name with IMGPROXY_BASE64_URL_INCLUDES_FILENAME.
+        let origin = Base64URL.encode(Array("http://images.dev/lorem/ipsum.jpg?param=value".utf8))
+        let named = try ImageURLPath("/sig/size:100:100/\(origin).png/puppy.jpg",
+                                     conventions: ImageURLPath.Conventions(base64IncludesFilename: true))
+        #expect(named.sourceURL.absoluteString == "http://images.dev/lorem/ipsum.jpg?param=value")
+        #expect(named.extensionFormat == .png)
+        // The base URL is prepended only to URLs that do not start with it.
+        let based = ImageURLPath.Conventions(baseURL: "http://images.dev/")
+        #expect(try ImageURLPath("/sig/plain/lorem/ipsum.jpg@png", conventions: based).sourceURL.absoluteString
+                == "http://images.dev/lorem/ipsum.jpg")
+        #expect(try ImageURLPath("/sig/plain/http://images.dev/lorem/ipsum.jpg", conventions: based).sourceURL.absoluteString
+                == "http://images.dev/lorem/ipsum.jpg")
+        let environment = try ServerConfiguration(environment: [
+            "IMGPROXY_URL_REPLACEMENTS": "test://*/=test2://images.dev/${1}/dolor/;test2://=http://",
+            "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true"])
+        #expect(environment.urlConventions.replacements == rules)
+        #expect(environment.urlConventions.base64IncludesFilename)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_URL_REPLACEMENTS": "no-equals"]) }
+    }
+
     @Test func plainForm() throws {
         let path = try ImageURLPath("/sig/rs:fit:10:10/q:70/plain/http%3A%2F%2Fexample.com%2Fa%20b.jpg%3Fx%3D1@webp")
         #expect(path.signature == "sig")
