@@ -66,18 +66,20 @@ final class ImageService: Sendable {
         do {
             let (rendered, varies, request) = try await render(target: target, accept: accept)
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
-            var headers: [(String, String)] = [("Cache-Control", "max-age=\(configuration.cacheTTL), public"),
-                                               ("Expires", Self.httpDate(Date().addingTimeInterval(Double(configuration.cacheTTL))))]
-            if configuration.usesETag { headers.append(("ETag", rendered.etag)) }
+            let ttl = request.fallback.map { $0.ttl ?? configuration.cacheTTL } ?? configuration.cacheTTL
+            var headers: [(String, String)] = [("Cache-Control", "max-age=\(ttl), public"),
+                                               ("Expires", Self.httpDate(Date().addingTimeInterval(Double(ttl))))]
+            let tagged = configuration.usesETag && request.fallback == nil
+            if tagged { headers.append(("ETag", rendered.etag)) }
             if varies { headers.append(("Vary", "Accept")) }
-            if configuration.usesETag, let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
+            if tagged, let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
                 answer = Answer(status: 304, headers: headers, body: Data())
             } else {
                 headers.append(("Content-Type", rendered.contentType))
                 headers.append(("Content-Disposition", request.contentDisposition(
                     sourceURL: request.sourceURL,
                     fileExtension: format == "jpeg" ? "jpg" : format)))
-                answer = Answer(status: 200, headers: headers, body: rendered.data)
+                answer = Answer(status: request.fallback?.status ?? 200, headers: headers, body: rendered.data)
             }
         } catch let failure as ServerFailure {
             answer = Self.failureAnswer(failure)
@@ -148,6 +150,8 @@ final class ImageService: Sendable {
     struct RequestFacts: Sendable {
         var sourceURL: URL
         var response: ResponseOptions
+        /// Set when the answer was made from the fallback image.
+        var fallback: FallbackImage.Use?
 
         func contentDisposition(sourceURL: URL, fileExtension: String) -> String {
             response.contentDisposition(sourceURL: sourceURL, fileExtension: fileExtension)
@@ -194,7 +198,7 @@ final class ImageService: Sendable {
         if let explicitFormat, !coders.canEncode(to: explicitFormat) {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
         }
-        let facts = RequestFacts(sourceURL: path.sourceURL, response: response)
+        var facts = RequestFacts(sourceURL: path.sourceURL, response: response)
         let preference = negotiation.preference(accept: explicitFormat == nil ? accept : nil)
         let quality = plan.quality ?? configuration.defaultQuality
         let key = [plan.canonicalText, path.sourceURL.absoluteString,
@@ -209,24 +213,36 @@ final class ImageService: Sendable {
         if resultCache.isEnabled { metrics.countCacheLookup(tier: "miss") }
 
         let timeout = Duration.milliseconds(Int(configuration.requestTimeout * 1000))
-        let rendered = try await withDeadline(timeout) { [self] in
+        let (rendered, fallback) = try await withDeadline(timeout) { [self] () async throws -> (RenderedImage, FallbackImage.Use?) in
             let fetchStarted = ContinuousClock.now
             // Memory first: a source held decoded or as bytes never waits behind downloads.
             let source: SourceFetcher.Fetched
+            var fallback: FallbackImage.Use?
             if let inMemory = fetcher.cached(path.sourceURL, decodeBox: plan.decodeBox) {
                 source = inMemory
             } else {
-                source = try await downloads.run(key: Self.origin(of: path.sourceURL)) {
-                    try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox)
+                do {
+                    source = try await downloads.run(key: Self.origin(of: path.sourceURL)) {
+                        try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox)
+                    }
+                } catch let error as ImageError {
+                    guard let image = configuration.fallbackImage, error != .cancelled else { throw error }
+                    source = .decoded(try await image.image(using: fetcher))
+                    fallback = image.use(after: ServerFailure(error))
+                    logger.warning("source unavailable: answering the fallback image", metadata: [
+                        "source": "\(path.sourceURL.absoluteString.prefix(Self.loggedPathLength))", "error": "\(error)"])
                 }
             }
             metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
-            return try await gate.run {
+            let rendered = try await gate.run {
                 try await make(plan: plan, source: source, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
                                preference: preference, quality: quality)
             }
+            return (rendered, fallback)
         }
-        resultCache.store(rendered, forKey: key)
+        // An answer made from the fallback image is never kept under the URL: the origin may be back.
+        if fallback == nil { resultCache.store(rendered, forKey: key) }
+        facts.fallback = fallback
         return (rendered, varies, facts)
     }
 

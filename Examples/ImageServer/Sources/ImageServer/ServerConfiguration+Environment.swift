@@ -80,6 +80,7 @@ extension ServerConfiguration {
         }
         healthCheckPath = reader.string("IMGPROXY_HEALTH_CHECK_PATH").map { $0.hasPrefix("/") ? $0 : "/" + $0 }
         watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+        fallbackImage = try Self.fallbackImage(reader)
         if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
             resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)
         }
@@ -115,6 +116,31 @@ extension ServerConfiguration {
             values[line[..<equals].trimmingCharacters(in: .whitespaces)] = value
         }
         try self.init(environment: values.merging(environment) { _, fromEnvironment in fromEnvironment })
+    }
+
+    /// `IMGPROXY_FALLBACK_IMAGE_DATA` (base64), `_PATH` or `_URL`, first set wins, with `_HTTP_CODE` and `_TTL`.
+    private static func fallbackImage(_ reader: EnvironmentReader) throws(ConfigurationError) -> FallbackImage? {
+        let origin: FallbackImage.Origin
+        if let text = reader.string("IMGPROXY_FALLBACK_IMAGE_DATA") {
+            guard let data = Data(base64Encoded: text) else {
+                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
+            }
+            origin = .bytes(data)
+        } else if let path = reader.string("IMGPROXY_FALLBACK_IMAGE_PATH") {
+            do { origin = .bytes(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_PATH", value: path, expected: "a readable file (\(error))")
+            }
+        } else if let text = reader.string("IMGPROXY_FALLBACK_IMAGE_URL") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_URL", value: text, expected: "an http or https URL")
+            }
+            origin = .url(url)
+        } else {
+            return nil
+        }
+        let status = try reader.int("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", in: 0...599) ?? 200
+        let ttl = try reader.int("IMGPROXY_FALLBACK_IMAGE_TTL", in: 0...Int.max) ?? 0
+        return FallbackImage(origin: origin, status: status == 0 ? nil : status, ttl: ttl == 0 ? nil : ttl)
     }
 }
 

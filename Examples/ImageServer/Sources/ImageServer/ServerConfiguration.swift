@@ -109,6 +109,10 @@ public struct ServerConfiguration: Sendable {
     /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
     public var usesETag = false
 
+    /// The image answered in place of a source that cannot be downloaded (`IMGPROXY_FALLBACK_IMAGE_*`);
+    /// nil: the download error is the answer.
+    var fallbackImage: FallbackImage?
+
     /// The watermark image for `wm:` (`IMGPROXY_WATERMARK_PATH`, a local file).
     public var watermarkPath: String?
 

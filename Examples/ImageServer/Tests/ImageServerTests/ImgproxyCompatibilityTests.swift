@@ -97,6 +97,35 @@ import WebImage
         try await plain.stop()
     }
 
+    /// `IMGPROXY_FALLBACK_IMAGE_*`: a source that cannot be downloaded is replaced by the fallback image,
+    /// processed with the request's options, answered with the configured code and TTL, and never kept
+    /// under the URL.
+    @Test func theFallbackImageStandsInForSourcesThatCannotBeDownloaded() async throws {
+        let png = Fixtures.encoded(Fixtures.photoPixels(), as: .png)
+        let environment = ["IMGPROXY_FALLBACK_IMAGE_DATA": png.base64EncodedString(), "IMGPROXY_FALLBACK_IMAGE_TTL": "60"]
+        let fallback = try #require(try ServerConfiguration(environment: environment).fallbackImage)
+        #expect(fallback.origin == .bytes(png) && fallback.status == 200 && fallback.ttl == 60)
+        let servers = try await TestServers.start { $0.fallbackImage = fallback }
+        let missing = servers.sourceURL("/missing.jpg")
+        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: missing, extension: "png"))
+        #expect(reply.status == 200)
+        #expect(reply.header("Cache-Control") == "max-age=60, public")
+        let image = try ImageCodersManager.shared.decode(reply.body, options: DecodeOptions())
+        #expect(image.width == 20 && image.height == 15)
+        // A source that is there is still processed as itself.
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"))).header("Cache-Control")
+                == "max-age=\(ServerConfiguration.defaultTTL), public")
+        try await servers.stop()
+
+        // With HTTP code 0, the download error's own code.
+        let withCode = FallbackImage(origin: .bytes(png), status: nil, ttl: nil)
+        let coded = try await TestServers.start { $0.fallbackImage = withCode }
+        let notFound = try await HTTPClient.get(coded.baseURL + coded.plainPath(source: coded.sourceURL("/missing.jpg")))
+        #expect(notFound.status == 404)
+        #expect(try ImageCodersManager.shared.decode(notFound.body, options: DecodeOptions()).width == 64)
+        try await coded.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
