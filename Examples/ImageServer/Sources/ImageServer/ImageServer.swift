@@ -7,8 +7,8 @@ import Metrics
 import ServiceLifecycle
 import WebImage
 
-/// The imgproxy-compatible image server: processing URLs, `/health`, `/metrics` and, in demo mode,
-/// `/demo`. Make one from a ``ServerConfiguration`` and ``run()`` it, or put ``application(onServerRunning:)``
+/// The imgproxy-compatible image server: processing URLs, `/health`, `/metrics` (or on a port of its
+/// own, ``metricsApplication(onServerRunning:)``) and, in demo mode, `/demo`. Make one from a ``ServerConfiguration`` and ``run()`` it, or put ``application(onServerRunning:)``
 /// in a `ServiceGroup` of your own (as the tests do).
 public final class ImageServer: Sendable {
     public let configuration: ServerConfiguration
@@ -93,11 +93,8 @@ public final class ImageServer: Sendable {
                     Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
                 }
             }
-            router.on(RouterPath(prefix + "/metrics"), method: method) { [self] _, _ in
-                metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
-                redisMonitor?.exportCounters()
-                return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                                           body: Data(metrics.exposition().utf8)))
+            if configuration.metricsBind == nil {
+                router.on(RouterPath(prefix + "/metrics"), method: method) { [self] _, _ in metricsResponse() }
             }
             router.on(RouterPath(prefix + "/demo"), method: method) { [self] _, _ in try demoPage() }
             // The router's tree does not backtrack: under a prefix, its own catch-all.
@@ -116,6 +113,30 @@ public final class ImageServer: Sendable {
         return router
     }
 
+    /// The Prometheus exposition of every metric, held bytes and Redis counters brought up to date first.
+    private func metricsResponse() -> Response {
+        metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
+        redisMonitor?.exportCounters()
+        return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                                   body: Data(metrics.exposition().utf8)))
+    }
+
+    /// With `IMGPROXY_PROMETHEUS_BIND`, the application serving `/metrics` (GET and HEAD) on that address
+    /// alone; nil without it. `onServerRunning` gets its bound port.
+    public func metricsApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> (any Service)? {
+        guard let bind = configuration.metricsBind else { return nil }
+        let router = Router()
+        router.add(middleware: MethodGuard())
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/metrics", method: method) { [self] _, _ in metricsResponse() }
+        }
+        return Application(router: router,
+                           configuration: ApplicationConfiguration(address: .hostname(bind.host, port: bind.port),
+                                                                   serverName: "webimage-server-metrics"),
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+                           logger: logger)
+    }
+
     private func demoPage() throws -> Response {
         guard let demo = configuration.demo else {
             throw ServerFailure(status: 404, "not a processing URL: the demo page is off")
@@ -129,7 +150,8 @@ public final class ImageServer: Sendable {
     public func run(additionalServices: [any Service] = [],
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: additionalServices + backgroundServices() + [application(onServerRunning: onServerRunning)],
+            services: additionalServices + backgroundServices() + (metricsApplication().map { [$0] } ?? [])
+                + [application(onServerRunning: onServerRunning)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -15,6 +15,10 @@ extension ServerConfiguration {
         self.init()
         let reader = EnvironmentReader(values: environment)
         if let bind = environment["IMGPROXY_BIND"] { (host, port) = try EnvironmentReader.parseBind(bind) }
+        if let bind = reader.string("IMGPROXY_PROMETHEUS_BIND") {
+            let (metricsHost, metricsPort) = try EnvironmentReader.parseBind(bind, name: "IMGPROXY_PROMETHEUS_BIND")
+            metricsBind = MetricsBind(host: metricsHost, port: metricsPort)
+        }
         signingKeys = try reader.keyPairs()
         signatureSize = try reader.int("IMGPROXY_SIGNATURE_SIZE", in: 1...URLSigner.fullSignatureSize) ?? signatureSize
         allowedSources = reader.list("IMGPROXY_ALLOWED_SOURCES") ?? allowedSources
@@ -229,10 +233,10 @@ struct EnvironmentReader {
     }
 
     /// `host:port`, `:port` (every interface, as imgproxy reads it) or `[v6]:port`.
-    static func parseBind(_ text: String) throws(ConfigurationError) -> (String, Int) {
+    static func parseBind(_ text: String, name: String = "IMGPROXY_BIND") throws(ConfigurationError) -> (String, Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
               (0...65_535).contains(port) else {
-            throw ConfigurationError(name: "IMGPROXY_BIND", value: text, expected: "host:port or :port")
+            throw ConfigurationError(name: name, value: text, expected: "host:port or :port")
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

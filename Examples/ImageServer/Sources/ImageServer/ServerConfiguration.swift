@@ -9,6 +9,21 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// Port to bind; 0 picks a free one (tests).
     public var port = 8080
+    /// Where `/metrics` is served instead of beside the images (`IMGPROXY_PROMETHEUS_BIND`), so the
+    /// metrics port can stay private while the image port is public; nil: on the image port.
+    public var metricsBind: MetricsBind?
+
+    /// A host and port of their own for `/metrics`.
+    public struct MetricsBind: Sendable, Equatable {
+        public var host: String
+        /// 0 picks a free one (tests).
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+    }
 
     /// HMAC key pairs for signatures (`IMGPROXY_KEY`/`IMGPROXY_SALT`, hex); empty: signatures unchecked.
     public var signingKeys: [URLSigner.KeyPair] = []

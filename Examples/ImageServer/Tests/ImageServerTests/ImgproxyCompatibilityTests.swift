@@ -126,6 +126,22 @@ import WebImage
         try await coded.stop()
     }
 
+    /// `IMGPROXY_PROMETHEUS_BIND`: `/metrics` on its own address, and no longer beside the images.
+    @Test func prometheusBindServesMetricsOnTheirOwnPort() async throws {
+        let configured = try ServerConfiguration(environment: ["IMGPROXY_PROMETHEUS_BIND": ":9464"])
+        #expect(configured.metricsBind == ServerConfiguration.MetricsBind(host: "0.0.0.0", port: 9464))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_PROMETHEUS_BIND": "nowhere"]) }
+        let servers = try await TestServers.start { $0.metricsBind = .init(host: "127.0.0.1", port: 0) }
+        let metricsPort = try #require(servers.metricsPort)
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"))).status == 200)
+        let metrics = try await HTTPClient.get("http://127.0.0.1:\(metricsPort)/metrics")
+        #expect(metrics.status == 200)
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("webimage_server_requests_total"))
+        // On the image port, /metrics is now a processing URL like any other path: not one, 404.
+        #expect(try await HTTPClient.get(servers.baseURL + "/metrics").status == 404)
+        try await servers.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")

@@ -11,6 +11,8 @@ final class TestServers: Sendable {
     let server: ImageServer
     let serverPort: Int
     let sourcePort: Int
+    /// The port of `/metrics` when the configuration gives it one (`metricsBind`).
+    let metricsPort: Int?
     let group: ServiceGroup
     let running: Task<Void, any Error>
 
@@ -36,16 +38,21 @@ final class TestServers: Sendable {
         let (sourcePort, serverPort) = (ReportedPort(), ReportedPort())
         let source = StaticSourceServer(files: files).application(logger: logger) { port in sourcePort.report(port) }
         let app = server.application { port in serverPort.report(port) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [source, app] + server.backgroundServices(), logger: logger))
+        let metricsPort = ReportedPort()
+        let metricsApp = server.metricsApplication { port in metricsPort.report(port) }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [source, app] + (metricsApp.map { [$0] } ?? []) + server.backgroundServices(), logger: logger))
         let running = Task { try await group.run() }
         return TestServers(server: server, serverPort: try await serverPort.wait(), sourcePort: try await sourcePort.wait(),
-                           group: group, running: running)
+                           metricsPort: metricsApp == nil ? nil : try await metricsPort.wait(), group: group, running: running)
     }
 
-    private init(server: ImageServer, serverPort: Int, sourcePort: Int, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(server: ImageServer, serverPort: Int, sourcePort: Int, metricsPort: Int?, group: ServiceGroup,
+                 running: Task<Void, any Error>) {
         self.server = server
         self.serverPort = serverPort
         self.sourcePort = sourcePort
+        self.metricsPort = metricsPort
         self.group = group
         self.running = running
     }
