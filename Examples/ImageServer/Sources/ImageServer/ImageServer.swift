@@ -104,9 +104,12 @@ public final class ImageServer: Sendable {
                     guard target.hasPrefix(prefix + "/") else {
                         throw ServerFailure(status: 404, "not a processing URL: outside \(prefix)")
                     }
+                    let headers = request.headers
+                    func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+                    let hints = ClientHints(dpr: header("Sec-CH-DPR") ?? header("DPR"), width: header("Sec-CH-Width") ?? header("Width"))
                     return Self.response(await service.answer(target: String(target.dropFirst(prefix.count)),
-                                                              accept: request.headers[.accept],
-                                                              ifNoneMatch: request.headers[.ifNoneMatch]))
+                                                              accept: headers[.accept],
+                                                              ifNoneMatch: headers[.ifNoneMatch], hints: hints))
                 }
             }
         }

@@ -34,8 +34,7 @@ final class ImageService: Sendable {
                                    queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot,
                                    perKeySlots: configuration.downloadsPerOrigin,
                                    perKeyQueueLimit: configuration.downloadsPerOrigin * Self.queuedDownloadsPerSlot)
-        negotiation = FormatNegotiation(negotiatesWebP: configuration.negotiatesWebP,
-                                        negotiatesAVIF: configuration.negotiatesAVIF, coders: coders)
+        negotiation = FormatNegotiation(configuration: configuration, coders: coders)
         resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
                                       directory: configuration.resultCacheDirectory,
                                       diskLimit: configuration.resultDiskLimit,
@@ -57,21 +56,21 @@ final class ImageService: Sendable {
         var body: Data
     }
 
-    /// Answers the request target `target` (path and query as sent) with the client's `Accept` and
-    /// `If-None-Match` headers.
-    func answer(target: String, accept: String?, ifNoneMatch: String?) async -> Answer {
+    /// Answers the request target `target` (path and query as sent) with the client's `Accept`,
+    /// `If-None-Match` and client-hint headers.
+    func answer(target: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints()) async -> Answer {
         let started = ContinuousClock.now
         let answer: Answer
         var format = "none"
         do {
-            let (rendered, varies, request) = try await render(target: target, accept: accept)
+            let (rendered, varies, request) = try await render(target: target, accept: accept, hints: hints)
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
             let ttl = request.fallback.map { $0.ttl ?? configuration.cacheTTL } ?? configuration.cacheTTL
             var headers: [(String, String)] = [("Cache-Control", "max-age=\(ttl), public"),
                                                ("Expires", Self.httpDate(Date().addingTimeInterval(Double(ttl))))]
             let tagged = configuration.usesETag && request.fallback == nil
             if tagged { headers.append(("ETag", rendered.etag)) }
-            if varies { headers.append(("Vary", "Accept")) }
+            if !varies.isEmpty { headers.append(("Vary", varies)) }
             if tagged, let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
                 answer = Answer(status: 304, headers: headers, body: Data())
             } else {
@@ -102,6 +101,11 @@ final class ImageService: Sendable {
     /// Downloads waiting for a slot, per slot, before the server answers 503: waiting downloads hold
     /// only a task each.
     static let queuedDownloadsPerSlot = 4
+
+    /// An option segment's name as written (`rs` of `rs:fit:10:10`).
+    static func optionName(_ segment: Substring) -> String {
+        String(segment.prefix { $0 != ":" })
+    }
 
     /// The origin of a source URL (scheme, host, port), the key of its share of the download slots.
     static func origin(of url: URL) -> String {
@@ -166,8 +170,8 @@ final class ImageService: Sendable {
         }
     }
 
-    /// The encoded answer, whether it depends on `Accept`, and what its headers need of the request.
-    private func render(target: String, accept: String?) async throws -> (RenderedImage, varies: Bool, RequestFacts) {
+    /// The encoded answer, the request headers it depends on (`Vary`), and what its headers need of the request.
+    private func render(target: String, accept: String?, hints: ClientHints) async throws -> (RenderedImage, varies: String, RequestFacts) {
         let path: ImageURLPath
         do { path = try ImageURLPath(target, conventions: configuration.urlConventions) } catch {
             throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
@@ -180,7 +184,14 @@ final class ImageService: Sendable {
         guard allowList.allows(path.sourceURL) else {
             throw ServerFailure(status: 404, "source URL not allowed: \(path.sourceURL.absoluteString)")
         }
-        let response = try ResponseOptions(segments: try configuration.presets.expand(path.optionSegments))
+        if !configuration.allowedProcessingOptions.isEmpty,
+           let refused = path.optionSegments.first(where: { !configuration.allowedProcessingOptions.contains(Self.optionName($0)) }) {
+            // imgproxy's answer to an option outside IMGPROXY_ALLOWED_PROCESSING_OPTIONS; presets may use any.
+            throw ServerFailure(status: 404, "invalid processing options: \(Self.optionName(refused)) is not allowed")
+        }
+        // Client hints are defaults: the URL's own options (and presets) come after them and win.
+        let hinted = configuration.readsClientHints ? hints.segments : []
+        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)))
         if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
         let plan: ProcessingPlan
         do {
@@ -199,12 +210,14 @@ final class ImageService: Sendable {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
         }
         var facts = RequestFacts(sourceURL: path.sourceURL, response: response)
-        let preference = negotiation.preference(accept: explicitFormat == nil ? accept : nil)
+        let preference = negotiation.preference(accept: accept)
         let quality = plan.quality ?? configuration.defaultQuality
         let key = [plan.canonicalText, path.sourceURL.absoluteString,
-                   explicitFormat?.identifier ?? "auto:" + preference.key, "q\(quality)", response.cacheKeyPart]
+                   (explicitFormat?.identifier ?? "auto") + ":" + preference.key, "q\(quality)", response.cacheKeyPart]
             .joined(separator: "|")
-        let varies = explicitFormat == nil && (configuration.negotiatesWebP || configuration.negotiatesAVIF)
+        // As imgproxy: every answer varies with what may change it, whatever this URL asks.
+        let varies = ((negotiation.dependsOnAccept ? ["Accept"] : [])
+                      + (configuration.readsClientHints ? ClientHints.headerNames : [])).joined(separator: ", ")
 
         if let (hit, tier) = resultCache.lookup(key) {
             metrics.countCacheLookup(tier: tier.rawValue)
@@ -258,6 +271,10 @@ final class ImageService: Sendable {
             options.lossyEffort = configuration.webpEffort
             return options
         }()
+        if let unprocessed = skipped(source, explicitFormat: explicitFormat) {
+            metrics.recordProcessing(ContinuousClock.now - processStarted)
+            return unprocessed
+        }
         let decodeCancellation = DecodeCancellation()
         let rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
@@ -286,6 +303,19 @@ final class ImageService: Sendable {
         }
         metrics.recordProcessing(ContinuousClock.now - processStarted)
         return rendered
+    }
+}
+
+extension ImageService {
+    /// The source as it is, for a format in `IMGPROXY_SKIP_PROCESSING_FORMATS` when the URL names no other
+    /// format; nil: process it. A source met decoded (kept from an earlier request) is processed.
+    func skipped(_ source: SourceFetcher.Fetched, explicitFormat: ImageFormat?) -> RenderedImage? {
+        guard !configuration.skipProcessingFormats.isEmpty, case .encoded(let data, _, _) = source else { return nil }
+        let format = ImageFormat.detect(data)
+        guard configuration.skipProcessingFormats.contains(format), explicitFormat == nil || explicitFormat == format else {
+            return nil
+        }
+        return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// A setting that could not be read: its name, the value and what was expected.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
@@ -54,6 +55,14 @@ extension ServerConfiguration {
         defaultQuality = try reader.int("IMGPROXY_QUALITY", in: 1...100) ?? defaultQuality
         negotiatesWebP = try reader.bool("IMGPROXY_AUTO_WEBP") ?? negotiatesWebP
         negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
+        negotiatesJXL = try reader.bool("IMGPROXY_AUTO_JXL") ?? negotiatesJXL
+        enforcesWebP = try reader.bool("IMGPROXY_ENFORCE_WEBP") ?? enforcesWebP
+        enforcesAVIF = try reader.bool("IMGPROXY_ENFORCE_AVIF") ?? enforcesAVIF
+        enforcesJXL = try reader.bool("IMGPROXY_ENFORCE_JXL") ?? enforcesJXL
+        preferredFormats = try reader.formats("IMGPROXY_PREFERRED_FORMATS") ?? preferredFormats
+        skipProcessingFormats = try reader.formats("IMGPROXY_SKIP_PROCESSING_FORMATS") ?? skipProcessingFormats
+        allowedProcessingOptions = Set(reader.list("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") ?? [])
+        readsClientHints = try reader.bool("IMGPROXY_ENABLE_CLIENT_HINTS") ?? readsClientHints
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
         allowOrigin = reader.string("IMGPROXY_ALLOW_ORIGIN")
         if let separator = reader.string("IMGPROXY_ARGUMENTS_SEPARATOR") {
@@ -180,6 +189,20 @@ struct EnvironmentReader {
             throw ConfigurationError(name: name, value: value, expected: "a positive number")
         }
         return number
+    }
+
+    /// A comma list of image format names (`jpeg,png`, `jpg`, `webp`); nil when unset.
+    func formats(_ name: String) throws(ConfigurationError) -> [ImageFormat]? {
+        guard let names = list(name) else { return nil }
+        var formats: [ImageFormat] = []
+        for text in names {
+            let format = ImageFormat.fromFileExtension(text)
+            guard format != .undefined else {
+                throw ConfigurationError(name: name, value: names.joined(separator: ","), expected: "image format names (jpeg, png, gif, webp, avif, jxl, ...)")
+            }
+            formats.append(format)
+        }
+        return formats
     }
 
     func list(_ name: String) -> [String]? {

@@ -102,6 +102,25 @@ public struct ServerConfiguration: Sendable {
     public var negotiatesWebP = false
     /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; off by default).
     public var negotiatesAVIF = false
+    /// Pick JPEG XL from `Accept` when a JPEG XL encoder is registered (`IMGPROXY_AUTO_JXL`; off by default).
+    public var negotiatesJXL = false
+    /// Answer WebP, AVIF or JPEG XL to clients that accept it even when the URL names another format
+    /// (`IMGPROXY_ENFORCE_WEBP`, `_AVIF`, `_JXL`; off by default).
+    public var enforcesWebP = false
+    public var enforcesAVIF = false
+    public var enforcesJXL = false
+    /// Formats a source keeps when the URL names none, and the candidates for one that is not kept
+    /// (`IMGPROXY_PREFERRED_FORMATS`; imgproxy's JPEG, PNG, GIF by default).
+    public var preferredFormats: [ImageFormat] = FormatNegotiation.defaultPreferred
+    /// Source formats answered as they are, unprocessed, when the URL names no other format
+    /// (`IMGPROXY_SKIP_PROCESSING_FORMATS`; none by default).
+    public var skipProcessingFormats: [ImageFormat] = []
+    /// Option names a URL may use, as written (`rs` and `resize` are two names); presets may use any
+    /// (`IMGPROXY_ALLOWED_PROCESSING_OPTIONS`; empty: every option).
+    public var allowedProcessingOptions: Set<String> = []
+    /// Read the `DPR` and `Width` client hints (and their `Sec-CH-` forms) as `dpr` and `width` defaults
+    /// (`IMGPROXY_ENABLE_CLIENT_HINTS`; off by default).
+    public var readsClientHints = false
     /// `Access-Control-Allow-Origin` of every answer, and OPTIONS preflights answered
     /// (`IMGPROXY_ALLOW_ORIGIN`); nil: no CORS headers.
     public var allowOrigin: String?

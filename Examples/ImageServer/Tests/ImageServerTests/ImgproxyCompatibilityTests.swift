@@ -142,6 +142,96 @@ import WebImage
         try await servers.stop()
     }
 
+    /// imgproxy's output format choice (processing.go's): without a format in the URL a source keeps a
+    /// preferred format (JPEG, PNG, GIF by default); another becomes the first preferred format that keeps
+    /// its alpha and animation; `IMGPROXY_ENFORCE_WEBP` overrides a format in the URL for clients that take WebP.
+    @Test func preferredAndEnforcedFormats() async throws {
+        var files = Fixtures.standardFiles
+        files["/photo.webp"] = .init(data: Fixtures.encoded(Fixtures.photoPixels(), as: .webp), contentType: "image/webp")
+        files["/alpha.webp"] = .init(data: Fixtures.encoded(Fixtures.alphaPixels(), as: .webp), contentType: "image/webp")
+        let servers = try await TestServers.start(files: files)
+        func contentType(_ source: String, _ ext: String? = nil, accept: String = "*/*") async throws -> String? {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL(source), extension: ext),
+                                     headers: ["Accept": accept]).header("Content-Type")
+        }
+        #expect(try await contentType("/photo.jpg") == "image/jpeg")
+        #expect(try await contentType("/alpha.png") == "image/png")
+        #expect(try await contentType("/anim.gif") == "image/gif")
+        // WebP is not preferred by default: JPEG, or PNG for alpha.
+        #expect(try await contentType("/photo.webp") == "image/jpeg")
+        #expect(try await contentType("/alpha.webp") == "image/png")
+        try await servers.stop()
+
+        let environment = try ServerConfiguration(environment: ["IMGPROXY_PREFERRED_FORMATS": "webp,png", "IMGPROXY_ENFORCE_WEBP": "1"])
+        #expect(environment.preferredFormats == [.webp, .png] && environment.enforcesWebP)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_PREFERRED_FORMATS": "jpeg,nope"]) }
+        let preferring = try await TestServers.start(files: files) { $0.preferredFormats = [.webp, .png]; $0.enforcesWebP = true }
+        func type(_ source: String, _ ext: String? = nil, accept: String = "*/*") async throws -> (String?, String?) {
+            let reply = try await HTTPClient.get(preferring.baseURL + preferring.plainPath(source: preferring.sourceURL(source), extension: ext),
+                                                 headers: ["Accept": accept])
+            return (reply.header("Content-Type"), reply.header("Vary"))
+        }
+        #expect(try await type("/photo.jpg") == ("image/webp", "Accept"))
+        #expect(try await type("/photo.webp") == ("image/webp", "Accept"))
+        // Enforced: a client that takes WebP gets it whatever the URL says; another gets the URL's format.
+        #expect(try await type("/photo.jpg", "png", accept: "image/webp,*/*") == ("image/webp", "Accept"))
+        #expect(try await type("/photo.jpg", "png") == ("image/png", "Accept"))
+        try await preferring.stop()
+    }
+
+    /// `IMGPROXY_ENABLE_CLIENT_HINTS`: `DPR` and `Width` (or their `Sec-CH-` forms) are `dpr` and `width`
+    /// defaults, the width divided by the DPR; the URL's options win; answers vary with the four headers.
+    @Test func clientHintsAreDefaultsTheURLOverrides() async throws {
+        #expect(ClientHints(dpr: "2", width: "30").segments == ["dpr:2", "w:15"])
+        #expect(ClientHints(dpr: "9", width: "30").segments == ["w:30"])        // over imgproxy's bound of 8: ignored
+        #expect(ClientHints(dpr: "0", width: "abc").segments == [])
+        let servers = try await TestServers.start { $0.readsClientHints = true }
+        let photo = servers.sourceURL("/photo.jpg")
+        let hinted = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: photo, extension: "png"),
+                                              headers: ["Sec-CH-DPR": "2", "Sec-CH-Width": "32"])
+        #expect(hinted.header("Vary") == "Sec-CH-DPR, DPR, Sec-CH-Width, Width")
+        // Width 32 physical pixels at DPR 2: 16 CSS pixels, drawn at 2x: 32 wide.
+        #expect(try Fixtures.decode(hinted.body).width == 32)
+        let legacy = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: photo, extension: "png"), headers: ["Width": "20"])
+        #expect(try Fixtures.decode(legacy.body).width == 20)
+        let overridden = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "w:10", source: photo, extension: "png"),
+                                                  headers: ["Width": "40"])
+        #expect(try Fixtures.decode(overridden.body).width == 10)
+        try await servers.stop()
+    }
+
+    /// `IMGPROXY_SKIP_PROCESSING_FORMATS`: such sources are answered byte for byte unless the URL names
+    /// another format.
+    @Test func skipProcessingFormatsAnswerTheSourceAsItIs() async throws {
+        let servers = try await TestServers.start { $0.skipProcessingFormats = [.png] }
+        let alpha = servers.sourceURL("/alpha.png")
+        let same = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:5:5", source: alpha))
+        #expect(same.body == Fixtures.standardFiles["/alpha.png"]!.data)
+        let converted = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:5:5", source: alpha, extension: "webp"))
+        #expect(converted.header("Content-Type") == "image/webp")
+        let photo = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:5:5", source: servers.sourceURL("/photo.jpg")))
+        #expect(try Fixtures.decode(photo.body).width == 5)
+        try await servers.stop()
+    }
+
+    /// `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`: other option names in a URL are refused (404), as written;
+    /// presets may use any.
+    @Test func onlyAllowedOptionNamesPass() async throws {
+        let servers = try await TestServers.start { configuration in
+            configuration.allowedProcessingOptions = ["rs", "pr"]
+            configuration.presets = try Presets("blurred=bl:2", onlyPresets: false)
+        }
+        let photo = servers.sourceURL("/photo.jpg")
+        func status(_ options: String) async throws -> Int {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: photo)).status
+        }
+        #expect(try await status("rs:fit:10:10") == 200)
+        #expect(try await status("resize:fit:10:10") == 404)
+        #expect(try await status("q:50") == 404)
+        #expect(try await status("pr:blurred") == 200)
+        try await servers.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
