@@ -109,7 +109,8 @@ public final class ImageServer: Sendable {
                     let hints = ClientHints(dpr: header("Sec-CH-DPR") ?? header("DPR"), width: header("Sec-CH-Width") ?? header("Width"))
                     return Self.response(await service.answer(target: String(target.dropFirst(prefix.count)),
                                                               accept: headers[.accept],
-                                                              ifNoneMatch: headers[.ifNoneMatch], hints: hints))
+                                                              ifNoneMatch: headers[.ifNoneMatch],
+                                                              ifModifiedSince: headers[.ifModifiedSince], hints: hints))
                 }
             }
         }

@@ -58,20 +58,26 @@ final class ImageService: Sendable {
 
     /// Answers the request target `target` (path and query as sent) with the client's `Accept`,
     /// `If-None-Match` and client-hint headers.
-    func answer(target: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints()) async -> Answer {
+    func answer(target: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil,
+                hints: ClientHints = ClientHints()) async -> Answer {
         let started = ContinuousClock.now
         let answer: Answer
         var format = "none"
         do {
             let (rendered, varies, request) = try await render(target: target, accept: accept, hints: hints)
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
-            let ttl = request.fallback.map { $0.ttl ?? configuration.cacheTTL } ?? configuration.cacheTTL
-            var headers: [(String, String)] = [("Cache-Control", "max-age=\(ttl), public"),
-                                               ("Expires", Self.httpDate(Date().addingTimeInterval(Double(ttl))))]
+            var headers = cacheHeaders(rendered, request)
             let tagged = configuration.usesETag && request.fallback == nil
             if tagged { headers.append(("ETag", rendered.etag)) }
+            let lastModified = configuration.usesLastModified ? rendered.originHeaders.lastModified : nil
+            if let lastModified { headers.append(("Last-Modified", lastModified)) }
             if !varies.isEmpty { headers.append(("Vary", varies)) }
-            if tagged, let ifNoneMatch, Self.matches(ifNoneMatch, etag: rendered.etag) {
+            if configuration.setsCanonicalHeader, ["http", "https"].contains(request.sourceURL.scheme?.lowercased() ?? "") {
+                headers.append(("Link", "<\(request.sourceURL.absoluteString)>; rel=\"canonical\""))
+            }
+            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: rendered.etag) } == true
+                || ifNoneMatch == nil && Self.notModifiedSince(ifModifiedSince, lastModified: lastModified)
+            if notModified {
                 answer = Answer(status: 304, headers: headers, body: Data())
             } else {
                 headers.append(("Content-Type", rendered.contentType))
@@ -160,6 +166,46 @@ final class ImageService: Sendable {
         func contentDisposition(sourceURL: URL, fileExtension: String) -> String {
             response.contentDisposition(sourceURL: sourceURL, fileExtension: fileExtension)
         }
+    }
+
+    /// `Cache-Control` and `Expires` of an answer, as imgproxy sets them: the fallback image's TTL, or the
+    /// `expires` option's time when sooner than the TTL, or (with `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`) the
+    /// source's `Cache-Control` as it is or its `Expires`, else the TTL; a TTL of 0 is `no-cache`.
+    private func cacheHeaders(_ rendered: RenderedImage, _ request: RequestFacts, now: Date = Date()) -> [(String, String)] {
+        var ttl = request.fallback?.ttl
+        if let expires = request.response.expires {
+            let left = max(0, expires - Int(now.timeIntervalSince1970))
+            if ttl.map({ left < $0 }) ?? true { ttl = min(configuration.cacheTTL, left) }
+        }
+        if ttl == nil, configuration.cacheControlPassthrough {
+            if let cacheControl = rendered.originHeaders.cacheControl, !cacheControl.isEmpty {
+                return [("Cache-Control", cacheControl)] + (rendered.originHeaders.expires.map { [("Expires", $0)] } ?? [])
+            }
+            if let expires = rendered.originHeaders.expires.flatMap(Self.parseHTTPDate) {
+                ttl = max(0, Int(expires.timeIntervalSince(now)))
+            }
+        }
+        let seconds = ttl ?? configuration.cacheTTL
+        guard seconds > 0 else { return [("Cache-Control", "no-cache")] }
+        return [("Cache-Control", "max-age=\(seconds), public"),
+                ("Expires", Self.httpDate(now.addingTimeInterval(Double(seconds))))]
+    }
+
+    /// Whether an `If-Modified-Since` date is at or after `lastModified` (both HTTP dates).
+    static func notModifiedSince(_ ifModifiedSince: String?, lastModified: String?) -> Bool {
+        guard let since = ifModifiedSince.flatMap(parseHTTPDate), let modified = lastModified.flatMap(parseHTTPDate) else {
+            return false
+        }
+        return modified <= since
+    }
+
+    /// An HTTP date (IMF-fixdate) read back; nil when it is not one.
+    static func parseHTTPDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
     }
 
     /// Whether an `If-None-Match` value names `etag` (a list, `*`, or weak forms of it).
@@ -271,12 +317,13 @@ final class ImageService: Sendable {
             options.lossyEffort = configuration.webpEffort
             return options
         }()
-        if let unprocessed = skipped(source, explicitFormat: explicitFormat) {
+        if var unprocessed = skipped(source, explicitFormat: explicitFormat) {
+            unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
             return unprocessed
         }
         let decodeCancellation = DecodeCancellation()
-        let rendered = try await withTaskCancellationHandler {
+        var rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
                 let image = try fetcher.decode(source, cancellation: decodeCancellation)
                 var output = image
@@ -301,6 +348,7 @@ final class ImageService: Sendable {
         } onCancel: {
             decodeCancellation.cancel()
         }
+        rendered.originHeaders = fetcher.originHeaders(for: sourceURL)
         metrics.recordProcessing(ContinuousClock.now - processStarted)
         return rendered
     }

@@ -10,6 +10,8 @@ struct RenderedImage: Sendable {
     /// A strong ETag (quoted): the first bytes of the SHA-256 of `data`, so equal bytes give equal tags
     /// whichever server instance made them.
     var etag: String
+    /// The source's headers that shape the answer's.
+    var originHeaders = OriginHeaders()
 
     init(data: Data, contentType: String) {
         self.data = data
@@ -17,10 +19,11 @@ struct RenderedImage: Sendable {
         self.etag = Self.etag(of: data)
     }
 
-    init(data: Data, contentType: String, etag: String) {
+    init(data: Data, contentType: String, etag: String, originHeaders: OriginHeaders = OriginHeaders()) {
         self.data = data
         self.contentType = contentType
         self.etag = etag
+        self.originHeaders = originHeaders
     }
 
     /// Hex digits of the digest kept in the tag: 128 bits, collision-free for any cache's lifetime.
@@ -98,16 +101,18 @@ final class ResultCache: Sendable {
     func store(_ value: RenderedImage, forKey key: String) {
         guard isEnabled else { return }
         memory.set(value, forKey: key, cost: value.data.count)
-        let header = Data((value.etag + "\n" + value.contentType).utf8)
+        let header = Data(([value.etag, value.contentType] + value.originHeaders.lines).joined(separator: "\n").utf8)
         try? local?.setData(value.data, extendedData: header, forKey: key)
         redis?.store(value.data, extendedData: header, forKey: key)
     }
 
-    /// An answer from stored bytes and their header (`ETag` line, then the MIME type).
+    /// An answer from stored bytes and their header (`ETag` line, the MIME type, then the source's
+    /// headers as `Name: value` lines).
     private static func rendered(_ data: Data, header: Data?) -> RenderedImage? {
         guard let header, let text = String(data: header, encoding: .utf8) else { return nil }
         let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]))
+        guard parts.count >= 2 else { return nil }
+        return RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]),
+                             originHeaders: OriginHeaders(lines: parts.dropFirst(2)))
     }
 }

@@ -64,6 +64,9 @@ extension ServerConfiguration {
         allowedProcessingOptions = Set(reader.list("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") ?? [])
         readsClientHints = try reader.bool("IMGPROXY_ENABLE_CLIENT_HINTS") ?? readsClientHints
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
+        usesLastModified = try reader.bool("IMGPROXY_USE_LAST_MODIFIED") ?? usesLastModified
+        cacheControlPassthrough = try reader.bool("IMGPROXY_CACHE_CONTROL_PASSTHROUGH") ?? cacheControlPassthrough
+        setsCanonicalHeader = try reader.bool("IMGPROXY_SET_CANONICAL_HEADER") ?? setsCanonicalHeader
         allowOrigin = reader.string("IMGPROXY_ALLOW_ORIGIN")
         if let separator = reader.string("IMGPROXY_ARGUMENTS_SEPARATOR") {
             guard separator.count == 1, let character = separator.first, character != "/" else {

@@ -140,6 +140,14 @@ public struct ServerConfiguration: Sendable {
     public var pathPrefix = ""
     /// Another path answering as `/health` does (`IMGPROXY_HEALTH_CHECK_PATH`).
     public var healthCheckPath: String?
+    /// Send the source's `Last-Modified` and answer `If-Modified-Since` with 304 when the source is no
+    /// newer (`IMGPROXY_USE_LAST_MODIFIED`; off by default, as in imgproxy).
+    public var usesLastModified = false
+    /// Answer with the source's `Cache-Control` (or a TTL from its `Expires`) instead of `IMGPROXY_TTL`
+    /// (`IMGPROXY_CACHE_CONTROL_PASSTHROUGH`; off by default).
+    public var cacheControlPassthrough = false
+    /// Send `Link: <source>; rel="canonical"` for http and https sources (`IMGPROXY_SET_CANONICAL_HEADER`).
+    public var setsCanonicalHeader = false
     /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
     public var usesETag = false
 

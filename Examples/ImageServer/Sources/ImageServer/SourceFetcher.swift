@@ -21,6 +21,8 @@ struct SourceFetcher: Sendable {
     let httpLoader: HTTPLoader
     let keptBytes: SourceBytesLoader
     let decodedSources: MemoryCache
+    /// The answer headers of recent sources that shape the server's answers, by URL (a few bytes each).
+    let originHeaders = LRUCache<OriginHeaders>(costLimit: SourceFetcher.originHeadersBytes)
     let coders: ImageCodersManager
     let decodeOptions: DecodeOptions
     let metrics: ServerMetrics
@@ -70,6 +72,14 @@ struct SourceFetcher: Sendable {
         decodedSources = MemoryCache(costLimit: configuration.sourceMemoryLimit)
     }
 
+    /// Bytes of source answer headers kept: thousands of sources' worth.
+    static let originHeadersBytes = 1 << 20
+
+    /// The headers of `url`'s last answer that shape the server's answers (empty when not known).
+    func originHeaders(for url: URL) -> OriginHeaders {
+        originHeaders.value(forKey: url.absoluteString) ?? OriginHeaders()
+    }
+
     /// Bytes of interrupted source bodies the loader keeps to resume them.
     static let resumableBytes = 8 * 1024 * 1024
 
@@ -81,8 +91,10 @@ struct SourceFetcher: Sendable {
     func fetch(_ url: URL, decodeBox: PixelSize?) async throws(ImageError) -> Fetched {
         // Again: a download that finished while this one waited for its slot may have brought it.
         if let fetched = cached(url, decodeBox: decodeBox) { return fetched }
-        let data = try await keptBytes.load(url).get().data
-        return .encoded(data, url: url, decodeBox: decodeBox)
+        let loaded = try await keptBytes.load(url).get()
+        let headers = OriginHeaders(loaded.response)
+        if !headers.isEmpty { originHeaders.set(headers, forKey: url.absoluteString, cost: headers.cost) }
+        return .encoded(loaded.data, url: url, decodeBox: decodeBox)
     }
 
     /// The source at `url` for `decodeBox` when memory holds it (decoded, or its bytes), else nil; never

@@ -20,6 +20,8 @@ public struct StaticSourceServer: Sendable {
         public var location: String?
         /// The answer's status (200 by default); a test origin's error answers.
         public var status = 200
+        /// More answer headers (`Last-Modified`, `Cache-Control`, ...).
+        public var headers: [(String, String)] = []
 
         public init(data: Data, contentType: String, delay: Duration? = nil,
                     release: (@Sendable () async -> Void)? = nil, location: String? = nil) {
@@ -68,7 +70,11 @@ public struct StaticSourceServer: Sendable {
             if let location = file.location {
                 return Response(status: .found, headers: [.location: location], body: ResponseBody())
             }
-            return Response(status: HTTPResponse.Status(code: file.status), headers: [.contentType: file.contentType],
+            var fields: HTTPFields = [.contentType: file.contentType]
+            for (name, value) in file.headers {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            return Response(status: HTTPResponse.Status(code: file.status), headers: fields,
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         return Application(responder: responder,

@@ -232,6 +232,61 @@ import WebImage
         try await servers.stop()
     }
 
+    /// `IMGPROXY_USE_LAST_MODIFIED`, `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`, `IMGPROXY_SET_CANONICAL_HEADER`
+    /// and the `expires` option's effect on `Cache-Control` (imgproxy's processing_handler.go), also for
+    /// answers read back from the disk result cache.
+    @Test func sourceHeadersShapeTheAnswersHeaders() async throws {
+        let modified = "Tue, 03 Nov 2026 10:00:00 GMT"
+        var files = Fixtures.standardFiles
+        var datedFile = files["/photo.jpg"]!
+        datedFile.headers = [("Last-Modified", modified), ("Cache-Control", "max-age=123, public")]
+        files["/dated.jpg"] = datedFile
+        var expiring = files["/photo.jpg"]!
+        expiring.headers = [("Expires", ImageService.httpDate(Date().addingTimeInterval(600)))]
+        files["/expiring.jpg"] = expiring
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("headers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = try ServerConfiguration(environment: [
+            "IMGPROXY_USE_LAST_MODIFIED": "1", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "1", "IMGPROXY_SET_CANONICAL_HEADER": "1"])
+        #expect(environment.usesLastModified && environment.cacheControlPassthrough && environment.setsCanonicalHeader)
+        let servers = try await TestServers.start(files: files) { configuration in
+            configuration.usesLastModified = true
+            configuration.cacheControlPassthrough = true
+            configuration.setsCanonicalHeader = true
+            configuration.resultCacheDirectory = directory
+        }
+        let dated = servers.sourceURL("/dated.jpg")
+        let path = servers.baseURL + servers.plainPath(options: "rs:fit:16:16", source: dated)
+        let first = try await HTTPClient.get(path)
+        #expect(first.status == 200)
+        #expect(first.header("Last-Modified") == modified)
+        #expect(first.header("Cache-Control") == "max-age=123, public")
+        #expect(first.header("Link") == "<\(dated)>; rel=\"canonical\"")
+        // Not modified since then: 304; since an earlier date: the image.
+        #expect(try await HTTPClient.get(path, headers: ["If-Modified-Since": modified]).status == 304)
+        #expect(try await HTTPClient.get(path, headers: ["If-Modified-Since": "Mon, 02 Nov 2026 10:00:00 GMT"]).status == 200)
+        // From the disk level (a fresh server on the same directory; the key names the first origin), the same headers.
+        try await servers.stop()
+        let again = try await TestServers.start(files: files) { configuration in
+            configuration.usesLastModified = true
+            configuration.cacheControlPassthrough = true
+            configuration.resultCacheDirectory = directory
+        }
+        let fromDisk = try await HTTPClient.get(again.baseURL + again.plainPath(options: "rs:fit:16:16", source: dated))
+        #expect(fromDisk.header("Last-Modified") == modified)
+        #expect(fromDisk.header("Cache-Control") == "max-age=123, public")
+        // Only Expires at the origin: a max-age up to it.
+        let expires = try await HTTPClient.get(again.baseURL + again.plainPath(source: again.sourceURL("/expiring.jpg")))
+        let maxAge = expires.header("Cache-Control").flatMap { Int($0.dropFirst("max-age=".count).prefix { $0.isNumber }) }
+        #expect(maxAge.map { (500...600).contains($0) } == true, "\(String(describing: expires.header("Cache-Control")))")
+        // `expires` sooner than the TTL caps max-age (and wins over the source's headers).
+        let soon = Int(Date().timeIntervalSince1970) + 100
+        let capped = try await HTTPClient.get(again.baseURL + again.plainPath(options: "exp:\(soon)", source: again.sourceURL("/dated.jpg")))
+        let cappedAge = capped.header("Cache-Control").flatMap { Int($0.dropFirst("max-age=".count).prefix { $0.isNumber }) }
+        #expect(cappedAge.map { (1...100).contains($0) } == true, "\(capped.status) \(String(describing: capped.header("Cache-Control")))")
+        try await again.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
