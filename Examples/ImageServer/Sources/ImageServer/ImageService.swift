@@ -342,7 +342,10 @@ final class ImageService: Sendable {
                 if isCancelled() { throw .cancelled }
                 let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                       image: output, sourceFormat: image.format)
-                let data = try coders.encode(output, as: format, options: encodeOptions)
+                var options = encodeOptions
+                // A format that cannot hold an animation gets its first frame (never an APNG for `f:png`).
+                options.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
+                let data = try coders.encode(output, as: format, options: options)
                 return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
             }
         } onCancel: {

@@ -32,6 +32,7 @@ extension ServerConfiguration {
         maxSourceFileSize = try reader.int("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int.max) ?? maxSourceFileSize
         if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
+        showsTruncatedImages = try reader.bool("WEBIMAGE_SERVER_SHOW_TRUNCATED") ?? showsTruncatedImages
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
         shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
         guard shrinkOnLoadGap >= 1, shrinkOnLoadGap <= 8 else {

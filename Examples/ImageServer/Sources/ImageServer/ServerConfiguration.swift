@@ -52,8 +52,12 @@ public struct ServerConfiguration: Sendable {
     public var maxSourcePixels = Int(ServerConfiguration.defaultMaxSourceMegapixels * 1_000_000)
     /// Largest source file in bytes (`IMGPROXY_MAX_SRC_FILE_SIZE`).
     public var maxSourceFileSize = ServerConfiguration.defaultMaxSourceFileSize
-    /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`).
+    /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`); 1, imgproxy's default, makes
+    /// every animation its first frame. A longer animation is refused (imgproxy keeps its first frames).
     public var maxAnimationFrames = ServerConfiguration.defaultMaxAnimationFrames
+    /// A truncated source shows the rows it has instead of failing, as imgproxy (libvips) and browsers
+    /// show it (`WEBIMAGE_SERVER_SHOW_TRUNCATED`; on by default).
+    public var showsTruncatedImages = true
     /// Work of all frames together, in pixels decoded (not an imgproxy setting: it sums frames against
     /// `IMGPROXY_MAX_SRC_RESOLUTION`; we compose frames lazily, so bound the work instead).
     public var maxTotalSourcePixels = DecodeOptions.defaultMaxTotalPixelCount
@@ -187,7 +191,7 @@ public struct ServerConfiguration: Sendable {
     /// 32 MB: a 50 MP JPEG at high quality is about 20 MB; imgproxy has no limit by default, we want one.
     public static let defaultMaxSourceFileSize = 32 * 1024 * 1024
     /// A 30-second GIF at 16 fps; imgproxy's default of 1 would turn every animation into a still.
-    public static let defaultMaxAnimationFrames = 500
+    public static let defaultMaxAnimationFrames = 1
     /// imgproxy's choice: decode as small as the output allows.
     public static let defaultShrinkOnLoadGap = 1.0
     /// imgproxy's default download timeout.

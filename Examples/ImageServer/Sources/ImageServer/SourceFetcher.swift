@@ -68,6 +68,10 @@ struct SourceFetcher: Sendable {
                                           maxTotalPixelCount: configuration.maxTotalSourcePixels,
                                           timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap
+        // imgproxy's IMGPROXY_MAX_ANIMATION_FRAMES of 1: an animated source is its first frame.
+        decodeOptions.firstFrameOnly = configuration.maxAnimationFrames <= 1
+        // As imgproxy (libvips) and browsers: a truncated file shows the rows it has.
+        decodeOptions.allowPartialImage = configuration.showsTruncatedImages
         self.decodeOptions = decodeOptions
         decodedSources = MemoryCache(costLimit: configuration.sourceMemoryLimit)
     }

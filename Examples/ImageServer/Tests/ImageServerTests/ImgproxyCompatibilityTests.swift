@@ -287,6 +287,39 @@ import WebImage
         try await again.stop()
     }
 
+    /// `IMGPROXY_MAX_ANIMATION_FRAMES` is 1 by default: an animation is its first frame. Above 1, an
+    /// animation asked for in a format without animation (PNG) is a still too, never an APNG.
+    @Test func animationsAsImgproxyTreatsThem() async throws {
+        #expect(try ServerConfiguration(environment: [:]).maxAnimationFrames == 1)
+        let still = try await TestServers.start()
+        let first = try await HTTPClient.get(still.baseURL + still.plainPath(source: still.sourceURL("/anim.gif")))
+        #expect(first.header("Content-Type") == "image/gif")
+        #expect(try Fixtures.decode(first.body).frameCount == 1)
+        try await still.stop()
+        let animated = try await TestServers.start { $0.maxAnimationFrames = 10 }
+        let gif = try await HTTPClient.get(animated.baseURL + animated.plainPath(source: animated.sourceURL("/anim.gif")))
+        #expect(try Fixtures.decode(gif.body).frameCount == 3)
+        let png = try await HTTPClient.get(animated.baseURL + animated.plainPath(source: animated.sourceURL("/anim.gif"), extension: "png"))
+        #expect(png.header("Content-Type") == "image/png")
+        #expect(try Fixtures.decode(png.body).frameCount == 1)
+        try await animated.stop()
+    }
+
+    /// A truncated JPEG shows the rows it has, as imgproxy (libvips) and browsers show it.
+    @Test func aTruncatedJPEGShowsItsDecodedRows() async throws {
+        var files = Fixtures.standardFiles
+        let photo = Fixtures.encoded(Fixtures.noisePixels(side: 64), as: .jpeg)
+        files["/cut.jpg"] = .init(data: photo.prefix(photo.count * 2 / 3), contentType: "image/jpeg")
+        let servers = try await TestServers.start(files: files)
+        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/cut.jpg"), extension: "png"))
+        #expect(reply.status == 200)
+        #expect(try Fixtures.decode(reply.body).width == 64)
+        try await servers.stop()
+        let strict = try await TestServers.start(files: files) { $0.showsTruncatedImages = false }
+        #expect(try await HTTPClient.get(strict.baseURL + strict.plainPath(source: strict.sourceURL("/cut.jpg"))).status == 422)
+        try await strict.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")

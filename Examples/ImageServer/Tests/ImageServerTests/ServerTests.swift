@@ -94,6 +94,7 @@ import WebImage
         let servers = try await TestServers.start { configuration in
             configuration.negotiatesWebP = true
             configuration.negotiatesAVIF = true
+            configuration.maxAnimationFrames = 500
         }
         let photo = servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"))
         let webp = try await HTTPClient.get(photo, headers: ["Accept": "image/avif;q=0,image/webp,*/*"])
@@ -126,6 +127,7 @@ import WebImage
         let servers = try await TestServers.start { configuration in
             configuration.negotiatesWebP = true
             configuration.negotiatesAVIF = true
+            configuration.maxAnimationFrames = 500
         }
         let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg")),
                                              headers: ["Accept": "image/avif,image/webp"])
