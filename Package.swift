@@ -132,6 +132,23 @@ targets += [
                 path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
 ]
 
+// MARK: - SVG coder
+
+products += [.library(name: "WebImageSVGCoder", targets: ["WebImageSVGCoder"])]
+targets += [
+    // librsvg and cairo. No pkgConfig: librsvg-2.0.pc's flags include -pthread, which SwiftPM refuses, and
+    // GLib's headers sit under an architecture directory; CSVG.c declares the few functions it calls.
+    .target(name: "CSVG", path: "Sources/CLibraries/CSVG",
+            linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("cairo"), .linkedLibrary("gobject-2.0"),
+                             .linkedLibrary("glib-2.0")]),
+    .target(name: "WebImageSVGCoder", dependencies: ["WebImageCore", "CSVG"], path: "Sources/Coders/SVG",
+            swiftSettings: swiftSettings),
+    // The tests compare with rsvg-convert's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageSVGCoderTests",
+                dependencies: ["WebImageTesting", "WebImageSVGCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/SVGCoderTests", swiftSettings: swiftSettings),
+]
+
 // MARK: - JPEG XL coder
 
 products += [.library(name: "WebImageJXLCoder", targets: ["WebImageJXLCoder"])]
