@@ -50,6 +50,8 @@ let package = Package(
                     // Processing options: the parser and the transformers they build.
                     .product(name: "WebImageTransformers", package: "SwiftWebImage"),
                     .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
+                    // SVG sources: rasterised with librsvg, or answered as sanitised SVG.
+                    .product(name: "WebImageSVGCoder", package: "SwiftWebImage"),
                 ],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "webimage-server",

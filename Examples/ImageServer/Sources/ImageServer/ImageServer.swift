@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 import WebImage
+import WebImageSVGCoder
 
 /// The imgproxy-compatible image server: processing URLs, `/health`, `/metrics` (or on a port of its
 /// own, ``metricsApplication(onServerRunning:)``) and, in demo mode, `/demo`. Make one from a ``ServerConfiguration`` and ``run()`` it, or put ``application(onServerRunning:)``
@@ -24,6 +25,7 @@ public final class ImageServer: Sendable {
         // The framework's first use registers every built-in coder (and any registered later, such as an
         // AVIF coder, is seen at request time through the same manager).
         _ = WebImage.shared
+        _ = Self.registersExtraCoders
         self.configuration = configuration
         self.logger = logger
         metrics = ServerMetrics()
@@ -40,6 +42,9 @@ public final class ImageServer: Sendable {
             logger.warning("source addresses in private networks allowed (loopback and link-local stay refused)")
         }
     }
+
+    /// Registers the coders the umbrella module leaves out (SVG, which links librsvg), once per process.
+    private static let registersExtraCoders: Void = SVGCoder.register()
 
     /// Makes this server's Prometheus registry the process's swift-metrics backend, so that what the
     /// framework records (Hummingbird's request metrics, the loader's and caches' metrics) is served on

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageSVGCoder
 import WebImageRedisCache
 
 /// Answers processing URLs: checks the signature and the source, finds the answer in the result cache
@@ -317,7 +318,7 @@ final class ImageService: Sendable {
             options.lossyEffort = configuration.webpEffort
             return options
         }()
-        if var unprocessed = skipped(source, explicitFormat: explicitFormat) {
+        if var unprocessed = try skipped(source, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
             return unprocessed
@@ -359,13 +360,18 @@ final class ImageService: Sendable {
 
 extension ImageService {
     /// The source as it is, for a format in `IMGPROXY_SKIP_PROCESSING_FORMATS` when the URL names no other
-    /// format; nil: process it. A source met decoded (kept from an earlier request) is processed.
-    func skipped(_ source: SourceFetcher.Fetched, explicitFormat: ImageFormat?) -> RenderedImage? {
-        guard !configuration.skipProcessingFormats.isEmpty, case .encoded(let data, _, _) = source else { return nil }
+    /// format, and an SVG source (sanitised unless `IMGPROXY_SANITIZE_SVG` is off) unless the URL names a
+    /// raster format or `IMGPROXY_ALWAYS_RASTERIZE_SVG` is on; nil: process it. A source met decoded (kept
+    /// from an earlier request) is processed.
+    func skipped(_ source: SourceFetcher.Fetched, explicitFormat: ImageFormat?) throws(ImageError) -> RenderedImage? {
+        guard case .encoded(let data, _, _) = source else { return nil }
         let format = ImageFormat.detect(data)
-        guard configuration.skipProcessingFormats.contains(format), explicitFormat == nil || explicitFormat == format else {
-            return nil
+        guard explicitFormat == nil || explicitFormat == format else { return nil }
+        if format == .svg && !configuration.alwaysRasterizesSVG {
+            let answer = configuration.sanitizesSVG ? try SVGSanitizer.sanitized(data) : data
+            return RenderedImage(data: answer, contentType: ImageFormat.svg.mimeType ?? "image/svg+xml")
         }
+        guard configuration.skipProcessingFormats.contains(format) else { return nil }
         return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
     }
 }

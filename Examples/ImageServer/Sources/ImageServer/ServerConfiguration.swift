@@ -116,6 +116,12 @@ public struct ServerConfiguration: Sendable {
     /// Formats a source keeps when the URL names none, and the candidates for one that is not kept
     /// (`IMGPROXY_PREFERRED_FORMATS`; imgproxy's JPEG, PNG, GIF by default).
     public var preferredFormats: [ImageFormat] = FormatNegotiation.defaultPreferred
+    /// An SVG source is rasterised even when the URL names no raster format (`IMGPROXY_ALWAYS_RASTERIZE_SVG`;
+    /// off by default: it is answered as SVG).
+    public var alwaysRasterizesSVG = false
+    /// An SVG answered as SVG is sanitised first: no scripts, event attributes or outside links
+    /// (`IMGPROXY_SANITIZE_SVG`; on by default).
+    public var sanitizesSVG = true
     /// Source formats answered as they are, unprocessed, when the URL names no other format
     /// (`IMGPROXY_SKIP_PROCESSING_FORMATS`; none by default).
     public var skipProcessingFormats: [ImageFormat] = []

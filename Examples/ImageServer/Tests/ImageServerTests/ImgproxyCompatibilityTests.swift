@@ -320,6 +320,35 @@ import WebImage
         try await strict.stop()
     }
 
+    /// SVG sources as imgproxy serves them: as sanitised SVG when the URL names no raster format (its
+    /// processing options ignored), rasterised with librsvg when it does or with `IMGPROXY_ALWAYS_RASTERIZE_SVG`.
+    @Test func svgSourcesPassSanitisedOrAreRasterised() async throws {
+        var files = Fixtures.standardFiles
+        let svg = Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="80" height="40" onload="alert(1)">
+              <script>alert(2)</script><rect width="80" height="40" fill="#08f"/>
+            </svg>
+            """.utf8)
+        files["/logo.svg"] = .init(data: svg, contentType: "image/svg+xml")
+        let servers = try await TestServers.start(files: files)
+        let logo = servers.sourceURL("/logo.svg")
+        let passed = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: logo))
+        #expect(passed.status == 200)
+        #expect(passed.header("Content-Type") == "image/svg+xml")
+        let text = String(decoding: passed.body, as: UTF8.self)
+        #expect(text.contains("<rect") && !text.contains("script") && !text.contains("onload"), "\(text)")
+        let raster = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: logo, extension: "png"))
+        #expect(raster.header("Content-Type") == "image/png")
+        let image = try Fixtures.decode(raster.body)
+        #expect(image.width == 20 && image.height == 10)
+        try await servers.stop()
+        let rasterising = try await TestServers.start(files: files) { $0.alwaysRasterizesSVG = true }
+        let always = try await HTTPClient.get(rasterising.baseURL + rasterising.plainPath(options: "rs:fit:40:40", source: rasterising.sourceURL("/logo.svg")))
+        #expect(always.header("Content-Type") == "image/png")
+        #expect(try Fixtures.decode(always.body).width == 40)
+        try await rasterising.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
