@@ -39,40 +39,26 @@ extension ProcessingOptions {
         if flipHorizontally || flipVertically {
             steps.append(FlipTransformer(horizontal: flipHorizontally, vertical: flipVertically))
         }
-        if let crop {
-            steps.append(ProcessingCrop(width: crop.width, height: crop.height, gravity: crop.gravity ?? gravity))
-        }
-        let targetWidth = scaled(width)
-        let targetHeight = scaled(height)
-        if width != 0 || height != 0 {
-            try step("rs", &steps) { () throws(ImageError) in
-                try ResizeTransformer(width: targetWidth, height: targetHeight, mode: resizingType, gravity: gravity,
-                                      enlarge: enlarge, filter: resamplingFilter)
-            }
-        }
-        try appendEffects(to: &steps)
+        // Effects and shape run between the result crop and extend; with geometry to do they run inside
+        // its step, which sizes extend and padding from the source.
+        var inner: [any FrameTransformer] = []
+        try appendEffects(to: &inner)
         if let roundedCorners {
-            try step("rc", &steps) { () throws(ImageError) in
+            try step("rc", &inner) { () throws(ImageError) in
                 try RoundedCornersTransformer(radius: roundedCorners.radius * devicePixelRatio,
                                               borderWidth: roundedCorners.borderWidth * devicePixelRatio,
                                               borderColor: roundedCorners.borderColor)
             }
         }
         if let circle {
-            try step("ci", &steps) { () throws(ImageError) in
+            try step("ci", &inner) { () throws(ImageError) in
                 try CircleTransformer(borderWidth: circle.borderWidth * devicePixelRatio, borderColor: circle.borderColor)
             }
         }
-        if let extend, width != 0 || height != 0 {
-            try step("ex", &steps) { () throws(ImageError) in
-                try ExtendTransformer(width: targetWidth, height: targetHeight, gravity: extend.gravity, background: canvas)
-            }
-        }
-        if let padding {
-            try step("pd", &steps) { () throws(ImageError) in
-                try PaddingTransformer(top: scaled(padding.top), right: scaled(padding.right),
-                                       bottom: scaled(padding.bottom), left: scaled(padding.left), background: canvas)
-            }
+        if hasGeometry {
+            steps.append(ProcessingGeometry(options: self, inner: inner, background: canvas))
+        } else {
+            steps += inner
         }
         if let background {
             steps.append(FlattenTransformer(background: background))
@@ -107,6 +93,9 @@ extension ProcessingOptions {
         if sharpen != 0 {
             try step("sh", &steps) { () throws(ImageError) in try SharpenTransformer(sigma: sharpen) }
         }
+        if pixelate > 1 {
+            try step("pix", &steps) { () throws(ImageError) in try PixelateTransformer(blockSize: pixelate) }
+        }
     }
 
     private func appendWatermark(_ option: WatermarkOption, image: Image,
@@ -124,9 +113,6 @@ extension ProcessingOptions {
             }
         }
     }
-
-    /// A size in points times the dpr, in whole pixels.
-    private func scaled(_ points: Int) -> Int { Int((Double(points) * devicePixelRatio).rounded()) }
 
     /// Appends the transformer `make` builds; a parameter it refuses is reported under the option's name.
     private func step(_ option: String, _ steps: inout [any FrameTransformer],
