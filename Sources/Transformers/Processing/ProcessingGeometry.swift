@@ -279,7 +279,7 @@ extension ProcessingOptions {
     /// Whether any option changes the geometry (and the geometry step is needed).
     var hasGeometry: Bool {
         width != 0 || height != 0 || crop != nil || minWidth != 0 || minHeight != 0 || zoomWidth != 1 || zoomHeight != 1
-            || (devicePixelRatio != 1 && enlarge) || extend != nil || extendAspectRatio != nil || padding != nil
+            || devicePixelRatio != 1 || extend != nil || extendAspectRatio != nil || padding != nil
             || (maxResultDimension ?? 0) > 0
     }
 
