@@ -65,6 +65,15 @@ import WebImageTransformers
         ("max_animation_frame_resolution:2.5", options { $0.maxAnimationFrameResolution = 2.5 }),
         ("mafr:0", options { $0.maxAnimationFrameResolution = 0 }),
         ("max_result_dimension:2000", options { $0.maxResultDimension = 2000 }), ("mrd:0", options { $0.maxResultDimension = 0 }),
+        // imgproxy Pro's monochrome and duotone (documentation defaults: 0:b3b3b3 and 0:000000:ffffff).
+        ("monochrome:0.5", options { $0.monochrome = .init(intensity: 0.5) }),
+        ("mc:1:704214", options { $0.monochrome = .init(intensity: 1, color: RGBAColor(red: 0x70, green: 0x42, blue: 0x14)) }),
+        ("mc:0", ProcessingOptions()), ("dt:0:f00", ProcessingOptions()),
+        ("duotone:1", options { $0.duotone = .init(intensity: 1) }),
+        ("dt:0.5:f00:00f", options {
+            $0.duotone = .init(intensity: 0.5, dark: RGBAColor(red: 255, green: 0, blue: 0), light: RGBAColor(red: 0, green: 0, blue: 255))
+        }),
+        ("dt:1::000", options { $0.duotone = .init(intensity: 1, light: .black) }),
         // Argument rules: an empty argument keeps the value set so far...
         ("rs:fill:300:200/rs::100", options { $0.resizingType = .fill; $0.width = 100; $0.height = 200 }),
         ("w:300/s::200", options { $0.width = 300; $0.height = 200 }),
@@ -105,6 +114,8 @@ import WebImageTransformers
         ("msr:0", "msr"), ("msr:-1", "msr"), ("msr:x", "msr"), ("msfs:-5", "msfs"), ("maf:0", "maf"),
         ("mafr:-1", "mafr"), ("mrd:-1", "mrd"), ("mrd:1.5", "mrd"), ("sm:1:1", "sm"), ("raw:1:1", "raw"),
         ("w:10000/z:2", "dpr"), ("mw:9000/dpr:2", "dpr"),
+        ("mc:2", "mc"), ("mc:-0.5", "mc"), ("mc:1:zz", "mc"), ("mc:1:fff:1", "mc"), ("dt:1.5", "dt"),
+        ("duotone:1:f00:0f0:00f", "duotone"), ("dt:1:nothex", "dt"),
     ]
 
     @Test(arguments: badCases)
@@ -125,6 +136,7 @@ import WebImageTransformers
             ("mrd:50/raw:1/skp:png:jpg/mb:100/fq:webp:1:jpg:2/ar:0/eth:1/scp:0/kcr:1/sm:1/msr:2/msfs:3/maf:4/mafr:0.5/q:80",
              "q:80/sm:1/kcr:1/scp:0/eth:1/ar:0/fq:jpg:2:webp:1/mb:100/skp:jpg:png/raw:1/msr:2/msfs:3/maf:4/mafr:0.5/mrd:50"),
             ("skp:svg:gif", "skp:gif:svg"),
+            ("dt:1:000:fff/mc:0.5:b3b3b3/gs", "gs:1/mc:0.5/dt:1"), ("dt:1:000:00f/mc:1:f00", "mc:1:ff0000/dt:1::0000ff"),
             ("z:1/pix:1/mw:0/sm", ""),
         ]
         for (text, canonical) in cases {
@@ -135,6 +147,7 @@ import WebImageTransformers
     static let roundTripCases: [String] = goodCases.map(\.text) + [
         "c:0.5:20:fp:0.1:0.9/rs:fill-down:64:48:1:1:soea:-3:0.5/mw:7/mh:9/z:0.25:3/g:nowe:0.125:-7/pix:3/exar:1:we:2:2",
         "sm:0/kcr:0/scp:1/eth:0/ar:1/fq:jpg:1:png:2:webp:3:gif:4:avif:5:tiff:6:heic:7:bmp:8:ico:9:jxl:10:svg:11",
+        "mc:0.25:123456/dt:0.75:010203:040506/mc:1",
         "mb:1/skp:jpg:png:webp:gif:avif:tiff:heic:bmp:ico:jxl:svg/msr:0.001/msfs:1/maf:100000/mafr:2147/mrd:1",
     ]
 
@@ -150,5 +163,54 @@ import WebImageTransformers
     @Test func optionsTheServerActsOnBuildNoTransformer() throws {
         let text = "sm:1/kcr:1/scp:1/eth:1/ar:0/fq:jpg:80/mb:1000/skp:gif/raw:1/msr:1/msfs:1/maf:1/mafr:1/q:50/f:png"
         #expect(try ProcessingOptions(parsing: text).transformer(watermarkImage: nil) == nil)
+    }
+}
+
+/// imgproxy Pro's `monochrome` and `duotone` on pixels: with their default colours both give the gray of
+/// BT.601 luma; other colours map black and white to the palette's ends.
+@Suite struct ToneMapTests {
+    static let pixels = PixelBuffer(width: 3, height: 1, layout: .rgba8,
+                                    bytes: [0, 0, 0, 255, 255, 255, 255, 128, 200, 40, 90, 255])
+
+    @Test func theDefaultPalettesAreGray() throws {
+        for transformer in [try MonochromeTransformer(intensity: 1), try DuotoneTransformer(intensity: 1)] as [any FrameTransformer] {
+            let output = try transformer.transformFrame(Self.pixels)
+            let luma: Double = 0.299 * 200 + 0.587 * 40 + 0.114 * 90
+            let gray = UInt8(luma.rounded())
+            let pixel = output.rgba(x: 2, y: 0)
+            #expect(pixel.r == gray && pixel.g == gray && pixel.b == gray && pixel.a == 255, "\(transformer.transformerKey)")
+            #expect(output.rgba(x: 1, y: 0).a == 128)
+        }
+    }
+
+    @Test func duotoneMapsBlackAndWhiteToItsColours() throws {
+        let red = RGBAColor(red: 255, green: 0, blue: 0), blue = RGBAColor(red: 0, green: 0, blue: 255)
+        let output = try DuotoneTransformer(intensity: 1, dark: red, light: blue).transformFrame(Self.pixels)
+        #expect(output.rgba(x: 0, y: 0) == (255, 0, 0, 255))
+        #expect(output.rgba(x: 1, y: 0) == (0, 0, 255, 128))
+        // Half the intensity: half way between the original and the palette.
+        let half = try DuotoneTransformer(intensity: 0.5, dark: red, light: blue).transformFrame(Self.pixels)
+        #expect(half.rgba(x: 0, y: 0) == (128, 0, 0, 255))
+    }
+
+    @Test func monochromeKeepsBlackAndWhiteAndPutsItsColourAtItsOwnBrightness() throws {
+        let sepia = RGBAColor(red: 0x70, green: 0x42, blue: 0x14)
+        let luma: Double = 0.299 * 0x70 + 0.587 * 0x42 + 0.114 * 0x14
+        let gray = UInt8(luma.rounded())
+        let pixels = PixelBuffer(width: 3, height: 1, layout: .gray8, bytes: [0, 255, gray])
+        let output = try MonochromeTransformer(intensity: 1, color: sepia).transformFrame(pixels)
+        #expect(output.layout == PixelLayout.rgb8)
+        #expect(output.rgba(x: 0, y: 0) == (0, 0, 0, 255))
+        #expect(output.rgba(x: 1, y: 0) == (255, 255, 255, 255))
+        #expect(output.rgba(x: 2, y: 0) == (0x70, 0x42, 0x14, 255))
+    }
+
+    @Test func theOptionsBuildTheirStepsAfterGrayscale() throws {
+        let built = try ProcessingOptions(parsing: "dt:1/col:0.5/mc:0.5/gs").transformer(watermarkImage: nil)
+        let keys = try #require(built as? ProcessingTransformer).steps.map(\.transformerKey)
+        #expect(keys.count == 4 && keys[0] == GrayscaleTransformer().transformerKey)
+        #expect(keys[1] == (try MonochromeTransformer(intensity: 0.5)).transformerKey)
+        #expect(keys[2] == (try DuotoneTransformer(intensity: 1)).transformerKey)
+        #expect(keys[3].hasPrefix("tint"))
     }
 }

@@ -44,6 +44,14 @@ extension ProcessingOptions: CustomStringConvertible {
         if contrast != 1 { out.append("co:" + number(contrast)) }
         if saturation != 1 { out.append("sa:" + number(saturation)) }
         if grayscale { out.append("gs:1") }
+        if let monochrome {
+            out.append("mc:" + number(monochrome.intensity)
+                       + (monochrome.color == MonochromeTransformer.defaultColor ? "" : ":" + monochrome.color.hexString))
+        }
+        if let duotone {
+            out.append("dt:" + trimmed([number(duotone.intensity), duotone.dark == .black ? "" : duotone.dark.hexString,
+                                        duotone.light == .white ? "" : duotone.light.hexString]).joined(separator: ":"))
+        }
         if let colorize {
             var text = "col:\(number(colorize.opacity)):\(colorize.color.hexString)"
             if colorize.blendMode != .normal { text += ":1:" + ProcessingNames.text(colorize.blendMode) }

@@ -103,6 +103,17 @@ extension ProcessingOptions {
         case "gs", "grayscale":
             try a.expectAtMost(1)
             grayscale = a.bool("grayscale", default: true)
+        case "mc", "monochrome":
+            try a.expectAtMost(2)
+            let intensity = try a.double("intensity", default: 0, in: 0...1)
+            let color = try a.color("color") ?? MonochromeTransformer.defaultColor
+            monochrome = intensity == 0 ? nil : Monochrome(intensity: intensity, color: Self.opaque(color))
+        case "dt", "duotone":
+            try a.expectAtMost(3)
+            let intensity = try a.double("intensity", default: 0, in: 0...1)
+            let dark = try a.color("dark color") ?? .black
+            let light = try a.color("light color") ?? .white
+            duotone = intensity == 0 ? nil : Duotone(intensity: intensity, dark: Self.opaque(dark), light: Self.opaque(light))
         case "col", "colorize":
             try a.expectAtMost(4)
             try parseColorize(&a)
@@ -213,6 +224,9 @@ extension ProcessingOptions {
         zoomWidth = first
         zoomHeight = second
     }
+
+    /// The colour without its alpha: palettes have none (imgproxy reads only the RGB of these colours).
+    static func opaque(_ color: RGBAColor) -> RGBAColor { RGBAColor(red: color.red, green: color.green, blue: color.blue) }
 
     /// Checks what no single option can: sizes after the dpr and zoom.
     func validateCombination() throws(ImageError) {

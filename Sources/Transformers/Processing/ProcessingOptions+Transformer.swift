@@ -81,6 +81,16 @@ extension ProcessingOptions {
             }
         }
         if grayscale { steps.append(GrayscaleTransformer()) }
+        if let monochrome {
+            try step("mc", &steps) { () throws(ImageError) in
+                try MonochromeTransformer(intensity: monochrome.intensity, color: monochrome.color)
+            }
+        }
+        if let duotone {
+            try step("dt", &steps) { () throws(ImageError) in
+                try DuotoneTransformer(intensity: duotone.intensity, dark: duotone.dark, light: duotone.light)
+            }
+        }
         if let colorize {
             let strength = UInt8((colorize.opacity * 255).rounded())
             let color = RGBAColor(red: colorize.color.red, green: colorize.color.green, blue: colorize.color.blue,

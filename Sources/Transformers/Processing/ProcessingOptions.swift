@@ -80,6 +80,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var saturation: Double = 1
     /// `grayscale` / `gs`: drop the colours. false by default.
     public var grayscale = false
+    /// `monochrome` / `mc` (imgproxy Pro): the image in the tones of one colour (``MonochromeTransformer``).
+    /// nil by default.
+    public var monochrome: Monochrome?
+    /// `duotone` / `dt` (imgproxy Pro): dark tones in one colour, light tones in another
+    /// (``DuotoneTransformer``). nil by default.
+    public var duotone: Duotone?
     /// `colorize` / `col`: a colour laid over the image. nil by default.
     public var colorize: Colorize?
     /// `blur` / `bl`: gaussian blur sigma in pixels; 0 is none. 0 by default.
@@ -260,6 +266,37 @@ extension ProcessingOptions {
             self.opacity = opacity
             self.color = color
             self.blendMode = blendMode
+        }
+    }
+
+    /// `monochrome:%intensity:%color` (imgproxy Pro).
+    public struct Monochrome: Sendable, Hashable {
+        /// 0 < intensity ≤ 1: how much of the palette replaces the colours.
+        public var intensity: Double
+        /// The palette's colour, `b3b3b3` (plain gray) by default, as imgproxy.
+        public var color: RGBAColor
+
+        /// A monochrome effect; values are checked when the transformer is built.
+        public init(intensity: Double, color: RGBAColor = MonochromeTransformer.defaultColor) {
+            self.intensity = intensity
+            self.color = color
+        }
+    }
+
+    /// `duotone:%intensity:%color1:%color2` (imgproxy Pro).
+    public struct Duotone: Sendable, Hashable {
+        /// 0 < intensity ≤ 1: how much of the palette replaces the colours.
+        public var intensity: Double
+        /// The colour of the dark tones, black by default.
+        public var dark: RGBAColor
+        /// The colour of the light tones, white by default.
+        public var light: RGBAColor
+
+        /// A duotone effect; values are checked when the transformer is built.
+        public init(intensity: Double, dark: RGBAColor = .black, light: RGBAColor = .white) {
+            self.intensity = intensity
+            self.dark = dark
+            self.light = light
         }
     }
 
