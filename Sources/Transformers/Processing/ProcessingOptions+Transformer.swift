@@ -6,10 +6,12 @@ extension ProcessingOptions {
     ///
     /// The steps always run in this order, whatever the order of the text (imgproxy's pipeline; it measures
     /// sizes on the rotated image, so rotating first gives the same geometry): trim; rotate and flip; crop;
-    /// resize; brightness, contrast and saturation, grayscale, colorize, blur, sharpen; rounded corners or
-    /// circle; extend; padding; flatten onto ``background`` (onto white for JPEG output without one);
-    /// watermark. The dpr multiplies the resize and extend size, padding, radii, borders and absolute
-    /// watermark offsets.
+    /// resize and the result crop; brightness, contrast and saturation, grayscale, monochrome, duotone,
+    /// colorize, blur, sharpen, pixelate; rounded corners or circle; extend; extend to the aspect ratio;
+    /// padding; flatten onto ``background`` (onto white for JPEG output without one); watermark. Crop to
+    /// padding are sized as imgproxy sizes them from each frame's size (the effective dpr, zoom, minimum
+    /// sizes, ``maxResultDimension``), so the steps from crop to padding are one step. The dpr also
+    /// multiplies radii, borders and absolute watermark offsets.
     ///
     /// A value built in code is checked as if it had been parsed. Throws
     /// `ImageError/invalidParameter(name:reason:)` naming the option, also when ``watermark`` is set and

@@ -7,7 +7,9 @@ import WebImageCore
 /// short names. Options set fields; a later option overrides an earlier one that sets the same field, and
 /// the order of the text never changes the order of the work: ``transformer(watermarkImage:isCancelled:)`` always
 /// applies trim, rotate and flip, crop, resize, effects, shape, extend, padding, background and watermark
-/// in that order (see README.md, "Processing options"). ``description`` prints the canonical text: short
+/// in that order, with imgproxy's geometry (the effective dpr, zoom, minimum sizes, offsets). Options that
+/// change no pixels (metadata, quality per format, size and source limits) are parsed into fields a server
+/// acts on. ``description`` prints the canonical text: short
 /// names, defaults left out, options in that order; it parses back to an equal value, so it is a good
 /// cache key for the output.
 ///
@@ -17,8 +19,10 @@ import WebImageCore
 /// let transformer = try options.transformer(watermarkImage: nil)
 /// ```
 ///
-/// Every value is checked while parsing; a bad one or an unknown option throws
-/// `ImageError/invalidParameter(name:reason:)` naming the option as it was written.
+/// Every value is checked while parsing against the one range the parser keeps for it; a bad one or an
+/// unknown option throws `ImageError/invalidParameter(name:reason:)` naming the option as it was written.
+/// Arguments follow imgproxy's rules: an empty one keeps the value set so far, a boolean that is not one
+/// of Go's `strconv.ParseBool` true words is false.
 public struct ProcessingOptions: Sendable, Hashable {
     // MARK: Trim, orientation, crop
 
@@ -39,8 +43,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `resizing_type` / `rt` (or the first argument of `rs`): how the image meets ``width`` x ``height``.
     /// `.fit` by default.
     public var resizingType: ResizeMode = .fit
-    /// `width` / `w`: the target width in points (multiplied by ``devicePixelRatio``); 0 keeps the aspect
-    /// ratio from ``height``. 0 by default; both 0 means no resize.
+    /// `width` / `w`: the target width in points (multiplied by the effective ``devicePixelRatio`` and
+    /// ``zoomWidth``); 0 keeps the aspect ratio from ``height`` (with `force`, the source's width). 0 by
+    /// default; both 0 means no resize.
     public var width = 0
     /// `height` / `h`: the target height in points; 0 keeps the aspect ratio from ``width``. 0 by default.
     public var height = 0
@@ -66,8 +71,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var zoomHeight: Double = 1
     /// `resizing_algorithm` / `ra`: the resampling filter. `.lanczos3` by default.
     public var resamplingFilter: ResamplingFilter = .lanczos3
-    /// `dpr`: multiplies the resize size, padding, extend, corner radii, borders and absolute watermark
-    /// offsets, for HiDPI screens. 1 by default; 0 < dpr ≤ ``maximumDevicePixelRatio``.
+    /// `dpr`: multiplies the resize size, padding, extend and gravity offsets, for HiDPI screens, as
+    /// imgproxy: lowered to the largest ratio that does not enlarge the source unless ``enlarge`` is set,
+    /// and applied with no size too. Corner radii, borders and absolute watermark offsets are multiplied
+    /// by it as given. 1 by default; 0 < dpr ≤ ``maximumDevicePixelRatio``.
     public var devicePixelRatio: Double = 1
 
     // MARK: Effects
