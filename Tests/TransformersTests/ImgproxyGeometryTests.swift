@@ -386,3 +386,16 @@ import WebImageTransformers
         #expect(throws: ImageError.self) { try PixelateTransformer(blockSize: 0) }
     }
 }
+
+/// A fill's result crop is resampled in one pass over the region it keeps: the same pixels as scaling the
+/// whole frame, then cropping.
+@Suite struct ProcessingGeometryOnePassTests {
+    @Test func aFillsRegionResampleEqualsScalingThenCropping() throws {
+        let source = ProcessingTransformerTests.image(width: 200, height: 100)
+        let built = try ProcessingOptions(parsing: "rs:fill:50:50/g:ea:10:0").transformer(watermarkImage: nil)
+        let output = try #require(built as? ProcessingTransformer).transformed(source).pixels
+        // 200x100 scaled by 1/2 is 100x50; east with a 10-pixel offset keeps x 40..<90.
+        let scaled = ImageResampler.resample(source.pixels, width: 100, height: 50, filter: .lanczos3)
+        #expect(output == (try CropTransformer(x: 40, y: 0, width: 50, height: 50).transformFrame(scaled)))
+    }
+}

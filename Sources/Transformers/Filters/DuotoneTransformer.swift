@@ -11,6 +11,9 @@ import WebImageCore
 ///
 /// Alpha is kept; a gray frame becomes RGB (its colours are no longer gray).
 public struct DuotoneTransformer: FrameTransformer {
+    /// The intensities of duotone and monochrome: 0 (the original) to 1 (only the palette).
+    public static let intensityRange: ClosedRange<Double> = 0...1
+
     /// 0...1: how much of the palette replaces the original colour. 0 changes nothing.
     public let intensity: Double
     /// The colour of the darkest tones (its alpha is ignored). Black by default, as imgproxy.
@@ -20,7 +23,7 @@ public struct DuotoneTransformer: FrameTransformer {
 
     /// A duotone; throws `ImageError/invalidParameter(name:reason:)` for an intensity outside 0...1.
     public init(intensity: Double, dark: RGBAColor = .black, light: RGBAColor = .white) throws(ImageError) {
-        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: 0...1)
+        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
         self.dark = dark
         self.light = light
     }
@@ -58,7 +61,7 @@ public struct MonochromeTransformer: FrameTransformer {
     /// A monochrome palette; throws `ImageError/invalidParameter(name:reason:)` for an intensity outside
     /// 0...1.
     public init(intensity: Double, color: RGBAColor = MonochromeTransformer.defaultColor) throws(ImageError) {
-        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: 0...1)
+        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
         self.color = color
     }
 

@@ -212,16 +212,7 @@ struct ProcessingGeometry: FrameTransformer {
                 ?? options.placedGravity
             current = try Self.crop(current, width: plan.cropWidth, height: plan.cropHeight, gravity: gravity, scale: 1)
         }
-        let width = max(1, plan.scaledWidth), height = max(1, plan.scaledHeight)
-        if width != current.width || height != current.height {
-            let (count, overflow) = width.multipliedReportingOverflow(by: height)
-            if overflow || count > DecodeOptions.defaultMaxPixelCount {
-                throw .imageTooLarge(width: width, height: height, limit: DecodeOptions.defaultMaxPixelCount)
-            }
-            current = ImageResampler.resample(current, width: width, height: height, filter: options.resamplingFilter)
-        }
-        current = try Self.crop(current, width: plan.resultCropWidth, height: plan.resultCropHeight,
-                                gravity: options.placedGravity, scale: plan.dprScale)
+        current = try scaleAndCrop(current, plan)
         for step in inner { current = try step.transformFrame(current) }
         if let extend = options.extend {
             current = try embed(current, width: plan.targetWidth, height: plan.targetHeight,
@@ -239,6 +230,30 @@ struct ProcessingGeometry: FrameTransformer {
                                              background: background).transformFrame(current)
         }
         return current
+    }
+
+    /// The frame scaled to the plan's size and cut to its result crop: in one resample of the kept region
+    /// when the gravity is not smart (the same pixels as scaling, then cropping).
+    private func scaleAndCrop(_ pixels: PixelBuffer, _ plan: ProcessingGeometryPlan) throws(ImageError) -> PixelBuffer {
+        let width = max(1, plan.scaledWidth), height = max(1, plan.scaledHeight)
+        let scales = width != pixels.width || height != pixels.height
+        if scales {
+            let (count, overflow) = width.multipliedReportingOverflow(by: height)
+            if overflow || count > DecodeOptions.defaultMaxPixelCount {
+                throw .imageTooLarge(width: width, height: height, limit: DecodeOptions.defaultMaxPixelCount)
+            }
+        }
+        let keptWidth = min(Geometry.minNonZero(plan.resultCropWidth, width), width)
+        let keptHeight = min(Geometry.minNonZero(plan.resultCropHeight, height), height)
+        let crops = keptWidth < width || keptHeight < height
+        if scales, crops, options.gravity != .smart {
+            let origin = options.placedGravity.origin(outer: (width, height), inner: (keptWidth, keptHeight), scale: plan.dprScale)
+            return ImageResampler.resample(pixels, scaledWidth: width, scaledHeight: height,
+                                           region: (origin.x, origin.y, keptWidth, keptHeight), filter: options.resamplingFilter)
+        }
+        let scaled = scales ? ImageResampler.resample(pixels, width: width, height: height, filter: options.resamplingFilter) : pixels
+        return try Self.crop(scaled, width: plan.resultCropWidth, height: plan.resultCropHeight,
+                             gravity: options.placedGravity, scale: plan.dprScale)
     }
 
     /// Keeps `width` x `height` (0 or more than the frame: all of that side) placed by `gravity`.

@@ -105,12 +105,12 @@ extension ProcessingOptions {
             grayscale = a.bool("grayscale", default: true)
         case "mc", "monochrome":
             try a.expectAtMost(2)
-            let intensity = try a.double("intensity", default: 0, in: 0...1)
+            let intensity = try a.double("intensity", default: 0, in: DuotoneTransformer.intensityRange)
             let color = try a.color("color") ?? MonochromeTransformer.defaultColor
             monochrome = intensity == 0 ? nil : Monochrome(intensity: intensity, color: Self.opaque(color))
         case "dt", "duotone":
             try a.expectAtMost(3)
-            let intensity = try a.double("intensity", default: 0, in: 0...1)
+            let intensity = try a.double("intensity", default: 0, in: DuotoneTransformer.intensityRange)
             let dark = try a.color("dark color") ?? .black
             let light = try a.color("light color") ?? .white
             duotone = intensity == 0 ? nil : Duotone(intensity: intensity, dark: Self.opaque(dark), light: Self.opaque(light))

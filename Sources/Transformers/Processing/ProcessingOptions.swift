@@ -21,8 +21,8 @@ import WebImageCore
 ///
 /// Every value is checked while parsing against the one range the parser keeps for it; a bad one or an
 /// unknown option throws `ImageError/invalidParameter(name:reason:)` naming the option as it was written.
-/// Arguments follow imgproxy's rules: an empty one keeps the value set so far, a boolean that is not one
-/// of Go's `strconv.ParseBool` true words is false.
+/// Arguments follow imgproxy's rules: an empty one means the default (in `rs` and `s`, the value set so
+/// far), a boolean that is not one of Go's `strconv.ParseBool` true words is false.
 public struct ProcessingOptions: Sendable, Hashable {
     // MARK: Trim, orientation, crop
 
