@@ -55,7 +55,7 @@ struct ProcessCommandTests {
         let input = try TemporaryDirectory(prefix: "process-bad-in")
         let cache = try TemporaryDirectory(prefix: "process-bad-cache")
         let photo = try Self.writePhoto(in: input)
-        for (text, option) in [("rs:squash:10:10", "rs"), ("blur:-2", "blur"), ("zoom:2", "zoom"), ("wm:0.5", "wm")] {
+        for (text, option) in [("rs:squash:10:10", "rs"), ("blur:-2", "blur"), ("zoom:0", "zoom"), ("wm:0.5", "wm")] {
             let run = try BuiltExecutable.run("webimage", ["fetch", photo.path, "--process", text],
                                               environment: environment(cache))
             #expect(run.status != 0, "\(text)")

@@ -34,6 +34,7 @@ import WebImageTransformers
         for a in Self.ints {
             for b in Self.ints {
                 Self.check { () throws(ImageError) in try CropTransformer(x: a, y: b, width: a, height: b) }
+                Self.check { () throws(ImageError) in try PixelateTransformer(blockSize: a) }
                 Self.check { () throws(ImageError) in try CropTransformer(width: a, height: b, gravity: .smart) }
                 Self.check { () throws(ImageError) in try PaddingTransformer(top: a, right: b, bottom: a, left: b) }
                 Self.check { () throws(ImageError) in try ExtendTransformer(width: a, height: b) }
@@ -55,6 +56,8 @@ import WebImageTransformers
             Self.check { () throws(ImageError) in try CircleTransformer(borderWidth: value) }
             Self.check { () throws(ImageError) in try TrimTransformer(threshold: value) }
             Self.check { () throws(ImageError) in try BlurTransformer(sigma: value) }
+            Self.check { () throws(ImageError) in try MonochromeTransformer(intensity: value) }
+            Self.check { () throws(ImageError) in try DuotoneTransformer(intensity: value, dark: .white, light: .black) }
             Self.check { () throws(ImageError) in try SharpenTransformer(sigma: value, amount: value, threshold: value) }
             Self.check { () throws(ImageError) in try SharpenTransformer(sigma: 1, amount: value) }
             Self.check { () throws(ImageError) in try ColorAdjustTransformer(brightness: value, contrast: value, saturation: value) }
@@ -83,7 +86,9 @@ import WebImageTransformers
     @Test func processingTextNeverTraps() {
         // Seeded random texts from the option grammar's pieces: each parses or throws ImageError.
         let pieces = ["rs", "fill", "fit", "c", "g", "fp", "sm", "wm", "pd", "bg", "rot", "dpr", "t", "0", "1", "-1",
-                      "0.5", "1e308", "-1e309", "nan", "inf", "99999999999999999999", "ffffff", "", ":", "/", "ex", "col"]
+                      "0.5", "1e308", "-1e309", "nan", "inf", "99999999999999999999", "ffffff", "", ":", "/", "ex", "col",
+                      "mw", "mh", "z", "exar", "pix", "mc", "dt", "mrd", "el", "fill-down", "force", "16384", "0.001",
+                      "3", "no", "soea", "fq", "skp", "jpg"]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -94,7 +99,10 @@ import WebImageTransformers
             for _ in 0..<next(12) { text += pieces[next(pieces.count)] + (next(3) == 0 ? "/" : ":") }
             if let options = try? ProcessingOptions(parsing: text) {
                 #expect((try? ProcessingOptions(parsing: options.description)) == options, "\(text)")
-                _ = try? options.transformer(watermarkImage: Image(pixels: Self.pixels))
+                // Built transformers also run: the geometry's arithmetic must not trap either.
+                if let built = try? options.transformer(watermarkImage: Image(pixels: Self.pixels)) as? ProcessingTransformer {
+                    _ = try? built.transformFrame(Self.pixels)
+                }
             }
         }
     }

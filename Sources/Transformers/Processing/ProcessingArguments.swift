@@ -36,15 +36,22 @@ struct ProcessingArguments {
     /// The next argument without consuming it.
     func peek() -> Substring? { index < values.count && !values[index].isEmpty ? values[index] : nil }
 
-    /// A boolean: `1`, `t`, `true` or `0`, `f`, `false`.
-    mutating func bool(_ what: String, default value: Bool) throws(ImageError) -> Bool {
+    /// A boolean read as imgproxy reads it (Go's `strconv.ParseBool`): `1`, `t`, `T`, `true`, `TRUE`,
+    /// `True` are true; anything else, a typo included, is false (imgproxy logs it and goes on). An empty or
+    /// missing argument keeps `value`.
+    mutating func bool(_ what: String, default value: Bool) -> Bool {
         guard let text = next() else { return value }
-        switch text.lowercased() {
-        case "1", "t", "true": return true
-        case "0", "f", "false": return false
-        default: throw invalid("\(what) \"\(text)\" is not a boolean (1, t, true, 0, f or false)")
-        }
+        return Self.trueWords.contains(text)
     }
+
+    /// A boolean as ``bool(_:default:)``, or nil when the argument is missing or empty.
+    mutating func optionalBool() -> Bool? {
+        guard let text = next() else { return nil }
+        return Self.trueWords.contains(text)
+    }
+
+    /// The words Go's `strconv.ParseBool` reads as true.
+    static let trueWords: Set<Substring> = ["1", "t", "T", "true", "TRUE", "True"]
 
     /// A whole number within `range`.
     mutating func int(_ what: String, default value: Int, in range: ClosedRange<Int>) throws(ImageError) -> Int {
@@ -69,6 +76,18 @@ struct ProcessingArguments {
         return number
     }
 
+    /// A whole number within `range`, or nil when the argument is missing or empty.
+    mutating func optionalInt(_ what: String, in range: ClosedRange<Int>) throws(ImageError) -> Int? {
+        guard peek() != nil else { _ = next(); return nil }
+        return try int(what, default: 0, in: range)
+    }
+
+    /// A finite number within `range`, or nil when the argument is missing or empty.
+    mutating func optionalDouble(_ what: String, in range: ClosedRange<Double>) throws(ImageError) -> Double? {
+        guard peek() != nil else { _ = next(); return nil }
+        return try double(what, default: 0, in: range)
+    }
+
     /// A hexadecimal colour (`f00`, `ff0000`, `ff000080`).
     mutating func color(_ what: String) throws(ImageError) -> RGBAColor? {
         guard let text = next() else { return nil }
@@ -88,30 +107,40 @@ struct ProcessingArguments {
         }
     }
 
-    /// A gravity: a type (`ce`, `no`, ..., `sowe`, `sm`, `fp:%x:%y`) and optional offsets, which must be 0
-    /// (the contract's ``Gravity`` has none). nil when the type is missing.
-    mutating func gravity(allowSmart: Bool = true) throws(ImageError) -> Gravity? {
+    /// A gravity as imgproxy reads it: a type (`ce`, `no`, ..., `sowe`, `sm`) with optional x and y offsets
+    /// (not with `sm`), or `fp:%x:%y` with both coordinates in 0...1. nil when the type is missing.
+    mutating func gravity(allowSmart: Bool = true) throws(ImageError) -> GravityArgument? {
         guard let code = next() else {
             if remaining > 0 { throw invalid("gravity offsets need a gravity type") }
             return nil
         }
-        let gravity: Gravity
         if code == "fp" {
+            guard remaining >= 2, peek() != nil else { throw invalid("fp needs x and y (fp:%x:%y)") }
             let x = try double("focal point x", default: 0.5, in: 0...1)
+            guard peek() != nil else { throw invalid("fp needs x and y (fp:%x:%y)") }
             let y = try double("focal point y", default: 0.5, in: 0...1)
-            gravity = .focalPoint(x: x, y: y)
-        } else if let named = ProcessingNames.gravity(code: code) {
-            gravity = named
-            if case .smart = named, !allowSmart { throw invalid("gravity sm is not allowed here") }
-            for axis in ["x", "y"] {
-                let offset = try double("gravity \(axis) offset", default: 0, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-                guard offset == 0 else { throw invalid("gravity offsets are not supported (\(axis) offset \(ProcessingNumber.text(offset)))") }
-            }
-        } else {
+            return GravityArgument(gravity: .focalPoint(x: x, y: y))
+        }
+        guard let named = ProcessingNames.gravity(code: code) else {
             throw invalid("unknown gravity \"\(code)\" (ce, no, so, ea, we, noea, nowe, soea, sowe, sm, fp:x:y)")
         }
-        return gravity
+        if case .smart = named {
+            guard allowSmart else { throw invalid("gravity sm is not allowed here") }
+            guard remaining == 0 else { throw invalid("gravity sm takes no offsets") }
+            return GravityArgument(gravity: named)
+        }
+        let limit = ProcessingOptions.maximumOffset
+        let x = try double("gravity x offset", default: 0, in: -limit...limit)
+        let y = try double("gravity y offset", default: 0, in: -limit...limit)
+        return GravityArgument(gravity: named, offsetX: x == 0 ? 0 : x, offsetY: y == 0 ? 0 : y)
     }
+}
+
+/// A gravity read from the text with its offsets (0 for `sm` and `fp`).
+struct GravityArgument {
+    var gravity: Gravity
+    var offsetX: Double = 0
+    var offsetY: Double = 0
 }
 
 /// Numbers in the canonical text: whole values without a fraction (`2`, not `2.0`), others in Swift's

@@ -59,6 +59,16 @@ enum ProcessingNames {
         return formats.first { $0.extensions.contains(lowered) }?.format
     }
 
+    /// A source format for `skip_processing` and `format_quality`: the output formats and `svg`.
+    static func sourceFormat(_ name: Substring) -> ImageFormat? {
+        format(name) ?? (name.lowercased() == "svg" ? .svg : nil)
+    }
+
+    /// The position of a format in the table (svg and unknown ones last), for a stable canonical order.
+    static func rank(_ format: ImageFormat) -> Int {
+        formats.firstIndex { $0.format == format } ?? formats.count
+    }
+
     static func text(_ format: ImageFormat) -> String {
         formats.first { $0.format == format }?.extensions[0] ?? format.fileExtension ?? format.identifier
     }

@@ -8,7 +8,7 @@ extension ProcessingOptions: CustomStringConvertible {
     public var description: String { segments.joined(separator: "/") }
 
     /// The canonical segments, in application order.
-    var segments: [String] { pixelSegments + outputSegments }
+    var segments: [String] { pixelSegments + outputSegments + handlingSegments }
 
     /// The segments that change pixels (everything but quality and format).
     var pixelSegments: [String] {
@@ -24,19 +24,34 @@ extension ProcessingOptions: CustomStringConvertible {
         if flipHorizontally || flipVertically { out.append("fl:\(flag(flipHorizontally)):\(flag(flipVertically))") }
         if let crop {
             var text = "c:\(number(crop.width)):\(number(crop.height))"
-            if let gravity = crop.gravity { text += ":" + ProcessingNames.text(gravity) }
+            if let gravity = crop.gravity { text += ":" + gravityText(gravity, crop.offsetX, crop.offsetY) }
             out.append(text)
         }
         if resizingType != .fit || width != 0 || height != 0 || enlarge {
             out.append("rs:\(ProcessingNames.text(resizingType)):\(width):\(height)" + (enlarge ? ":1" : ""))
         }
-        if gravity != .center { out.append("g:" + ProcessingNames.text(gravity)) }
+        if minWidth != 0 { out.append("mw:\(minWidth)") }
+        if minHeight != 0 { out.append("mh:\(minHeight)") }
+        if zoomWidth != 1 || zoomHeight != 1 {
+            out.append("z:" + number(zoomWidth) + (zoomHeight == zoomWidth ? "" : ":" + number(zoomHeight)))
+        }
+        if gravity != .center || gravityOffsetX != 0 || gravityOffsetY != 0 {
+            out.append("g:" + gravityText(gravity, gravityOffsetX, gravityOffsetY))
+        }
         if resamplingFilter != .lanczos3 { out.append("ra:" + ProcessingNames.text(resamplingFilter)) }
         if devicePixelRatio != 1 { out.append("dpr:" + number(devicePixelRatio)) }
         if brightness != 0 { out.append("br:\(brightness)") }
         if contrast != 1 { out.append("co:" + number(contrast)) }
         if saturation != 1 { out.append("sa:" + number(saturation)) }
         if grayscale { out.append("gs:1") }
+        if let monochrome {
+            out.append("mc:" + number(monochrome.intensity)
+                       + (monochrome.color == MonochromeTransformer.defaultColor ? "" : ":" + monochrome.color.hexString))
+        }
+        if let duotone {
+            out.append("dt:" + trimmed([number(duotone.intensity), duotone.dark == .black ? "" : duotone.dark.hexString,
+                                        duotone.light == .white ? "" : duotone.light.hexString]).joined(separator: ":"))
+        }
         if let colorize {
             var text = "col:\(number(colorize.opacity)):\(colorize.color.hexString)"
             if colorize.blendMode != .normal { text += ":1:" + ProcessingNames.text(colorize.blendMode) }
@@ -44,6 +59,7 @@ extension ProcessingOptions: CustomStringConvertible {
         }
         if blur != 0 { out.append("bl:" + number(blur)) }
         if sharpen != 0 { out.append("sh:" + number(sharpen)) }
+        if pixelate > 1 { out.append("pix:\(pixelate)") }
         if let roundedCorners {
             out.append("rc:" + trimmed([number(roundedCorners.radius), number(roundedCorners.borderWidth),
                                         border(roundedCorners.borderColor)]).joined(separator: ":"))
@@ -51,9 +67,8 @@ extension ProcessingOptions: CustomStringConvertible {
         if let circle {
             out.append((["ci"] + trimmed([number(circle.borderWidth), border(circle.borderColor)])).joined(separator: ":"))
         }
-        if let extend {
-            out.append("ex:1" + (extend.gravity == .center ? "" : ":" + ProcessingNames.text(extend.gravity)))
-        }
+        if let extend { out.append("ex:1" + extendText(extend)) }
+        if let extendAspectRatio { out.append("exar:1" + extendText(extendAspectRatio)) }
         if let padding {
             out.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
         }
@@ -72,6 +87,46 @@ extension ProcessingOptions: CustomStringConvertible {
         if let quality { out.append("q:\(quality)") }
         if let format { out.append("f:" + ProcessingNames.text(format)) }
         return out
+    }
+
+    /// The options the server acts on, each only when set.
+    var handlingSegments: [String] {
+        var out: [String] = []
+        let flags: [(String, Bool?)] = [("sm", stripMetadata), ("kcr", keepCopyright), ("scp", stripColorProfile),
+                                        ("eth", enforceThumbnail), ("ar", autoRotate)]
+        for (name, value) in flags { if let value { out.append("\(name):\(flag(value))") } }
+        if !formatQuality.isEmpty {
+            let pairs = formatQuality.sorted { formatOrder($0.key, $1.key) }
+            out.append("fq:" + pairs.map { "\(ProcessingNames.text($0.key)):\($0.value)" }.joined(separator: ":"))
+        }
+        if maxBytes != 0 { out.append("mb:\(maxBytes)") }
+        if !skipProcessingFormats.isEmpty {
+            out.append("skp:" + skipProcessingFormats.sorted(by: formatOrder).map(ProcessingNames.text).joined(separator: ":"))
+        }
+        if raw { out.append("raw:1") }
+        if let maxSourceResolution { out.append("msr:" + number(maxSourceResolution)) }
+        if let maxSourceFileSize { out.append("msfs:\(maxSourceFileSize)") }
+        if let maxAnimationFrames { out.append("maf:\(maxAnimationFrames)") }
+        if let maxAnimationFrameResolution { out.append("mafr:" + number(maxAnimationFrameResolution)) }
+        if let maxResultDimension { out.append("mrd:\(maxResultDimension)") }
+        return out
+    }
+
+    /// Formats in the order of the names table, then by identifier.
+    private func formatOrder(_ a: ImageFormat, _ b: ImageFormat) -> Bool {
+        let (rankA, rankB) = (ProcessingNames.rank(a), ProcessingNames.rank(b))
+        return rankA != rankB ? rankA < rankB : a.identifier < b.identifier
+    }
+
+    /// `type` or `type:x:y` (offsets only when one is not 0).
+    private func gravityText(_ gravity: Gravity, _ x: Double, _ y: Double) -> String {
+        ProcessingNames.text(gravity) + (x == 0 && y == 0 ? "" : ":\(number(x)):\(number(y))")
+    }
+
+    /// The arguments of `ex` and `exar` after the 1: nothing for the centre without offsets.
+    private func extendText(_ extend: Extend) -> String {
+        extend.gravity == .center && extend.offsetX == 0 && extend.offsetY == 0
+            ? "" : ":" + gravityText(extend.gravity, extend.offsetX, extend.offsetY)
     }
 
     private func number(_ value: Double) -> String { ProcessingNumber.text(value) }

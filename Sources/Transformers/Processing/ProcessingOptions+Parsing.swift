@@ -14,11 +14,11 @@ extension ProcessingOptions {
         let dimensions = 0...Self.maximumDimension
         switch name {
         case "rs", "resize":
-            try a.expectAtMost(5)
+            try a.expectAtMost(8)
             try parseResizingType(&a)
             try parseSize(&a)
         case "s", "size":
-            try a.expectAtMost(4)
+            try a.expectAtMost(7)
             try parseSize(&a)
         case "rt", "resizing_type":
             try a.expectAtMost(1)
@@ -31,13 +31,28 @@ extension ProcessingOptions {
             height = try a.int("height", default: 0, in: dimensions)
         case "el", "enlarge":
             try a.expectAtMost(1)
-            enlarge = try a.bool("enlarge", default: false)
+            enlarge = a.bool("enlarge", default: false)
         case "ex", "extend":
             try a.expectAtMost(4)
-            try parseExtend(&a)
+            extend = try parseExtend(&a)
+        case "exar", "extend_ar", "extend_aspect_ratio":
+            try a.expectAtMost(4)
+            extendAspectRatio = try parseExtend(&a)
         case "g", "gravity":
             try a.expectAtMost(3)
-            gravity = try a.gravity() ?? .center
+            let parsed = try a.gravity() ?? GravityArgument(gravity: .center)
+            gravity = parsed.gravity
+            gravityOffsetX = parsed.offsetX
+            gravityOffsetY = parsed.offsetY
+        case "mw", "min-width":
+            try a.expectAtMost(1)
+            minWidth = try a.int("min width", default: 0, in: dimensions)
+        case "mh", "min-height":
+            try a.expectAtMost(1)
+            minHeight = try a.int("min height", default: 0, in: dimensions)
+        case "z", "zoom":
+            try a.expectAtMost(2)
+            try parseZoom(&a)
         case "ra", "resizing_algorithm":
             try a.expectAtMost(1)
             try parseFilter(&a)
@@ -59,14 +74,18 @@ extension ProcessingOptions {
             try a.expectAtMost(2)
             // A bare `fl` mirrors left-right, as imgproxy.
             let bare = a.remaining == 0
-            flipHorizontally = try a.bool("horizontal", default: bare)
-            flipVertically = try a.bool("vertical", default: false)
+            flipHorizontally = a.bool("horizontal", default: bare)
+            flipVertically = a.bool("vertical", default: false)
         case "bl", "blur":
             try a.expectAtMost(1)
             blur = try a.double("sigma", default: 0, in: 0...BlurTransformer.maximumSigma)
         case "sh", "sharpen":
             try a.expectAtMost(1)
             sharpen = try a.double("sigma", default: 0, in: 0...SharpenTransformer.maximumSigma)
+        case "pix", "pixelate":
+            try a.expectAtMost(1)
+            let size = try a.int("size", default: 0, in: 0...PixelateTransformer.maximumBlockSize)
+            pixelate = size <= 1 ? 0 : size   // 1 changes nothing, as 0
         case "a", "adjust":
             try a.expectAtMost(3)
             brightness = try a.int("brightness", default: brightness, in: Self.brightnessRange)
@@ -83,7 +102,18 @@ extension ProcessingOptions {
             saturation = try a.double("saturation", default: 1, in: Self.factorRange)
         case "gs", "grayscale":
             try a.expectAtMost(1)
-            grayscale = try a.bool("grayscale", default: true)
+            grayscale = a.bool("grayscale", default: true)
+        case "mc", "monochrome":
+            try a.expectAtMost(2)
+            let intensity = try a.double("intensity", default: 0, in: DuotoneTransformer.intensityRange)
+            let color = try a.color("color") ?? MonochromeTransformer.defaultColor
+            monochrome = intensity == 0 ? nil : Monochrome(intensity: intensity, color: Self.opaque(color))
+        case "dt", "duotone":
+            try a.expectAtMost(3)
+            let intensity = try a.double("intensity", default: 0, in: DuotoneTransformer.intensityRange)
+            let dark = try a.color("dark color") ?? .black
+            let light = try a.color("light color") ?? .white
+            duotone = intensity == 0 ? nil : Duotone(intensity: intensity, dark: Self.opaque(dark), light: Self.opaque(light))
         case "col", "colorize":
             try a.expectAtMost(4)
             try parseColorize(&a)
@@ -111,17 +141,111 @@ extension ProcessingOptions {
             try a.expectAtMost(1)
             try parseFormat(&a)
         default:
-            throw .invalidParameter(name: name.isEmpty ? String(segment) : name, reason: "unknown processing option")
+            guard try applyHandling(name, &a) else {
+                throw .invalidParameter(name: name.isEmpty ? String(segment) : name, reason: "unknown processing option")
+            }
         }
     }
 
-    /// Checks what no single option can: sizes after the dpr.
-    func validateCombination() throws(ImageError) {
-        let largest = Double(Self.maximumDimension)
-        for (name, value) in [("width", width), ("height", height)] where Double(value) * devicePixelRatio > largest {
-            throw .invalidParameter(name: "dpr", reason: "\(name) \(value) times dpr \(ProcessingNumber.text(devicePixelRatio)) is over \(Self.maximumDimension) pixels")
+    /// The options the server acts on (metadata, encoding, limits); false for a name that is none of them.
+    private mutating func applyHandling(_ name: String, _ a: inout ProcessingArguments) throws(ImageError) -> Bool {
+        switch name {
+        case "sm", "strip_metadata":
+            try a.expectAtMost(1)
+            stripMetadata = a.optionalBool() ?? stripMetadata
+        case "kcr", "keep_copyright":
+            try a.expectAtMost(1)
+            keepCopyright = a.optionalBool() ?? keepCopyright
+        case "scp", "strip_color_profile":
+            try a.expectAtMost(1)
+            stripColorProfile = a.optionalBool() ?? stripColorProfile
+        case "eth", "enforce_thumbnail":
+            try a.expectAtMost(1)
+            enforceThumbnail = a.optionalBool() ?? enforceThumbnail
+        case "ar", "auto_rotate":
+            try a.expectAtMost(1)
+            autoRotate = a.optionalBool() ?? autoRotate
+        case "raw":
+            try a.expectAtMost(1)
+            raw = a.bool("raw", default: raw)
+        case "fq", "format_quality":
+            try parseFormatQuality(&a)
+        case "mb", "max_bytes":
+            try a.expectAtMost(1)
+            maxBytes = try a.int("max_bytes", default: 0, in: Self.maxBytesRange)
+        case "skp", "skip_processing":
+            while a.remaining > 0 {
+                guard let name = a.next() else { continue }
+                guard let format = ProcessingNames.sourceFormat(name) else {
+                    throw a.invalid("unknown image format \"\(name)\" in skip processing")
+                }
+                skipProcessingFormats.insert(format)
+            }
+        case "msr", "max_src_resolution":
+            try a.expectAtMost(1)
+            maxSourceResolution = try a.optionalDouble("megapixels", in: Self.megapixelRange)
+            guard maxSourceResolution != 0 else { throw a.invalid("must be greater than 0") }
+        case "msfs", "max_src_file_size":
+            try a.expectAtMost(1)
+            maxSourceFileSize = try a.optionalInt("bytes", in: Self.maxBytesRange)
+        case "maf", "max_animation_frames":
+            try a.expectAtMost(1)
+            maxAnimationFrames = try a.optionalInt("frames", in: Self.animationFramesRange)
+        case "mafr", "max_animation_frame_resolution":
+            try a.expectAtMost(1)
+            maxAnimationFrameResolution = try a.optionalDouble("megapixels", in: Self.megapixelRange)
+        case "mrd", "max_result_dimension":
+            try a.expectAtMost(1)
+            maxResultDimension = try a.optionalInt("pixels", in: 0...Int(Int32.max))
+        default:
+            return false
+        }
+        return true
+    }
+
+    private mutating func parseFormatQuality(_ a: inout ProcessingArguments) throws(ImageError) {
+        guard a.remaining % 2 == 0 else { throw a.invalid("takes format:quality pairs") }
+        while a.remaining > 0 {
+            guard let name = a.next() else { throw a.invalid("a format is missing") }
+            guard let format = ProcessingNames.sourceFormat(name) else {
+                throw a.invalid("unknown image format \"\(name)\"")
+            }
+            guard a.peek() != nil else { throw a.invalid("the quality of \(name) is missing") }
+            formatQuality[format] = try a.int("quality", default: 0, in: 0...100)
         }
     }
+
+    private mutating func parseZoom(_ a: inout ProcessingArguments) throws(ImageError) {
+        guard a.peek() != nil else { throw a.invalid("needs a factor") }
+        let range = 0...Self.maximumZoom
+        let first = try a.double("zoom", default: 1, in: range)
+        let second = try a.double("zoom", default: first, in: range)
+        guard first > 0, second > 0 else { throw a.invalid("zoom must be greater than 0") }
+        zoomWidth = first
+        zoomHeight = second
+    }
+
+    /// The colour without its alpha: palettes have none (imgproxy reads only the RGB of these colours).
+    static func opaque(_ color: RGBAColor) -> RGBAColor { RGBAColor(red: color.red, green: color.green, blue: color.blue) }
+
+    /// Checks what no single option can: sizes after the dpr and zoom.
+    func validateCombination() throws(ImageError) {
+        let largest = Double(Self.maximumDimension)
+        let sides = [("width", width, zoomWidth), ("height", height, zoomHeight), ("min width", minWidth, 1),
+                     ("min height", minHeight, 1)]
+        for (name, value, zoom) in sides where Double(value) * devicePixelRatio * zoom > largest {
+            throw .invalidParameter(name: "dpr", reason: "\(name) \(value) times dpr \(ProcessingNumber.text(devicePixelRatio))"
+                                    + (zoom == 1 ? "" : " and zoom \(ProcessingNumber.text(zoom))") + " is over \(Self.maximumDimension) pixels")
+        }
+    }
+
+    /// `max_bytes` and `max_src_file_size`: up to 2 GiB, more than any image the server keeps in memory.
+    static let maxBytesRange = 0...Int(Int32.max)
+    /// `max_src_resolution` and `max_animation_frame_resolution`, in megapixels: a 2^31-pixel image is the
+    /// most any decoder here accepts.
+    static let megapixelRange: ClosedRange<Double> = 0...2147
+    /// `max_animation_frames`: at least one; 100 000 frames is beyond any real animation.
+    static let animationFramesRange = 1...100_000
 
     // MARK: Options with several arguments
 
@@ -141,21 +265,20 @@ extension ProcessingOptions {
         resizingType = mode
     }
 
-    /// `%width:%height:%enlarge:%extend`, shared by `rs` and `s`.
+    /// `%width:%height:%enlarge:%extend:%gravity:%x:%y`, shared by `rs` and `s`; an empty argument keeps
+    /// the value set so far.
     private mutating func parseSize(_ a: inout ProcessingArguments) throws(ImageError) {
         width = try a.int("width", default: width, in: 0...Self.maximumDimension)
         height = try a.int("height", default: height, in: 0...Self.maximumDimension)
-        enlarge = try a.bool("enlarge", default: enlarge)
-        if try a.bool("extend", default: extend != nil) {
-            extend = extend ?? Extend()
-        } else {
-            extend = nil
-        }
+        enlarge = a.bool("enlarge", default: enlarge)
+        if a.peek() != nil { extend = try parseExtend(&a) }
     }
 
-    private mutating func parseExtend(_ a: inout ProcessingArguments) throws(ImageError) {
-        guard try a.bool("extend", default: false) else { extend = nil; return }
-        extend = Extend(gravity: try a.gravity(allowSmart: false) ?? .center)
+    /// `%extend:%gravity:%x:%y` of `ex` and `exar`: nil when off.
+    private func parseExtend(_ a: inout ProcessingArguments) throws(ImageError) -> Extend? {
+        guard a.bool("extend", default: false) else { return nil }
+        guard let parsed = try a.gravity(allowSmart: false) else { return Extend() }
+        return Extend(gravity: parsed.gravity, offsetX: parsed.offsetX, offsetY: parsed.offsetY)
     }
 
     private mutating func parseFilter(_ a: inout ProcessingArguments) throws(ImageError) {
@@ -170,16 +293,18 @@ extension ProcessingOptions {
         let bound = Double(Self.maximumDimension * 4)   // a crop is in source pixels, which may exceed the output limit
         let width = try a.double("width", default: 0, in: 0...bound)
         let height = try a.double("height", default: 0, in: 0...bound)
-        let gravity = try a.gravity()
-        crop = width == 0 && height == 0 ? nil : Crop(width: width, height: height, gravity: gravity)
+        let parsed = try a.gravity()
+        crop = width == 0 && height == 0 ? nil
+            : Crop(width: width, height: height, gravity: parsed?.gravity, offsetX: parsed?.offsetX ?? 0,
+                   offsetY: parsed?.offsetY ?? 0)
     }
 
     private mutating func parseTrim(_ a: inout ProcessingArguments) throws(ImageError) {
         guard a.peek() != nil else { throw a.invalid("needs a threshold") }
         let threshold = try a.double("threshold", default: 0, in: 0...255)
         trim = Trim(threshold: threshold, color: try a.color("color"),
-                    equalHorizontal: try a.bool("equal_hor", default: false),
-                    equalVertical: try a.bool("equal_ver", default: false))
+                    equalHorizontal: a.bool("equal_hor", default: false),
+                    equalVertical: a.bool("equal_ver", default: false))
     }
 
     private mutating func parseRotation(_ a: inout ProcessingArguments) throws(ImageError) {
@@ -193,7 +318,7 @@ extension ProcessingOptions {
     private mutating func parseColorize(_ a: inout ProcessingArguments) throws(ImageError) {
         let opacity = try a.double("opacity", default: 0, in: 0...1)
         let color = try a.color("color") ?? .black
-        guard try a.bool("keep_alpha", default: true) else {
+        guard a.bool("keep_alpha", default: true) else {
             throw a.invalid("keep_alpha must be true: the overlay always keeps the image's alpha")
         }
         var mode = BlendMode.normal

@@ -6,10 +6,12 @@ extension ProcessingOptions {
     ///
     /// The steps always run in this order, whatever the order of the text (imgproxy's pipeline; it measures
     /// sizes on the rotated image, so rotating first gives the same geometry): trim; rotate and flip; crop;
-    /// resize; brightness, contrast and saturation, grayscale, colorize, blur, sharpen; rounded corners or
-    /// circle; extend; padding; flatten onto ``background`` (onto white for JPEG output without one);
-    /// watermark. The dpr multiplies the resize and extend size, padding, radii, borders and absolute
-    /// watermark offsets.
+    /// resize and the result crop; brightness, contrast and saturation, grayscale, monochrome, duotone,
+    /// colorize, blur, sharpen, pixelate; rounded corners or circle; extend; extend to the aspect ratio;
+    /// padding; flatten onto ``background`` (onto white for JPEG output without one); watermark. Crop to
+    /// padding are sized as imgproxy sizes them from each frame's size (the effective dpr, zoom, minimum
+    /// sizes, ``maxResultDimension``), so the steps from crop to padding are one step. The dpr also
+    /// multiplies radii, borders and absolute watermark offsets.
     ///
     /// A value built in code is checked as if it had been parsed. Throws
     /// `ImageError/invalidParameter(name:reason:)` naming the option, also when ``watermark`` is set and
@@ -39,40 +41,26 @@ extension ProcessingOptions {
         if flipHorizontally || flipVertically {
             steps.append(FlipTransformer(horizontal: flipHorizontally, vertical: flipVertically))
         }
-        if let crop {
-            steps.append(ProcessingCrop(width: crop.width, height: crop.height, gravity: crop.gravity ?? gravity))
-        }
-        let targetWidth = scaled(width)
-        let targetHeight = scaled(height)
-        if width != 0 || height != 0 {
-            try step("rs", &steps) { () throws(ImageError) in
-                try ResizeTransformer(width: targetWidth, height: targetHeight, mode: resizingType, gravity: gravity,
-                                      enlarge: enlarge, filter: resamplingFilter)
-            }
-        }
-        try appendEffects(to: &steps)
+        // Effects and shape run between the result crop and extend; with geometry to do they run inside
+        // its step, which sizes extend and padding from the source.
+        var inner: [any FrameTransformer] = []
+        try appendEffects(to: &inner)
         if let roundedCorners {
-            try step("rc", &steps) { () throws(ImageError) in
+            try step("rc", &inner) { () throws(ImageError) in
                 try RoundedCornersTransformer(radius: roundedCorners.radius * devicePixelRatio,
                                               borderWidth: roundedCorners.borderWidth * devicePixelRatio,
                                               borderColor: roundedCorners.borderColor)
             }
         }
         if let circle {
-            try step("ci", &steps) { () throws(ImageError) in
+            try step("ci", &inner) { () throws(ImageError) in
                 try CircleTransformer(borderWidth: circle.borderWidth * devicePixelRatio, borderColor: circle.borderColor)
             }
         }
-        if let extend, width != 0 || height != 0 {
-            try step("ex", &steps) { () throws(ImageError) in
-                try ExtendTransformer(width: targetWidth, height: targetHeight, gravity: extend.gravity, background: canvas)
-            }
-        }
-        if let padding {
-            try step("pd", &steps) { () throws(ImageError) in
-                try PaddingTransformer(top: scaled(padding.top), right: scaled(padding.right),
-                                       bottom: scaled(padding.bottom), left: scaled(padding.left), background: canvas)
-            }
+        if hasGeometry {
+            steps.append(ProcessingGeometry(options: self, inner: inner, background: canvas))
+        } else {
+            steps += inner
         }
         if let background {
             steps.append(FlattenTransformer(background: background))
@@ -95,6 +83,16 @@ extension ProcessingOptions {
             }
         }
         if grayscale { steps.append(GrayscaleTransformer()) }
+        if let monochrome {
+            try step("mc", &steps) { () throws(ImageError) in
+                try MonochromeTransformer(intensity: monochrome.intensity, color: monochrome.color)
+            }
+        }
+        if let duotone {
+            try step("dt", &steps) { () throws(ImageError) in
+                try DuotoneTransformer(intensity: duotone.intensity, dark: duotone.dark, light: duotone.light)
+            }
+        }
         if let colorize {
             let strength = UInt8((colorize.opacity * 255).rounded())
             let color = RGBAColor(red: colorize.color.red, green: colorize.color.green, blue: colorize.color.blue,
@@ -106,6 +104,9 @@ extension ProcessingOptions {
         }
         if sharpen != 0 {
             try step("sh", &steps) { () throws(ImageError) in try SharpenTransformer(sigma: sharpen) }
+        }
+        if pixelate > 1 {
+            try step("pix", &steps) { () throws(ImageError) in try PixelateTransformer(blockSize: pixelate) }
         }
     }
 
@@ -124,9 +125,6 @@ extension ProcessingOptions {
             }
         }
     }
-
-    /// A size in points times the dpr, in whole pixels.
-    private func scaled(_ points: Int) -> Int { Int((Double(points) * devicePixelRatio).rounded()) }
 
     /// Appends the transformer `make` builds; a parameter it refuses is reported under the option's name.
     private func step(_ option: String, _ steps: inout [any FrameTransformer],
