@@ -46,8 +46,8 @@ final class FallbackImage: Sendable {
         if let image = decoded.withLock({ $0 }) { return image }
         let fetched: SourceFetcher.Fetched
         switch origin {
-        case .bytes(let data): fetched = .encoded(data, url: Self.key, decodeBox: nil)
-        case .url(let url): fetched = try await fetcher.fetch(url, decodeBox: nil)
+        case .bytes(let data): fetched = .encoded(data, url: Self.key, decoding: SourceDecoding())
+        case .url(let url): fetched = try await fetcher.fetch(url, decoding: SourceDecoding())
         }
         let image = try fetcher.decode(fetched)
         decoded.withLock { $0 = image }

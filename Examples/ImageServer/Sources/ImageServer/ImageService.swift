@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WebImage
 import WebImageSVGCoder
+import WebImageTransformers
 import WebImageRedisCache
 
 /// Answers processing URLs: checks the signature and the source, finds the answer in the result cache
@@ -108,6 +109,12 @@ final class ImageService: Sendable {
     /// Downloads waiting for a slot, per slot, before the server answers 503: waiting downloads hold
     /// only a task each.
     static let queuedDownloadsPerSlot = 4
+
+    /// Whether `options` set one of imgproxy's security options (per-request limits).
+    static func usesSecurityOptions(_ options: ProcessingOptions) -> Bool {
+        options.maxSourceResolution != nil || options.maxSourceFileSize != nil || options.maxAnimationFrames != nil
+            || options.maxAnimationFrameResolution != nil || options.maxResultDimension != nil
+    }
 
     /// An option segment's name as written (`rs` of `rs:fit:10:10`).
     static func optionName(_ segment: Substring) -> String {
@@ -252,6 +259,11 @@ final class ImageService: Sendable {
             // imgproxy answers options it cannot read with 404, as it does any invalid URL.
             throw ServerFailure(status: 404, "invalid processing options: \(error)")
         }
+        if let options = plan.options, Self.usesSecurityOptions(options), !configuration.allowsSecurityOptions {
+            // imgproxy's answer to per-request limits without IMGPROXY_ALLOW_SECURITY_OPTIONS.
+            throw ServerFailure(status: 403, "security processing options are not allowed")
+        }
+        let decoding = SourceDecoding(plan)
         let explicitFormat = plan.format
         if let explicitFormat, !coders.canEncode(to: explicitFormat) {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
@@ -278,12 +290,12 @@ final class ImageService: Sendable {
             // Memory first: a source held decoded or as bytes never waits behind downloads.
             let source: SourceFetcher.Fetched
             var fallback: FallbackImage.Use?
-            if let inMemory = fetcher.cached(path.sourceURL, decodeBox: plan.decodeBox) {
+            if let inMemory = fetcher.cached(path.sourceURL, decoding: decoding) {
                 source = inMemory
             } else {
                 do {
                     source = try await downloads.run(key: Self.origin(of: path.sourceURL)) {
-                        try await fetcher.fetch(path.sourceURL, decodeBox: plan.decodeBox)
+                        try await fetcher.fetch(path.sourceURL, decoding: decoding)
                     }
                 } catch let error as ImageError {
                     guard let image = configuration.fallbackImage, error != .cancelled else { throw error }
@@ -296,7 +308,7 @@ final class ImageService: Sendable {
             metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
             let rendered = try await gate.run {
                 try await make(plan: plan, source: source, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
-                               preference: preference, quality: quality)
+                               preference: preference)
             }
             return (rendered, fallback)
         }
@@ -308,17 +320,14 @@ final class ImageService: Sendable {
 
     /// Decodes, transforms and encodes one answer from its fetched source, in a worker slot.
     private func make(plan: ProcessingPlan, source: SourceFetcher.Fetched, sourceURL: URL, explicitFormat: ImageFormat?,
-                      preference: FormatNegotiation.Preference, quality: Int) async throws -> RenderedImage {
+                      preference: FormatNegotiation.Preference) async throws -> RenderedImage {
         try Task.checkCancellation()
         let processStarted = ContinuousClock.now
         let watermark = plan.wantsWatermark ? self.watermark : nil
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
-        let encodeOptions = {
-            var options = EncodeOptions(quality: Double(quality) / 100)
-            options.lossyEffort = configuration.webpEffort
-            return options
-        }()
-        if var unprocessed = try skipped(source, explicitFormat: explicitFormat) {
+        let (effort, defaultQuality) = (configuration.webpEffort, configuration.defaultQuality)
+        let options = plan.options
+        if var unprocessed = try skipped(source, plan: plan, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
             return unprocessed
@@ -327,6 +336,10 @@ final class ImageService: Sendable {
         var rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
                 let image = try fetcher.decode(source, cancellation: decodeCancellation)
+                if let limit = options?.maxAnimationFrameResolution, limit > 0, image.isAnimated,
+                   Double(image.width * image.height) > limit * 1_000_000 {
+                    throw .imageTooLarge(width: image.width, height: image.height, limit: Int(limit * 1_000_000))
+                }
                 var output = image
                 // The transformer asks `isCancelled` between steps and frames, so a request past its deadline
                 // (already answered 504) or dropped by its client stops within one step of one frame.
@@ -343,10 +356,15 @@ final class ImageService: Sendable {
                 if isCancelled() { throw .cancelled }
                 let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                       image: output, sourceFormat: image.format)
-                var options = encodeOptions
+                // `q`, else `fq` for this format, else the server's quality.
+                var encoding = EncodeOptions(quality: Double(options?.quality ?? options?.formatQuality[format] ?? defaultQuality) / 100)
+                encoding.lossyEffort = effort
                 // A format that cannot hold an animation gets its first frame (never an APNG for `f:png`).
-                options.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
-                let data = try coders.encode(output, as: format, options: options)
+                encoding.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
+                // `scp:0` keeps the source's ICC profile; by default it is dropped, as imgproxy does.
+                encoding.keepsColorProfile = options?.stripColorProfile == false
+                let data = try Self.encode(output, as: format, options: encoding, maxBytes: options?.maxBytes ?? 0,
+                                           coders: coders, isCancelled: isCancelled)
                 return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
             }
         } onCancel: {
@@ -363,17 +381,47 @@ extension ImageService {
     /// format, and an SVG source (sanitised unless `IMGPROXY_SANITIZE_SVG` is off) unless the URL names a
     /// raster format or `IMGPROXY_ALWAYS_RASTERIZE_SVG` is on; nil: process it. A source met decoded (kept
     /// from an earlier request) is processed.
-    func skipped(_ source: SourceFetcher.Fetched, explicitFormat: ImageFormat?) throws(ImageError) -> RenderedImage? {
+    func skipped(_ source: SourceFetcher.Fetched, plan: ProcessingPlan, explicitFormat: ImageFormat?) throws(ImageError) -> RenderedImage? {
         guard case .encoded(let data, _, _) = source else { return nil }
         let format = ImageFormat.detect(data)
+        if let limit = plan.options?.maxSourceFileSize, limit > 0, data.count > limit {
+            throw .responseTooLarge(limit: limit)
+        }
+        // `raw`: the source as it came, whatever the rest of the URL says.
+        if plan.options?.raw == true {
+            return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
+        }
         guard explicitFormat == nil || explicitFormat == format else { return nil }
         if format == .svg && !configuration.alwaysRasterizesSVG {
             let answer = configuration.sanitizesSVG ? try SVGSanitizer.sanitized(data) : data
             return RenderedImage(data: answer, contentType: ImageFormat.svg.mimeType ?? "image/svg+xml")
         }
-        guard configuration.skipProcessingFormats.contains(format) else { return nil }
+        guard configuration.skipProcessingFormats.contains(format) || plan.options?.skipProcessingFormats.contains(format) == true else {
+            return nil
+        }
         return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
     }
+
+    /// `image` encoded as `format`; with `maxBytes` (imgproxy's `max_bytes`), encoded again at lower
+    /// qualities until the answer fits, as imgproxy does for its lossy formats (the smallest when none does).
+    static func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions, maxBytes: Int,
+                       coders: ImageCodersManager, isCancelled: () -> Bool) throws(ImageError) -> Data {
+        var data = try coders.encode(image, as: format, options: options)
+        guard maxBytes > 0, lossyFormats.contains(format) else { return data }
+        var quality = Int((options.quality * 100).rounded())
+        while data.count > maxBytes, quality > 1, !isCancelled() {
+            // imgproxy's steps: the further from the budget, the bigger the cut.
+            let over = Double(data.count) / Double(maxBytes)
+            quality = max(1, Int(Double(quality) * (over > 3 ? 0.25 : over > 1.5 ? 0.5 : 0.75)))
+            var smaller = options
+            smaller.quality = Double(quality) / 100
+            data = try coders.encode(image, as: format, options: smaller)
+        }
+        return data
+    }
+
+    /// Formats `max_bytes` re-encodes at lower quality.
+    static let lossyFormats: Set<ImageFormat> = [.jpeg, .webp, .avif, .heic, .jpegXL]
 }
 
 extension Duration {

@@ -17,6 +17,9 @@ struct ProcessingPlan: Sendable {
     /// scaler, then the framework's thumbnail resampler), because the options begin by fitting the image
     /// inside it; nil when an earlier step needs the full-size pixels.
     var decodeBox: PixelSize?
+    /// The parsed options, for what the server acts on itself (security options, metadata, quality per
+    /// format, `max_bytes`, `skip_processing`, `raw`); nil without options.
+    var options: ProcessingOptions?
     /// Makes the transformer that applies the options (given the watermark image, and the request's
     /// cancellation check, asked between steps and frames), nil when there is nothing to do.
     var makeTransformer: @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError)
@@ -38,13 +41,16 @@ struct ProcessingPlan: Sendable {
                   makeTransformer: { watermark, isCancelled throws(ImageError) in
                       try options.transformer(watermarkImage: watermark, isCancelled: isCancelled) as? any FrameTransformer
                   })
+        self.options = options
     }
 
     /// Only `fit` into a box with both sides given, and nothing before the resize that looks at the
-    /// full image (crop, trim, rotation): then decoding into the box gives what the resize would.
+    /// full image (crop, trim, rotation) or scales past the box (zoom, minimum sizes): then decoding into
+    /// the box gives what the resize would.
     static func decodeBox(_ options: ProcessingOptions) -> PixelSize? {
         guard options.resizingType == .fit, options.width > 0, options.height > 0, options.crop == nil,
-              options.trim == nil, options.rotation == 0 else { return nil }
+              options.trim == nil, options.rotation == 0, options.zoomWidth == 1, options.zoomHeight == 1,
+              options.minWidth == 0, options.minHeight == 0 else { return nil }
         let scale = options.devicePixelRatio
         return PixelSize(width: max(1, Int((Double(options.width) * scale).rounded())),
                          height: max(1, Int((Double(options.height) * scale).rounded())))

@@ -62,6 +62,7 @@ extension ServerConfiguration {
         enforcesJXL = try reader.bool("IMGPROXY_ENFORCE_JXL") ?? enforcesJXL
         preferredFormats = try reader.formats("IMGPROXY_PREFERRED_FORMATS") ?? preferredFormats
         skipProcessingFormats = try reader.formats("IMGPROXY_SKIP_PROCESSING_FORMATS") ?? skipProcessingFormats
+        allowsSecurityOptions = try reader.bool("IMGPROXY_ALLOW_SECURITY_OPTIONS") ?? allowsSecurityOptions
         alwaysRasterizesSVG = try reader.bool("IMGPROXY_ALWAYS_RASTERIZE_SVG") ?? alwaysRasterizesSVG
         sanitizesSVG = try reader.bool("IMGPROXY_SANITIZE_SVG") ?? sanitizesSVG
         allowedProcessingOptions = Set(reader.list("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") ?? [])

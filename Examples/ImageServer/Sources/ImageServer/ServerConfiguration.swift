@@ -116,6 +116,9 @@ public struct ServerConfiguration: Sendable {
     /// Formats a source keeps when the URL names none, and the candidates for one that is not kept
     /// (`IMGPROXY_PREFERRED_FORMATS`; imgproxy's JPEG, PNG, GIF by default).
     public var preferredFormats: [ImageFormat] = FormatNegotiation.defaultPreferred
+    /// URLs may set per-request limits, imgproxy's security options (`msr`, `msfs`, `maf`, `mafr`, `mrd`;
+    /// `IMGPROXY_ALLOW_SECURITY_OPTIONS`, off by default: such URLs answer 403).
+    public var allowsSecurityOptions = false
     /// An SVG source is rasterised even when the URL names no raster format (`IMGPROXY_ALWAYS_RASTERIZE_SVG`;
     /// off by default: it is answered as SVG).
     public var alwaysRasterizesSVG = false

@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// Finds source images in two phases, so that waiting on an origin never holds a worker slot:
-/// ``fetch(_:decodeBox:)`` (network only: the decoded-source cache, else the bytes from the kept-bytes
+/// ``fetch(_:decoding:)`` (network only: the decoded-source cache, else the bytes from the kept-bytes
 /// cache or the origin) runs under the download gate, and ``decode(_:)`` (CPU only) runs in a worker slot.
 ///
 /// The HTTP loader has the server preset: SSRF guard on, short timeouts, a size limit, the allow-list
@@ -15,7 +15,7 @@ struct SourceFetcher: Sendable {
         /// Decoded before, for the same box.
         case decoded(Image)
         /// Its bytes, to decode in a worker slot.
-        case encoded(Data, url: URL, decodeBox: PixelSize?)
+        case encoded(Data, url: URL, decoding: SourceDecoding)
     }
 
     let httpLoader: HTTPLoader
@@ -90,28 +90,28 @@ struct SourceFetcher: Sendable {
     /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
     static let loopbackAddresses: Set<String> = ["127.0.0.1", "0:0:0:0:0:0:0:1"]
 
-    /// The decoded source at `url` for `decodeBox` when it is in memory, else its bytes. Network only:
+    /// The decoded source at `url` for `decoding` when it is in memory, else its bytes. Network only:
     /// cancelling the task cancels the download.
-    func fetch(_ url: URL, decodeBox: PixelSize?) async throws(ImageError) -> Fetched {
+    func fetch(_ url: URL, decoding: SourceDecoding) async throws(ImageError) -> Fetched {
         // Again: a download that finished while this one waited for its slot may have brought it.
-        if let fetched = cached(url, decodeBox: decodeBox) { return fetched }
+        if let fetched = cached(url, decoding: decoding) { return fetched }
         let loaded = try await keptBytes.load(url).get()
         let headers = OriginHeaders(loaded.response)
         if !headers.isEmpty { originHeaders.set(headers, forKey: url.absoluteString, cost: headers.cost) }
-        return .encoded(loaded.data, url: url, decodeBox: decodeBox)
+        return .encoded(loaded.data, url: url, decoding: decoding)
     }
 
-    /// The source at `url` for `decodeBox` when memory holds it (decoded, or its bytes), else nil; never
+    /// The source at `url` for `decoding` when memory holds it (decoded, or its bytes), else nil; never
     /// waits. The server asks this before taking a download slot, so requests that memory can answer
     /// never queue behind downloads from slow origins.
-    func cached(_ url: URL, decodeBox: PixelSize?) -> Fetched? {
-        if let image = decodedSources.image(forKey: Self.decodedKey(url, decodeBox)) {
+    func cached(_ url: URL, decoding: SourceDecoding) -> Fetched? {
+        if let image = decodedSources.image(forKey: Self.decodedKey(url, decoding)) {
             metrics.countSourceLookup("decoded")
             return .decoded(image)
         }
         if let data = keptBytes.keptData(for: url) {
             metrics.countSourceLookup("kept_bytes")
-            return .encoded(data, url: url, decodeBox: decodeBox)
+            return .encoded(data, url: url, decoding: decoding)
         }
         return nil
     }
@@ -122,12 +122,11 @@ struct SourceFetcher: Sendable {
         switch fetched {
         case .decoded(let image):
             return image
-        case .encoded(let data, let url, let decodeBox):
-            var options = decodeOptions
-            options.thumbnailPixelSize = decodeBox
+        case .encoded(let data, let url, let decoding):
+            var options = decoding.applied(to: decodeOptions)
             options.cancellation = cancellation
             let image = options.enforcingOutputSize(try coders.decode(data, options: options))
-            decodedSources.setImage(image, forKey: Self.decodedKey(url, decodeBox))
+            decodedSources.setImage(image, forKey: Self.decodedKey(url, decoding))
             return image
         }
     }
@@ -135,8 +134,7 @@ struct SourceFetcher: Sendable {
     /// Bytes held by the two source caches now.
     var heldBytes: Int { decodedSources.totalCost + keptBytes.keptByteCount }
 
-    private static func decodedKey(_ url: URL, _ box: PixelSize?) -> String {
-        guard let box else { return url.absoluteString }
-        return CacheKey.thumbnailed(url.absoluteString, size: box, preserveAspectRatio: true)
+    static func decodedKey(_ url: URL, _ decoding: SourceDecoding) -> String {
+        url.absoluteString + decoding.keySuffix
     }
 }

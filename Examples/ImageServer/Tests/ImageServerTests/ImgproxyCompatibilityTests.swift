@@ -349,6 +349,50 @@ import WebImage
         try await rasterising.stop()
     }
 
+    /// The options the server acts on itself: security options only with `IMGPROXY_ALLOW_SECURITY_OPTIONS`
+    /// (403 otherwise) and then enforced; `raw` and `skp` answer the source; `fq` picks the quality per
+    /// format; `mb` re-encodes until the answer fits; `z` is not decoded into the fit box.
+    @Test func optionsTheServerActsOn() async throws {
+        var files = Fixtures.standardFiles
+        files["/noise.png"] = .init(data: Fixtures.encoded(Fixtures.noisePixels(side: 128), as: .png), contentType: "image/png")
+        let servers = try await TestServers.start(files: files) { $0.maxAnimationFrames = 10 }
+        let photo = servers.sourceURL("/photo.jpg")
+        func get(_ options: String, _ source: String? = nil, _ ext: String? = nil) async throws -> HTTPReply {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source ?? photo, extension: ext))
+        }
+        for option in ["msr:1", "msfs:100", "maf:1", "mafr:1", "mrd:10"] {
+            #expect(try await get(option).status == 403, "\(option)")
+        }
+        let original = Fixtures.standardFiles["/photo.jpg"]!.data
+        #expect(try await get("raw:1/rs:fit:8:8").body == original)
+        #expect(try await get("skp:jpg/rs:fit:8:8").body == original)
+        #expect(try Fixtures.decode(try await get("skp:png/rs:fit:8:8").body).width == 8)
+        let low = try await get("fq:jpeg:5", nil, "jpg").body.count, high = try await get("fq:jpeg:95", nil, "jpg").body.count
+        #expect(low < high)
+        #expect(try await get("fq:webp:5", nil, "jpg").body.count == (try await get("q:80", nil, "jpg").body.count))
+        let noise = servers.sourceURL("/noise.png")
+        let unbounded = try await get("q:95", noise, "jpg").body.count
+        let bounded = try await get("q:95/mb:\(unbounded / 3)", noise, "jpg")
+        #expect(bounded.status == 200 && bounded.body.count <= unbounded / 3, "\(bounded.body.count) of \(unbounded)")
+        let zoomed = try Fixtures.decode(try await get("rs:fit:16:16/z:2", nil, "png").body)
+        #expect(zoomed.width == 32)
+        try await servers.stop()
+
+        let permissive = try await TestServers.start { $0.allowsSecurityOptions = true; $0.maxAnimationFrames = 10 }
+        func status(_ options: String, _ source: String) async throws -> Int {
+            try await HTTPClient.get(permissive.baseURL + permissive.plainPath(options: options, source: permissive.sourceURL(source))).status
+        }
+        #expect(try await status("msr:0.001", "/photo.jpg") == 422)       // 64x48 is 3,072 pixels: over 1,000
+        #expect(try await status("msr:1", "/photo.jpg") == 200)
+        #expect(try await status("msfs:100", "/photo.jpg") == 422)
+        let firstFrame = try await HTTPClient.get(permissive.baseURL + permissive.plainPath(options: "maf:1", source: permissive.sourceURL("/anim.gif")))
+        #expect(try Fixtures.decode(firstFrame.body).frameCount == 1)
+        #expect(try await status("mafr:0.0001", "/anim.gif") == 422)
+        let capped = try await HTTPClient.get(permissive.baseURL + permissive.plainPath(options: "mrd:10", source: permissive.sourceURL("/photo.jpg"), extension: "png"))
+        #expect(try Fixtures.decode(capped.body).width == 10)
+        try await permissive.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")

@@ -85,12 +85,15 @@ import WebImageTransformers
         let servers = try await TestServers.start()
         let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(options: "rs:fit:16:16/dpr:2", source: servers.sourceURL("/photo.jpg"), extension: "png"))
         #expect(reply.status == 200)
-        let key = CacheKey.thumbnailed(servers.sourceURL("/photo.jpg"), size: PixelSize(32), preserveAspectRatio: true)
+        let key = SourceFetcher.decodedKey(URL(string: servers.sourceURL("/photo.jpg"))!, SourceDecoding(box: PixelSize(32)))
         let decoded = servers.server.service.fetcher.decodedSources.image(forKey: key)
         #expect(decoded?.width == 32 && decoded?.height == 24)
         // A crop needs the full image first: no decode box.
         #expect(try ProcessingPlan(segments: ["c:10:10", "rs:fit:16:16"]).decodeBox == nil)
         #expect(try ProcessingPlan(segments: ["rs:fill:16:16"]).decodeBox == nil)
+        // Zoom and minimum sizes scale past the box: no decode box either.
+        #expect(try ProcessingPlan(segments: ["rs:fit:16:16", "z:2"]).decodeBox == nil)
+        #expect(try ProcessingPlan(segments: ["rs:fit:16:16", "mw:40"]).decodeBox == nil)
         try await servers.stop()
     }
 
