@@ -90,6 +90,9 @@ public struct HTTPLoaderConfiguration: Sendable {
     public var headers: [String: String] = [:]
     /// Credentials for servers that ask for authentication. None by default.
     public var credentials: HTTPCredentials?
+    /// Sign every request with AWS Signature Version 4 (S3 and compatible stores; see ``S3Loader``).
+    /// Like ``credentials``, it goes only to the first origin of a redirect chain. None by default.
+    public var awsSignature: AWSSignature?
     /// Changes or refuses each request; a request's context `ImageContext/requestModifier` wins.
     public var requestModifier: (any RequestModifier)?
     /// Checks or changes each response; a request's context `ImageContext/responseModifier` wins.

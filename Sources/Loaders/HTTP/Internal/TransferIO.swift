@@ -154,6 +154,8 @@ final class TransferIO {
         default: setString(CURLOPT_CUSTOMREQUEST, request.method)
         }
         for line in request.headerLines { headerList = curl_slist_append(headerList, line) }
+        let signature = request.sendsCredentials ? configuration.awsSignature : nil
+        for line in signature?.headerLines ?? [] { headerList = curl_slist_append(headerList, line) }
         if let resumingFrom {
             // Our own header lines rather than CURLOPT_RANGE: libcurl would fail a 200 answer to its
             // range, and a 200 (the resource changed, or ranges are not supported) is a fine answer.
@@ -167,6 +169,12 @@ final class TransferIO {
             setString(CURLOPT_USERNAME, credentials.user)
             setString(CURLOPT_PASSWORD, credentials.password)
             setLong(CURLOPT_HTTPAUTH, ccurl_auth_basic_or_digest)
+        }
+        if let signature {
+            // libcurl signs the request (and the x-amz-* headers above) with the key pair as user and password.
+            setString(CURLOPT_AWS_SIGV4, signature.curlProvider)
+            setString(CURLOPT_USERNAME, signature.accessKeyID)
+            setString(CURLOPT_PASSWORD, signature.secretAccessKey)
         }
         if request.handlesCookies {
             // An empty file name turns the cookie engine on without reading a file.
