@@ -68,7 +68,7 @@ struct S3LoaderTests {
         let version = try #require(versions["cats/tom.pgm"])
         #expect(try await load(loader, URL(string: "s3://photos/cats/tom.pgm?versionId=\(version)")!).data == PGMCoder.sample(width: 3))
         // A missing key is S3's 404 (NoSuchKey), a typed error.
-        guard case .invalidStatusCode(404) = try await loadResult(loader, URL(string: "s3://photos/cats/none.pgm")!).failure else {
+        guard case .invalidStatusCode(404) = await loadResult(loader, URL(string: "s3://photos/cats/none.pgm")!).failure else {
             Issue.record("a missing key did not fail with 404")
             return
         }
