@@ -176,6 +176,6 @@ struct ResponseTests {
 private struct RetryUpTo: HTTPRetryPolicy {
     let attempts: Int
     func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
-        failure.attempt < attempts ? .retry(after: 0.01) : .stop
+        failure.attempt < attempts ? .retry(after: .milliseconds(10)) : .stop
     }
 }
