@@ -99,7 +99,7 @@ final class AVIFDecoder {
     var frameCount: Int { Int(decoder.pointee.imageCount) }
     var hasAlpha: Bool { decoder.pointee.alphaPresent != 0 }
 
-    /// Seconds frame `index` shows.
+    /// How long frame `index` shows, as the track states it (zero when it does not).
     func duration(at index: Int) -> Duration {
         var timing = avifImageTiming()
         guard avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK, timing.timescale > 0 else {

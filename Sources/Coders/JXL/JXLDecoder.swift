@@ -185,8 +185,8 @@ extension JXLDecoder {
     static func frameDurations(of data: Data, info: JxlBasicInfo, options: DecodeOptions) throws(ImageError) -> [Duration] {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
         defer { JxlDecoderDestroy(decoder) }
-        // A tick is tps_denominator / tps_numerator seconds; computed in integers, so 1/1000 s ticks are exact.
-        let ticksPerSecond = Int(info.animation.tps_numerator), secondsPerTicks = Int64(info.animation.tps_denominator)
+        // tps_numerator ticks last tps_denominator seconds; computed in integers, so 1/1000 s ticks are exact.
+        let ticks = Int(info.animation.tps_numerator), seconds = Int64(info.animation.tps_denominator)
         var durations: [Duration] = []
         let result: ImageError? = data.withUnsafeBytes { raw in
             guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_FRAME.rawValue)) == JXL_DEC_SUCCESS,
@@ -200,8 +200,7 @@ extension JXLDecoder {
                     guard JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
                         return .badImageData(reason: "JPEG XL: unreadable frame header")
                     }
-                    durations.append(ticksPerSecond == 0 ? .zero
-                                     : .seconds(Int64(header.duration) * secondsPerTicks) / ticksPerSecond)
+                    durations.append(ticks == 0 ? .zero : .seconds(Int64(header.duration) * seconds) / ticks)
                     if !options.firstFrameOnly && durations.count > options.maxFrameCount {
                         return .decodeBudgetExceeded(.frameCount, value: durations.count, limit: options.maxFrameCount)
                     }
