@@ -56,7 +56,7 @@ final class TerminalImageView: WebImageTarget {
                 let frame = try animation.frame(at: index)
                 FileHandle.standardOutput.write(Data("\u{1B}[\(rowsFor(frame.pixels) + 1)A".utf8))
                 draw(frame.pixels, caption: "frame \(index + 1)/\(animation.frameCount), loop \(loop + 1)/\(loops)")
-                Thread.sleep(forTimeInterval: frame.duration)  // playback timing, not synchronisation
+                Thread.sleep(forTimeInterval: frame.duration / .seconds(1))  // playback timing, not synchronisation
             }
         }
     }

@@ -22,7 +22,7 @@ struct CacheCommand: AsyncParsableCommand {
             print("directory: \(disk.directory.path)")
             print("entries:   \(disk.totalCount)")
             print("bytes:     \(disk.totalSize) (\(ByteCountFormatter.string(fromByteCount: Int64(disk.totalSize), countStyle: .binary)))")
-            print("max age:   \(Int(config.maxDiskAge / 86400)) days (by \(config.expireType.rawValue))")
+            print("max age:   \(config.maxDiskAge.components.seconds / 86400) days (by \(config.expireType.rawValue))")
             print("max size:  \(config.maxDiskSize == 0 ? "unlimited" : ByteCountFormatter.string(fromByteCount: Int64(config.maxDiskSize), countStyle: .binary))")
             if let url = redis ?? ProcessInfo.processInfo.environment[RedisTierInfo.environmentVariable] {
                 try RedisTierInfo.print(url: url)

@@ -17,7 +17,7 @@ struct MakeSamplesCommand: AsyncParsableCommand {
         let coders = ImageCodersManager.shared
         let photo = Image(pixels: SamplePictures.landscape(width: 480, height: 320))
         let badge = Image(pixels: SamplePictures.badge(side: 160))
-        let frames = (0..<12).map { ImageFrame(pixels: SamplePictures.spinner(side: 96, step: $0, of: 12), duration: 0.08) }
+        let frames = (0..<12).map { ImageFrame(pixels: SamplePictures.spinner(side: 96, step: $0, of: 12), duration: .milliseconds(80)) }
         let animation = Image(frames: frames, loopCount: 0)
 
         let files: [(String, Data)] = [

@@ -60,13 +60,13 @@ struct TransformedFrameSource<Transformer: FrameTransformer>: AnimatedFrameSourc
     /// The transformed poster: its size is the canvas size of the new animation.
     let canvas: PixelBuffer
     /// The original frames' durations, read once so that the count and the durations agree.
-    let durations: [TimeInterval]
+    let durations: [Duration]
 
     var canvasWidth: Int { canvas.width }
     var canvasHeight: Int { canvas.height }
     var frameCount: Int { durations.count }
     var loopCount: Int { base.loopCount }
-    func duration(at index: Int) -> TimeInterval { durations[index] }
+    func duration(at index: Int) -> Duration { durations[index] }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         if index == 0 { return ComposedFrame(frame: canvas, nextBackground: nil) }

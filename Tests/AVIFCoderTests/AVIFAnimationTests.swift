@@ -28,7 +28,7 @@ struct AVIFAnimationTests {
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         let animation = try #require(image.animation)
         #expect(image.frameCount == Self.frameCount)
-        #expect(image.frameDurations == [0.05, 0.2, 0.2, 0.2])
+        #expect(image.frameDurations == [50, 200, 200, 200].map { .milliseconds($0) })
         #expect(animation.cachedFrameCount <= 1)
         for index in 0..<Self.frameCount {
             let frame = try image.frame(at: index)

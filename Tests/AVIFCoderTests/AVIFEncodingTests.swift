@@ -53,13 +53,13 @@ struct AVIFEncodingTests {
     @Test("animations stream frame by frame into a sequence with their durations; firstFrameOnly writes a still")
     func animation() throws {
         let frames = (0..<3).map {
-            ImageFrame(pixels: SyntheticPicture.make(width: 24, height: 16, layout: .rgba8, phase: $0 * 50), duration: 0.1 * Double($0 + 1))
+            ImageFrame(pixels: SyntheticPicture.make(width: 24, height: 16, layout: .rgba8, phase: $0 * 50), duration: .milliseconds(100 * ($0 + 1)))
         }
         let animated = Image(frames: frames)
         let avif = try Self.fast.encode(animated, as: .avif, options: EncodeOptions(lossless: true))
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         #expect(image.frameCount == 3)
-        #expect(image.frameDurations.map { ($0 * 1000).rounded() } == [100, 200, 300])
+        #expect(image.frameDurations.map { ($0 / .milliseconds(1)).rounded() } == [100, 200, 300])
         for index in 0..<3 { #expect(try image.frame(at: index).pixels == frames[index].pixels) }
         let still = try Self.fast.encode(animated, as: .avif, options: EncodeOptions(lossless: true, firstFrameOnly: true))
         #expect(try AVIFCoder().decode(still, options: DecodeOptions()).frameCount == 1)

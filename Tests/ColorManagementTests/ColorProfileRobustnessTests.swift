@@ -146,7 +146,7 @@ import WebImageWebPCoder
         let references = try ColorFixtures.references(kind: "rgb", profile: "display-p3.icc")
         let frames = (0..<4).map { index in
             ImageFrame(pixels: ColorFixtures.rgbRow(references.map(\.input).shuffled(seed: index)).converted(to: .rgba8),
-                       duration: 0.1 * Double(index + 1))
+                       duration: .milliseconds(100 * (index + 1)))
         }
         let animation = Image(frames: frames, loopCount: 3)
         let data = try WebPCoder().encode(animation, as: .webp,
@@ -156,7 +156,7 @@ import WebImageWebPCoder
         let coders = ImageCodersManager(coders: [WebPCoder()])
         let decoded = try coders.decode(data, options: options)
         #expect(decoded.isAnimated && decoded.frameCount == 4 && decoded.loopCount == 3)
-        #expect(decoded.frameDurations.map { ($0 * 10).rounded() } == [1, 2, 3, 4])
+        #expect(decoded.frameDurations.map { ($0 / .milliseconds(100)).rounded() } == [1, 2, 3, 4])
         #expect(decoded.metadata.iccProfile == nil)
         let store = try #require(decoded.animation)
         #expect(store.cachedFrameCount == 1, "only the poster is converted up front")

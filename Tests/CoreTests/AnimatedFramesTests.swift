@@ -17,7 +17,7 @@ final class CountingSource: AnimatedFrameSource {
 
     var composed: [Int] { log.withLock { $0 } }
 
-    func duration(at index: Int) -> TimeInterval { 0.05 * Double(index + 1) }
+    func duration(at index: Int) -> Duration { .milliseconds(50 * (index + 1)) }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         log.withLock { $0.append(index) }
@@ -85,7 +85,7 @@ struct AnimatedFramesTests {
         let source = CountingSource(frameCount: 5)
         let image = try Image.decodedAnimation(source: source, format: .gif, options: DecodeOptions())
         #expect(image.frameCount == 5 && image.isAnimated && image.loopCount == 0)
-        #expect(image.frameDurations == (0..<5).map { 0.05 * Double($0 + 1) })
+        #expect(image.frameDurations == (0..<5).map { .milliseconds(50 * ($0 + 1)) })
         #expect(source.composed == [0])
     }
 

@@ -20,7 +20,7 @@ final class DamagedSource: AnimatedFrameSource {
         canvasHeight = height
     }
 
-    func duration(at index: Int) -> TimeInterval { 0.1 }
+    func duration(at index: Int) -> Duration { .milliseconds(100) }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         if index >= damagedFrom { throw otherError ?? .badImageData(reason: "frame \(index) is corrupt") }
@@ -122,7 +122,7 @@ struct DecodeBudgetTests {
         /// however late a loaded machine wakes a sleeping thread.
         final class SlowSource: AnimatedFrameSource {
             let canvasWidth = 2, canvasHeight = 2, frameCount = 300, loopCount = 0
-            func duration(at index: Int) -> TimeInterval { 0.1 }
+            func duration(at index: Int) -> Duration { .milliseconds(100) }
             func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
                 if index >= 10 { Thread.sleep(forTimeInterval: 0.002) }
                 return ComposedFrame(frame: PixelBuffer(width: 2, height: 2, layout: .gray8), nextBackground: nil)

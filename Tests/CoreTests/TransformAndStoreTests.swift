@@ -125,7 +125,7 @@ struct TransformAndStoreTests {
     @Test func animatedImagesAreNotTransformedUnlessAsked() async throws {
         let frames = (0..<3).map { i in
             ImageFrame(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(i), count: 4)),
-                       duration: 0.1)
+                       duration: .milliseconds(100))
         }
         let animated = Image(frames: frames, loopCount: 0)
         let loader = StaticImageLoader(image: animated)

@@ -7,7 +7,7 @@ import WebImageTestSupport
 @Suite("Disk cache expiry and trimming")
 struct DiskCacheExpiryTests {
     @Test func entriesOlderThanTheAgeLimitByModificationDateAreRemoved() throws {
-        let fixture = try DiskCacheFixture { $0.maxDiskAge = 3_600 }
+        let fixture = try DiskCacheFixture { $0.maxDiskAge = .seconds(3_600) }
         let cache = fixture.cache
         for key in ["old", "fresh", "recent"] { try cache.setData(DiskCacheFixture.bytes(100), forKey: key) }
         try fixture.age("old", accessedSecondsAgo: 0, modifiedSecondsAgo: 7_200)
@@ -22,7 +22,7 @@ struct DiskCacheExpiryTests {
 
     @Test func accessDateExpiryKeepsEntriesThatWereRead() throws {
         let fixture = try DiskCacheFixture {
-            $0.maxDiskAge = 3_600
+            $0.maxDiskAge = .seconds(3_600)
             $0.expireType = .accessDate
         }
         let cache = fixture.cache
@@ -37,7 +37,7 @@ struct DiskCacheExpiryTests {
     }
 
     @Test func modificationDateExpiryIgnoresReads() throws {
-        let fixture = try DiskCacheFixture { $0.maxDiskAge = 3_600 }
+        let fixture = try DiskCacheFixture { $0.maxDiskAge = .seconds(3_600) }
         let cache = fixture.cache
         try cache.setData(DiskCacheFixture.bytes(100), forKey: "read")
         try fixture.age("read", accessedSecondsAgo: 7_200, modifiedSecondsAgo: 7_200)
@@ -76,7 +76,7 @@ struct DiskCacheExpiryTests {
     }
 
     @Test func trimOnRequestRunsOffTheCallersThread() async throws {
-        let fixture = try DiskCacheFixture { $0.maxDiskAge = 60 }
+        let fixture = try DiskCacheFixture { $0.maxDiskAge = .seconds(60) }
         let cache = fixture.cache
         try cache.setData(DiskCacheFixture.bytes(10), forKey: "old")
         try fixture.age("old", accessedSecondsAgo: 120, modifiedSecondsAgo: 120)

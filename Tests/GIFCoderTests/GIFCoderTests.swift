@@ -33,17 +33,17 @@ struct GIFCoderTests {
     }
 
     @Test func animatedRoundTripKeepsFramesDelaysAndLoopCount() throws {
-        let frames = (0..<5).map { ImageFrame(pixels: frame($0), duration: [0.1, 0.2, 0.05, 0.3, 0.1][$0]) }
+        let frames = (0..<5).map { ImageFrame(pixels: frame($0), duration: .milliseconds([100, 200, 50, 300, 100][$0])) }
         let data = try coder.encode(Image(frames: frames, loopCount: 0), as: .gif, options: EncodeOptions())
         let decoded = try coder.decode(data, options: DecodeOptions())
         #expect(decoded.frameCount == 5 && decoded.loopCount == 0)
-        #expect(decoded.frameDurations == [0.1, 0.2, 0.05, 0.3, 0.1])
+        #expect(decoded.frameDurations == [100, 200, 50, 300, 100].map { .milliseconds($0) })
         for index in (0..<5).shuffled() { #expect(try decoded.frame(at: index).pixels == frames[index].pixels) }
     }
 
     @Test func transparentPixelsShowTheCanvasAndDisposalClearsThem() throws {
         // Frame 1 is transparent on the left; the encoder marks such frames "dispose to background".
-        let frames = [ImageFrame(pixels: frame(0), duration: 0.1), ImageFrame(pixels: frame(1, transparentColumns: true), duration: 0.1)]
+        let frames = [ImageFrame(pixels: frame(0), duration: .milliseconds(100)), ImageFrame(pixels: frame(1, transparentColumns: true), duration: .milliseconds(100))]
         let data = try coder.encode(Image(frames: frames, loopCount: 1), as: .gif, options: EncodeOptions())
         let decoded = try coder.decode(data, options: DecodeOptions())
         let second = try decoded.frame(at: 1).pixels
@@ -54,7 +54,7 @@ struct GIFCoderTests {
     }
 
     @Test func malformedHugeAndTruncatedFilesFailWithTypedErrors() throws {
-        let frames = (0..<4).map { ImageFrame(pixels: frame($0), duration: 0.1) }
+        let frames = (0..<4).map { ImageFrame(pixels: frame($0), duration: .milliseconds(100)) }
         let data = try coder.encode(Image(frames: frames, loopCount: 0), as: .gif, options: EncodeOptions())
         let truncated = data.prefix(data.count * 3 / 4)
         #expect(throws: ImageError.self) { try coder.decode(truncated, options: DecodeOptions()) }
@@ -71,7 +71,7 @@ struct GIFCoderTests {
     }
 
     @Test func thumbnailsAreComposedThenDownsampled() throws {
-        let frames = (0..<3).map { ImageFrame(pixels: frame($0), duration: 0.1) }
+        let frames = (0..<3).map { ImageFrame(pixels: frame($0), duration: .milliseconds(100)) }
         let data = try coder.encode(Image(frames: frames, loopCount: 0), as: .gif, options: EncodeOptions())
         let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(15)))
         #expect(thumbnail.width == 15 && thumbnail.height == 10)

@@ -61,7 +61,7 @@ struct GIFLeniencyTests {
             .init(width: 1, height: 1, indices: [1]),
         ])
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
-        #expect(image.frameCount == 3 && image.frameDurations == [0.1, 0.3, 0.1])
+        #expect(image.frameCount == 3 && image.frameDurations == [100, 300, 100].map { .milliseconds($0) })
         #expect(try image.frame(at: 1).pixels == image.frame(at: 0).pixels)
         #expect(try rgba(image.frame(at: 2).pixels, 0, 0) == Self.blue + [255])
         // An empty frame 0 leaves the screen as it is; on a 0x0 screen there is then nothing to show.

@@ -50,7 +50,7 @@ struct GIFReferenceTests {
                 } else if PixelHash.fnv1a(pixels.bytes) != reference.hash {
                     mismatches.append("\(file) #\(reference.frame): pixels differ")
                 }
-                let milliseconds = Int((image.frameDurations[reference.frame] * 1000).rounded())
+                let milliseconds = Int((image.frameDurations[reference.frame] / .milliseconds(1)).rounded())
                 if image.isAnimated, milliseconds != reference.durationMilliseconds {
                     mismatches.append("\(file) #\(reference.frame): \(milliseconds) ms, reference \(reference.durationMilliseconds) ms")
                 }

@@ -106,7 +106,7 @@ struct CoalescingTests {
     @Test func aThousandRequestsWithRandomCancellationEachEndExactlyOnce() async throws {
         server.route(prefix: "/img/") { _, connection in
             // A little pacing so cancels land before, during and after transfers.
-            try connection.pause(milliseconds: Int.random(in: 0...3))
+            try connection.pause(for: .milliseconds(Int.random(in: 0...3)))
             try connection.respond(headers: FaultServer.imageHeaders, body: FaultServer.image)
         }
         let loader = makeLoader { $0.maxConcurrentDownloads = 8 }

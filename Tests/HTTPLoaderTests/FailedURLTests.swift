@@ -72,7 +72,7 @@ struct FailedURLTests {
     }
 
     @Test func timeoutsAndCutBodiesAreNeverBlocked() async {
-        let manager = makeManager { $0.timeout = 1 }
+        let manager = makeManager { $0.timeout = .seconds(1) }
         let stalled = server.url("/stall")
         let truncated = server.url("/truncated")
         #expect(await loadThroughManager(manager, stalled) == .timeout)

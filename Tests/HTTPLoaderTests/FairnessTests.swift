@@ -78,7 +78,7 @@ struct FairnessTests {
             $0.maxConcurrentDownloads = 2
             $0.maxConnectionsPerHost = 2
             $0.lowSpeedLimit = 100
-            $0.lowSpeedTime = 1
+            $0.lowSpeedTime = .seconds(1)
         }
         let events = loader.events()
         let done = CompletionCounter()
@@ -102,7 +102,7 @@ struct FairnessTests {
     }
 
     @Test func aDripGivesItsSlotBackAtTheLowSpeedFloor() async throws {
-        let loader = makeLoader { $0.maxConcurrentDownloads = 1; $0.lowSpeedLimit = 100; $0.lowSpeedTime = 1 }
+        let loader = makeLoader { $0.maxConcurrentDownloads = 1; $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1) }
         let events = loader.events()
         let drip = Locked<ImageError?>(nil)
         _ = loader.download(slow.url("/drip")) { result in drip.withLock { $0 = failure(result) } }
@@ -116,9 +116,9 @@ struct FairnessTests {
         // The other limits are far beyond the suite's one-minute limit: only the head timeout ends it.
         let loader = makeLoader {
             $0.maxConcurrentDownloads = 1
-            $0.responseHeadTimeout = 1
-            $0.timeout = 600
-            $0.lowSpeedTime = 600
+            $0.responseHeadTimeout = .seconds(1)
+            $0.timeout = .seconds(600)
+            $0.lowSpeedTime = .seconds(600)
         }
         let events = loader.events()
         let silent = Locked<ImageError?>(nil)
@@ -130,7 +130,7 @@ struct FairnessTests {
     }
 
     @Test func aResponseHeadTimeoutDoesNotCutABodyThatIsStillArriving() async throws {
-        let loader = makeLoader { $0.responseHeadTimeout = 1 }
+        let loader = makeLoader { $0.responseHeadTimeout = .seconds(1) }
         let events = loader.events()
         let ended = Locked(false)
         let token = try loader.download(slow.url("/drip")) { _ in ended.withLock { $0 = true } }.get()

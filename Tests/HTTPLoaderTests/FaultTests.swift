@@ -31,12 +31,12 @@ struct FaultTests {
     }
 
     @Test func aSlowDripFailsWithTimeoutAtTheLowSpeedLimit() async {
-        let loader = makeLoader { $0.lowSpeedLimit = 100; $0.lowSpeedTime = 1 }
+        let loader = makeLoader { $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1) }
         #expect(await error("/drip", loader: loader) == .timeout)
     }
 
     @Test func aStalledServerFailsWithTimeoutAtTheTotalTimeout() async {
-        let loader = makeLoader { $0.timeout = 1 }
+        let loader = makeLoader { $0.timeout = .seconds(1) }
         #expect(await error("/stall", loader: loader) == .timeout)
     }
 
@@ -152,7 +152,7 @@ struct FaultTests {
 
     @Test func aDeclaredLengthOverTheLimitFailsWhenTheHeadArrivesEvenWithoutABody() async {
         // Every timeout far beyond the suite's one-minute limit: only the head can end this transfer.
-        let loader = makeLoader { $0.maxResponseSize = 1 << 20; $0.timeout = 600; $0.lowSpeedTime = 600 }
+        let loader = makeLoader { $0.maxResponseSize = 1 << 20; $0.timeout = .seconds(600); $0.lowSpeedTime = .seconds(600) }
         #expect(await error("/huge-declared", loader: loader) == .responseTooLarge(limit: 1 << 20))
     }
 

@@ -55,7 +55,7 @@ struct HTTPLoaderObservabilityTests {
         server.route("/flaky") { _, connection in try script.answer(connection) }
         let log = RecordingLog()
         let loader = makeLoader {
-            $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: 0.001)
+            $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1))
             $0.logger = log.logger(level: .debug)
         }
         _ = try await load(loader, server.url("/flaky")).get()

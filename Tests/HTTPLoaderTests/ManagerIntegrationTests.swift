@@ -54,7 +54,7 @@ struct ManagerIntegrationTests {
 
     @Test func aNotFoundURLIsBlockedByTheManagerAndATimeoutIsNot() async throws {
         let loaders = ImageLoadersManager()
-        loaders.addLoader(makeLoader { $0.timeout = 1 })
+        loaders.addLoader(makeLoader { $0.timeout = .seconds(1) })
         let manager = ImageManager(cache: RecordingCache(), loader: loaders, coders: ImageCodersManager(coders: [PGMCoder()]))
         let missing = server.url("/not-found")
         let stalled = server.url("/stall")

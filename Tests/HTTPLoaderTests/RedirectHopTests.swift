@@ -7,7 +7,7 @@ import Testing
     private static func request(_ url: String) -> PreparedRequest {
         PreparedRequest(url: URL(string: url)!, method: "GET",
                         headerLines: ["Accept: image/*", "Authorization: Bearer secret", "Cookie: session=1"],
-                        timeout: 10, handlesCookies: false, allowsInvalidCertificates: false, sentValidators: false,
+                        timeout: .seconds(10), handlesCookies: false, allowsInvalidCertificates: false, sentValidators: false,
                         hostKey: "https://img.example.com:443")
     }
 

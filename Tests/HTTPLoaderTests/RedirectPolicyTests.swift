@@ -62,7 +62,7 @@ struct RedirectPolicyTests {
         let asked = policy(allowingPort: allowed.port)
         let loader = makeLoader {
             $0.allowsRedirect = asked.allows
-            $0.retryPolicy = HTTPBackoffRetryPolicy(maxAttempts: 3, baseDelay: 0.01)
+            $0.retryPolicy = HTTPBackoffRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))
         }
         guard case .requestRefused = failure(await load(loader, allowed.url("/away"))) else {
             Issue.record("expected .requestRefused"); return

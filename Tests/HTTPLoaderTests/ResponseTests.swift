@@ -33,7 +33,7 @@ struct ResponseTests {
             try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
             for piece in Self.pieces {
                 try connection.write(Array(image[piece]))
-                try connection.pause(milliseconds: 20)
+                try connection.pause(for: .milliseconds(20))
             }
         }
         // The same pieces, each sent only once the client reported the one before (the test opens the
@@ -176,6 +176,6 @@ struct ResponseTests {
 private struct RetryUpTo: HTTPRetryPolicy {
     let attempts: Int
     func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
-        failure.attempt < attempts ? .retry(after: 0.01) : .stop
+        failure.attempt < attempts ? .retry(after: .milliseconds(10)) : .stop
     }
 }

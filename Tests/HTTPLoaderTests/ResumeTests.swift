@@ -74,7 +74,7 @@ struct ResumeTests {
 
     @Test func aRetryAfterACutResumesWithinOneLoad() async throws {
         let origin = origin("/big")
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: 0.001) }
+        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1)) }
         let token = Locked<HTTPDownloadToken?>(nil)
         let result: Result<LoadedImage, ImageError> = await withCheckedContinuation { continuation in
             let started = loader.download(server.url("/big")) { continuation.resume(returning: $0) }

@@ -22,7 +22,7 @@ struct RetryTests {
 
     @Test func aServiceUnavailableWithRetryAfterSecondsIsRetriedAfterThatDelay() async throws {
         let busy = route("/busy", failures: [(503, [("Retry-After", "1")])])
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: 0.001) }
+        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1)) }
         let result = try await load(loader, server.url("/busy")).get()
         #expect(result.data == Data(FaultServer.image))
         #expect(server.requestCount(for: "/busy") == 2)
@@ -31,7 +31,7 @@ struct RetryTests {
     }
 
     @Test func tooManyRequestsWithAnHTTPDateRetryAfterIsRetriedAtThatDate() async throws {
-        let recorder = RecordingPolicy(wrapping: HTTPBackoffRetryPolicy(baseDelay: 0.001))
+        let recorder = RecordingPolicy(wrapping: HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1)))
         // Four seconds after the request arrived, truncated to the second by the date format: a wait of
         // over three seconds less only the answer's way back to the loader, however late the request
         // itself was sent on a loaded machine.
@@ -50,20 +50,20 @@ struct RetryTests {
         let date = try #require(sentDate.withLock { $0 })
         #expect(seen.responseHeaders["retry-after"] == date)
         let asked = try #require(seen.retryAfter)
-        #expect(asked > 1 && asked <= 4, "Retry-After read as \(asked) s")
-        #expect(throttled.gap >= asked - 0.1, "retried after \(throttled.gap) s, asked \(asked) s")
+        #expect(asked > .seconds(1) && asked <= .seconds(4), "Retry-After read as \(asked)")
+        #expect(Duration.seconds(throttled.gap) >= asked - .milliseconds(100), "retried after \(throttled.gap) s, asked \(asked)")
     }
 
     @Test func aRetryAfterBeyondTheCapEndsTheRetries() async {
         route("/down-for-an-hour", failures: [(503, [("Retry-After", "3600")]), (503, [])])
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: 0.001, maxRetryAfter: 5) }
+        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .seconds(5)) }
         #expect(failure(await load(loader, server.url("/down-for-an-hour"))) == .invalidStatusCode(503))
         #expect(server.requestCount(for: "/down-for-an-hour") == 1)
     }
 
     @Test func aRetryAfterWithinTheCapIsWaitedFor() async throws {
         route("/brief", failures: [(503, [("Retry-After", "0")])])
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: 0.001, maxRetryAfter: 0) }
+        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .zero) }
         _ = try await load(loader, server.url("/brief")).get()
         #expect(server.requestCount(for: "/brief") == 2)
     }
@@ -101,8 +101,8 @@ struct RetryTests {
 
     @Test func aTimeoutIsRetriedByTheBuiltInPolicy() async {
         let loader = makeLoader {
-            $0.timeout = 1
-            $0.retryPolicy = HTTPBackoffRetryPolicy(maxAttempts: 2, baseDelay: 0.001)
+            $0.timeout = .seconds(1)
+            $0.retryPolicy = HTTPBackoffRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1))
         }
         #expect(failure(await load(loader, server.url("/stall"))) == .timeout)
         #expect(server.requestCount(for: "/stall") == 2)
@@ -158,27 +158,28 @@ struct RetryTests {
     }
 
     @Test func backoffDoublesUpToTheCapWithFullJitter() {
-        let policy = HTTPBackoffRetryPolicy(maxAttempts: 100, baseDelay: 0.5, maxDelay: 3)
-        #expect(policy.backoffCeiling(afterAttempt: 1) == 0.5)
-        #expect(policy.backoffCeiling(afterAttempt: 2) == 1)
-        #expect(policy.backoffCeiling(afterAttempt: 3) == 2)
-        #expect(policy.backoffCeiling(afterAttempt: 4) == 3)
-        #expect(policy.backoffCeiling(afterAttempt: 90) == 3)
-        var delays: [TimeInterval] = []
+        let policy = HTTPBackoffRetryPolicy(maxAttempts: 100, baseDelay: .milliseconds(500), maxDelay: .seconds(3))
+        #expect(policy.backoffCeiling(afterAttempt: 1) == .milliseconds(500))
+        #expect(policy.backoffCeiling(afterAttempt: 2) == .seconds(1))
+        #expect(policy.backoffCeiling(afterAttempt: 3) == .seconds(2))
+        #expect(policy.backoffCeiling(afterAttempt: 4) == .seconds(3))
+        #expect(policy.backoffCeiling(afterAttempt: 90) == .seconds(3))
+        #expect(HTTPBackoffRetryPolicy(baseDelay: .seconds(-1)).backoffCeiling(afterAttempt: 3) == .zero)
+        var delays: [Duration] = []
         for _ in 0..<200 {
             guard case .retry(let delay) = policy.decision(for: context(.timeout, attempt: 3)) else {
                 Issue.record("expected a retry"); return
             }
             delays.append(delay)
         }
-        #expect(delays.allSatisfy { $0 >= 0 && $0 <= 2 })
+        #expect(delays.allSatisfy { $0 >= .zero && $0 <= .seconds(2) })
         // Full jitter spreads over the whole range, not around the ceiling.
-        #expect(delays.contains { $0 < 0.5 } && delays.contains { $0 > 1.5 })
+        #expect(delays.contains { $0 < .milliseconds(500) } && delays.contains { $0 > .milliseconds(1500) })
     }
 
     @Test func retryAfterIsHonouredUpToTheCap() {
-        let policy = HTTPBackoffRetryPolicy(maxRetryAfter: 10)
-        #expect(policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "7"])) == .retry(after: 7))
+        let policy = HTTPBackoffRetryPolicy(maxRetryAfter: .seconds(10))
+        #expect(policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "7"])) == .retry(after: .seconds(7)))
         #expect(policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "11"])) == .stop)
         #expect(policy.decision(for: context(.invalidStatusCode(429), headers: ["retry-after": "99999999999999999999999"])) == .stop)
     }
@@ -188,11 +189,11 @@ struct RetryTests {
         #expect(now.timeIntervalSince1970 == 784_111_777)
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == now)
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == now)
-        #expect(HTTPDate.retryAfterSeconds("Sun, 06 Nov 1994 08:50:07 GMT", now: now) == 30)
-        #expect(HTTPDate.retryAfterSeconds("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == 0)
-        #expect(HTTPDate.retryAfterSeconds(" 120 ", now: now) == 120)
+        #expect(HTTPDate.retryAfter("Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        #expect(HTTPDate.retryAfter("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
+        #expect(HTTPDate.retryAfter(" 120 ", now: now) == .seconds(120))
         for garbage in ["", "soon", "-5", "1.5", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT"] {
-            #expect(HTTPDate.retryAfterSeconds(garbage, now: now) == nil, "\(garbage)")
+            #expect(HTTPDate.retryAfter(garbage, now: now) == nil, "\(garbage)")
         }
     }
 }
@@ -256,6 +257,6 @@ final class RecordingPolicy: HTTPRetryPolicy {
 /// Retries everything it is asked about, at once, up to five attempts.
 private struct AlwaysRetry: HTTPRetryPolicy {
     func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
-        failure.attempt < 5 ? .retry(after: 0.001) : .stop
+        failure.attempt < 5 ? .retry(after: .milliseconds(1)) : .stop
     }
 }

@@ -201,7 +201,7 @@ struct TLSTests {
         let (result, metrics) = await loadWithMetrics(loader, https.url("/ok.pgm"))
         #expect(try result.get().data == Data(FaultServer.image))
         #expect(metrics?.httpVersion == "1.1")
-        #expect((metrics?.tlsHandshake ?? 0) > 0)
+        #expect((metrics?.tlsHandshake ?? .zero) > .zero)
     }
 
     @Test func http2IsNegotiatedOverTLS() async throws {

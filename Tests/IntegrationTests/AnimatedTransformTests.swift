@@ -41,7 +41,7 @@ private struct CountingMirror: FrameTransformer {
 struct AnimatedTransformTests {
     static let frameCount = 6
     static let loopCount = 3
-    static let durations: [TimeInterval] = [0.1, 0.2, 0.3, 0.1, 0.5, 0.25]
+    static let durations: [Duration] = [100, 200, 300, 100, 500, 250].map { .milliseconds($0) }
 
     /// Six 8x4 frames, each with a bright column at its own x, so mirroring and frame order are visible.
     static func frames() -> [ImageFrame] {
@@ -89,13 +89,13 @@ struct AnimatedTransformTests {
         #expect(image.isAnimated)
         #expect(image.frameCount == Self.frameCount)
         #expect(image.loopCount == Self.loopCount)
-        for (got, want) in zip(image.frameDurations, Self.durations) { #expect(abs(got - want) < 0.011) }
+        for (got, want) in zip(image.frameDurations, Self.durations) { #expect(max(got - want, want - got) < .milliseconds(11)) }
         #expect(Self.brightColumn(image.pixels) == 7)
 
         // Asking for frame 4 transforms it (and no more than the frames up to it).
         let fourth = try image.frame(at: 4)
         #expect(Self.brightColumn(fourth.pixels) == 7 - 4)
-        #expect(abs(fourth.duration - Self.durations[4]) < 0.011)
+        #expect(max(fourth.duration - Self.durations[4], Self.durations[4] - fourth.duration) < .milliseconds(11))
         let afterFour = mirror.calls.value
         #expect(afterFour >= 2 && afterFour <= 5)
 
@@ -130,7 +130,7 @@ struct AnimatedTransformTests {
         #expect(Self.brightColumn(PixelBuffer(width: 10, height: 1, layout: second.pixels.layout,
                                               bytes: Array(second.pixels.bytes[second.pixels.bytesPerRow...]))) == 1 + 7 - 2)
         #expect(counter.calls.value <= 3)
-        #expect(abs(second.duration - Self.durations[2]) < 0.011)
+        #expect(max(second.duration - Self.durations[2], Self.durations[2] - second.duration) < .milliseconds(11))
     }
 
     @Test func withoutTheOptionAnimationsAreLeftAlone() async throws {

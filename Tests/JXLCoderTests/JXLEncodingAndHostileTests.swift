@@ -30,12 +30,12 @@ struct JXLEncodingTests {
     @Test("animations are written frame by frame with their durations; the ICC profile is kept")
     func animationAndICC() throws {
         let frames = (0..<3).map {
-            ImageFrame(pixels: SyntheticPicture.make(width: 20, height: 12, layout: .rgba8, phase: $0 * 70), duration: 0.1 * Double($0 + 1))
+            ImageFrame(pixels: SyntheticPicture.make(width: 20, height: 12, layout: .rgba8, phase: $0 * 70), duration: .milliseconds(100 * ($0 + 1)))
         }
         let jxl = try Self.fast.encode(Image(frames: frames), as: .jpegXL, options: EncodeOptions(lossless: true))
         let image = try JXLCoder().decode(jxl, options: DecodeOptions())
         #expect(image.frameCount == 3)
-        #expect(image.frameDurations.map { ($0 * 1000).rounded() } == [100, 200, 300])
+        #expect(image.frameDurations.map { ($0 / .milliseconds(1)).rounded() } == [100, 200, 300])
         for index in 0..<3 { #expect(try image.frame(at: index).pixels == frames[index].pixels) }
     }
 }

@@ -33,13 +33,13 @@ struct JXLReferenceTests {
     @Test("a lossless animation (cjxl from an APNG) decodes frame by frame, in any order, like djxl and to the source frames")
     func animation() throws {
         let frames = (0..<4).map {
-            ImageFrame(pixels: SyntheticPicture.make(width: 32, height: 24, layout: .rgba8, phase: $0 * 40), duration: 0.05 * Double($0 + 1))
+            ImageFrame(pixels: SyntheticPicture.make(width: 32, height: 24, layout: .rgba8, phase: $0 * 40), duration: .milliseconds(50 * ($0 + 1)))
         }
         let apng = try APNGCoder().encode(Image(frames: frames), as: .png, options: EncodeOptions())
         let jxl = try JXLTool().cjxl(apng, ext: "png", ["-d", "0", "-e", "3"])
         let image = try JXLCoder().decode(jxl, options: DecodeOptions())
         #expect(image.frameCount == 4)
-        #expect(image.frameDurations.map { ($0 * 1000).rounded() } == [50, 100, 150, 200])
+        #expect(image.frameDurations.map { ($0 / .milliseconds(1)).rounded() } == [50, 100, 150, 200])
         #expect((image.animation?.cachedFrameCount ?? 99) <= 1)
         // djxl's APNG of the file, read by APNGCoder, is the reference; where alpha is 0 the colour is not
         // part of the picture. The order goes back, so the decoder restarts from the beginning.

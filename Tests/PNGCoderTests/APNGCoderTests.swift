@@ -10,7 +10,7 @@ struct APNGCoderTests {
 
     /// Four different frames of one canvas.
     static func animation(layout: PixelLayout, loopCount: Int) -> Image {
-        let durations: [TimeInterval] = [0.05, 0.1, 0.25, 1.5]
+        let durations: [Duration] = [50, 100, 250, 1500].map { .milliseconds($0) }
         let frames = durations.enumerated().map { index, duration in
             var pixels = TestPictures.gradient(width: 23, height: 17, layout: layout)
             for i in stride(from: index, to: pixels.bytes.count, by: 7) { pixels.bytes[i] &+= UInt8(40 * index) }
@@ -28,7 +28,7 @@ struct APNGCoderTests {
         #expect(decoded.isAnimated && decoded.format == .png)
         #expect(decoded.frameCount == 4)
         #expect(decoded.loopCount == loopCount)
-        #expect(decoded.frameDurations == [0.05, 0.1, 0.25, 1.5])
+        #expect(decoded.frameDurations == [50, 100, 250, 1500].map { .milliseconds($0) })
         for index in 0..<4 {
             let expected = try source.frame(at: index).pixels.converted(to: .rgba8)
             #expect(try decoded.frame(at: index).pixels == expected, "frame \(index)")
@@ -106,7 +106,7 @@ struct APNGCoderTests {
         let data = try APNGFixture(width: 2, height: 2, frames: [frame, frame]).data()
         let image = try coder.decode(data, options: DecodeOptions())
         #expect(image.frameDurations.count == 2)
-        #expect(abs(image.frameDurations[0] - seconds) < 1e-9)
+        #expect(abs(image.frameDurations[0] / .seconds(1) - seconds) < 1e-9)
     }
 }
 

@@ -99,7 +99,7 @@ private struct ListedFrames: AnimatedFrameSource {
     var canvasHeight: Int { frames[0].height }
     var frameCount: Int { frames.count }
     var loopCount: Int { 0 }
-    func duration(at index: Int) -> TimeInterval { 0.1 }
+    func duration(at index: Int) -> Duration { .milliseconds(100) }
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         ComposedFrame(frame: frames[index], nextBackground: nil)
     }

@@ -12,7 +12,7 @@ private final class CountingSource: AnimatedFrameSource {
     /// Indexes composed so far, in order.
     let composed = Locked<[Int]>([])
 
-    func duration(at index: Int) -> TimeInterval { Double(index + 1) / 10 }
+    func duration(at index: Int) -> Duration { .milliseconds(100 * (index + 1)) }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         composed.withLock { $0.append(index) }
@@ -43,7 +43,7 @@ private struct LeftHalfPlusOne: FrameTransformer {
         #expect(source.composed.withLock { $0 } == [0])
         #expect(output.frameCount == 5)
         #expect(output.loopCount == 3)
-        #expect(output.frameDurations == [0.1, 0.2, 0.3, 0.4, 0.5])
+        #expect(output.frameDurations == [100, 200, 300, 400, 500].map { .milliseconds($0) })
         #expect(output.width == 2 && output.height == 2)
         #expect(output.pixels.bytes == [1, 1, 1, 1])
 

@@ -34,7 +34,7 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 
     @Test func animatedFramesAreCroppedEach() throws {
         let frames = (0..<3).map { i in
-            ImageFrame(pixels: gray(4, 2, [UInt8](repeating: UInt8(i * 50), count: 8)), duration: 0.1)
+            ImageFrame(pixels: gray(4, 2, [UInt8](repeating: UInt8(i * 50), count: 8)), duration: .milliseconds(100))
         }
         let output = try CropTransformer(x: 1, y: 0, width: 2, height: 1).transformed(Image(frames: frames, loopCount: 2))
         #expect(output.frameCount == 3 && output.loopCount == 2)
@@ -344,7 +344,7 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         let frames = (0..<3).map { i in
             var bytes = [UInt8](repeating: 0, count: 24)
             for y in 1..<3 { for x in (1 + i)..<(3 + i) { bytes[y * 6 + x] = 200 } }
-            return ImageFrame(pixels: gray(6, 4, bytes), duration: 0.1)
+            return ImageFrame(pixels: gray(6, 4, bytes), duration: .milliseconds(100))
         }
         return Image(frames: frames, loopCount: 0)
     }

@@ -168,12 +168,12 @@ import WebImageTransformers
         let frames = (0..<4).map { index in
             ImageFrame(pixels: PixelBuffer(width: 4, height: 2, layout: .gray8,
                                            bytes: [UInt8](repeating: UInt8(index * 50), count: 8)),
-                       duration: Double(index + 1) / 10)
+                       duration: .milliseconds(100 * (index + 1)))
         }
         let animation = try Image(validatingFrames: frames, loopCount: 2, format: .gif)
         let processed = try Self.output("pd:1/c:2:2", on: animation)
         #expect(processed.frameCount == 4 && processed.loopCount == 2)
-        #expect(processed.frameDurations == [0.1, 0.2, 0.3, 0.4])
+        #expect(processed.frameDurations == [100, 200, 300, 400].map { .milliseconds($0) })
         let third = try processed.frame(at: 3)
         #expect(third.pixels.width == 4 && third.pixels.height == 4)
         #expect(third.pixels.rgba(x: 1, y: 1).r == 150)
@@ -221,7 +221,7 @@ import WebImageTransformers
     @Test func anAnimationStopsAtTheNextFrame() throws {
         let frames = (0..<50).map { index in
             ImageFrame(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(index), count: 4)),
-                       duration: 0.05)
+                       duration: .milliseconds(50))
         }
         let probe = Probe()
         let transformer = ProcessingTransformer(steps: [probe.step(cancelAfter: 5)], isCancelled: { probe.flag.withLock { $0 } })

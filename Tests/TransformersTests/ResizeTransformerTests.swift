@@ -131,7 +131,7 @@ struct ResizeTransformerTests {
             let value = UInt8(40 * i + 10)
             let pixels = PixelBuffer(width: 40, height: 20, layout: .rgba8,
                                      bytes: [UInt8](repeating: value, count: 40 * 20 * 4))
-            frames.append(ImageFrame(pixels: pixels, duration: 0.1 * Double(i + 1)))
+            frames.append(ImageFrame(pixels: pixels, duration: .milliseconds(100 * (i + 1))))
         }
         let image = Image(frames: frames, loopCount: 2)
         let out = try ResizeTransformer(width: 10, height: 10, mode: .fill).transformed(image)
@@ -140,7 +140,7 @@ struct ResizeTransformerTests {
             let frame = try out.frame(at: i)
             #expect(frame.pixels.width == 10 && frame.pixels.height == 10)
             #expect(frame.pixels.bytes.allSatisfy { $0 == UInt8(40 * i + 10) })
-            #expect(abs(frame.duration - 0.1 * Double(i + 1)) < 1e-9)
+            #expect(frame.duration == .milliseconds(100 * (i + 1)))
         }
     }
 

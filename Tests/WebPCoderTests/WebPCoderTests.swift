@@ -43,7 +43,7 @@ struct WebPCoderTests {
                     pixels.bytes[o] = UInt8(i * 20); pixels.bytes[o + 1] = 200; pixels.bytes[o + 3] = 255
                 }
             }
-            return ImageFrame(pixels: pixels, duration: 0.05 * Double(i + 1))
+            return ImageFrame(pixels: pixels, duration: .milliseconds(50 * (i + 1)))
         }
         return Image(frames: frames, loopCount: 3)
     }
@@ -54,7 +54,7 @@ struct WebPCoderTests {
         #expect(ImageFormat.isAnimatedWebP(data))
         let decoded = try coder.decode(data, options: DecodeOptions())
         #expect(decoded.isAnimated && decoded.frameCount == 6 && decoded.loopCount == 3)
-        #expect(decoded.frameDurations.map { ($0 * 1000).rounded() } == [50, 100, 150, 200, 250, 300])
+        #expect(decoded.frameDurations.map { ($0 / .milliseconds(1)).rounded() } == [50, 100, 150, 200, 250, 300])
         for index in 0..<6 {
             #expect(try decoded.frame(at: index).pixels == source.frame(at: index).pixels, "frame \(index)")
         }

@@ -86,7 +86,7 @@ enum WebPTestImages {
                     pixels.bytes[o] = UInt8(truncatingIfNeeded: i * 20); pixels.bytes[o + 1] = 200; pixels.bytes[o + 3] = 255
                 }
             }
-            return ImageFrame(pixels: pixels, duration: 0.05 * Double(i + 1))
+            return ImageFrame(pixels: pixels, duration: .milliseconds(50 * (i + 1)))
         }
         return Image(frames: frames, loopCount: 3)
     }

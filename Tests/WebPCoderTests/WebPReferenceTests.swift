@@ -71,7 +71,7 @@ struct WebPReferenceTests {
                     mismatches.append("\(file) #\(reference.frame): pixels differ")
                     Self.dump(pixels, name: "\(file)-\(reference.frame)")
                 }
-                let milliseconds = Int((image.frameDurations[reference.frame] * 1000).rounded())
+                let milliseconds = Int((image.frameDurations[reference.frame] / .milliseconds(1)).rounded())
                 if image.isAnimated, milliseconds != reference.durationMilliseconds {
                     mismatches.append("\(file) #\(reference.frame): \(milliseconds) ms, reference \(reference.durationMilliseconds) ms")
                 }

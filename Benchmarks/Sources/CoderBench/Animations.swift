@@ -27,7 +27,7 @@ private func makeAnimation() -> Image {
                 pixels.bytes[o + 3] = 255
             }
         }
-        return ImageFrame(pixels: pixels, duration: 0.04)
+        return ImageFrame(pixels: pixels, duration: .milliseconds(40))
     }
     return Image(frames: frames, loopCount: 0)
 }

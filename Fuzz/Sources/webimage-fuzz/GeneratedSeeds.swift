@@ -29,7 +29,7 @@ enum GeneratedSeeds {
         let rgba = gradient(layout: .rgba8, phase: 0)
         let rgb = gradient(layout: .rgb8, phase: 0)
         let gray = gradient(layout: .gray8, phase: 0)
-        let frames = (0..<frameCount).map { ImageFrame(pixels: gradient(layout: .rgba8, phase: $0 * 40), duration: 0.1) }
+        let frames = (0..<frameCount).map { ImageFrame(pixels: gradient(layout: .rgba8, phase: $0 * 40), duration: .milliseconds(100)) }
         let animation = Image(frames: frames, loopCount: 2)
 
         let pngs = [

@@ -118,7 +118,8 @@ extension DiskCache {
             throw error
         }
         let now = Date().timeIntervalSince1970
-        let maxAge = configuration.maxDiskAge
+        let (ageSeconds, ageAttoseconds) = configuration.maxDiskAge.components
+        let maxAge = Double(ageSeconds) + Double(ageAttoseconds) / 1e18   // file dates are seconds
         let oldestKept = maxAge > 0 ? now - maxAge : -Double.infinity
         var firstError: ImageError? = nil
         var kept: [String: DiskIndex.Entry] = [:]

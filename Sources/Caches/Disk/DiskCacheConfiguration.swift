@@ -39,11 +39,11 @@ public struct DiskCacheConfiguration: Sendable, Hashable {
     }
 
     /// One week, SDWebImage's default age limit.
-    public static let defaultMaxDiskAge: TimeInterval = 7 * 24 * 60 * 60
+    public static let defaultMaxDiskAge: Duration = .seconds(7 * 24 * 60 * 60)
 
     /// Entries older than this (by ``expireType``) are removed by a trim. Zero or less: no age limit.
-    /// One week by default.
-    public var maxDiskAge: TimeInterval = DiskCacheConfiguration.defaultMaxDiskAge
+    /// One week (``defaultMaxDiskAge``) by default.
+    public var maxDiskAge: Duration = DiskCacheConfiguration.defaultMaxDiskAge
     /// When a store takes the cache above this many bytes, a background trim removes the oldest entries
     /// until it holds at most half. Zero: no size limit (the default, as in SDWebImage).
     public var maxDiskSize: Int = 0

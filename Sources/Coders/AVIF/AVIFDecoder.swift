@@ -99,11 +99,14 @@ final class AVIFDecoder {
     var frameCount: Int { Int(decoder.pointee.imageCount) }
     var hasAlpha: Bool { decoder.pointee.alphaPresent != 0 }
 
-    /// Seconds frame `index` shows.
-    func duration(at index: Int) -> TimeInterval {
+    /// How long frame `index` shows, as the track states it (zero when it does not).
+    func duration(at index: Int) -> Duration {
         var timing = avifImageTiming()
-        guard avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK else { return 0 }
-        return timing.duration
+        guard avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK, timing.timescale > 0 else {
+            return .zero
+        }
+        // From the track's integer timescale, exactly, rather than libavif's rounded seconds.
+        return .seconds(Int64(clamping: timing.durationInTimescales)) / Int(clamping: timing.timescale)
     }
 
     /// Colour, EXIF and XMP as the container gives them (filled in by the parse).

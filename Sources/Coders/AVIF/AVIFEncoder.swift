@@ -40,7 +40,7 @@ struct AVIFEncoder {
         var index = 0
         try image.forEachFrame { (frame) throws(ImageError) in
             let pixels = prepared(frame.pixels.converted(to: layout))
-            let milliseconds = UInt64(max(1, (frame.duration * Double(Self.timescale)).rounded()))
+            let milliseconds = UInt64(max(1, (frame.duration / .seconds(1) * Double(Self.timescale)).rounded()))
             try add(pixels, to: encoder, duration: milliseconds, flags: 0, index: index)
             index += 1
         }

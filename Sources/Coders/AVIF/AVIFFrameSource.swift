@@ -13,7 +13,7 @@ final class AVIFFrameSource: AnimatedFrameSource {
     let frameCount: Int
     /// libavif 0.11 does not read the edit list's repetition, so sequences play forever, as most do.
     let loopCount = 0
-    private let durations: [TimeInterval]
+    private let durations: [Duration]
     private let layout: PixelLayout
     /// Each composed frame starts its own watch from these.
     private let options: DecodeOptions
@@ -30,16 +30,16 @@ final class AVIFFrameSource: AnimatedFrameSource {
     }
 
     /// Durations browsers would play: a frame of 10 ms or less shows for 100 ms, as for GIF and WebP.
-    private static func playable(_ seconds: TimeInterval) -> TimeInterval {
-        seconds <= tinyDuration ? tinyDurationPlaysAs : seconds
+    private static func playable(_ duration: Duration) -> Duration {
+        duration <= tinyDuration ? tinyDurationPlaysAs : duration
     }
 
-    /// Durations at or under this many seconds are treated as a missing duration (browsers' rule).
-    private static let tinyDuration: TimeInterval = 0.010
+    /// Durations at or under this are treated as a missing duration (browsers' rule).
+    private static let tinyDuration: Duration = .milliseconds(10)
     /// What a missing or tiny duration plays as.
-    private static let tinyDurationPlaysAs: TimeInterval = 0.100
+    private static let tinyDurationPlaysAs: Duration = .milliseconds(100)
 
-    func duration(at index: Int) -> TimeInterval { durations[index] }
+    func duration(at index: Int) -> Duration { durations[index] }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let watch = options.startWatch()

@@ -25,7 +25,7 @@ enum GIFEncoder {
         let result = Result { () throws(ImageError) in
             try writeHeader(gif, width: image.width, height: image.height, loopCount: animation?.loopCount)
             guard let animation else {
-                return try writeFrame(gif, ImageFrame(pixels: image.pixels, duration: 0),
+                return try writeFrame(gif, ImageFrame(pixels: image.pixels, duration: .zero),
                                       width: image.width, height: image.height)
             }
             try animation.forEachFrame { (frame) throws(ImageError) in
@@ -82,7 +82,7 @@ enum GIFEncoder {
             for i in 0..<pixelCount where rgba.bytes[i * 4 + 3] < 128 { indices[i] = UInt8(transparentIndex) }
         }
         var control = GraphicsControlBlock(DisposalMode: transparent ? 2 : 0, UserInputFlag: false,
-                                           DelayTime: Int32((frame.duration * 100).rounded()),
+                                           DelayTime: Int32((frame.duration / .milliseconds(10)).rounded()),
                                            TransparentColor: transparent ? Int32(transparentIndex) : -1)
         var extensionBytes = [UInt8](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)

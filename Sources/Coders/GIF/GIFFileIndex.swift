@@ -14,7 +14,7 @@ struct GIFFrameInfo: Sendable {
     /// anything else keeps the canvas.
     let disposal: Int
     /// Display time in seconds, clamped as browsers do.
-    let duration: TimeInterval
+    let duration: Duration
 
     /// The frame's rectangle as stored, before any clipping: the pixels its data decompresses to.
     var storedSize: PixelSize { PixelSize(width: width, height: height) }
@@ -39,7 +39,7 @@ struct GIFFrameInfo: Sendable {
 struct GIFFileIndex: Sendable {
     /// Browsers play delays of 0 and 1 centiseconds as 10 (100 ms): such files were made for the
     /// slow players of the 1990s and look broken played as fast as possible.
-    static let minimumDelay = 2, clampedDuration: TimeInterval = 0.1
+    static let minimumDelay = 2, clampedDuration: Duration = .milliseconds(100)
 
     /// The canvas: the logical screen, grown to hold frame 0 (see the initializer).
     let canvasWidth, canvasHeight: Int
@@ -161,7 +161,7 @@ struct GIFFileIndex: Sendable {
                 x: Int(image.Left), y: Int(image.Top), width: width, height: height,
                 descriptorOffset: descriptorOffset, transparentIndex: Int(control.TransparentColor),
                 disposal: Int(control.DisposalMode),
-                duration: delay < GIFFileIndex.minimumDelay ? GIFFileIndex.clampedDuration : Double(delay) / 100))
+                duration: delay < GIFFileIndex.minimumDelay ? GIFFileIndex.clampedDuration : .milliseconds(delay * 10)))
             control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         }
 

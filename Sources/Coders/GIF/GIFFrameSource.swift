@@ -37,7 +37,7 @@ final class GIFFrameSource: AnimatedFrameSource {
         }.get()
     }
 
-    func duration(at index: Int) -> TimeInterval { self.index.frames[index].duration }
+    func duration(at index: Int) -> Duration { self.index.frames[index].duration }
 
     /// Runs `body` (part of one decode call, e.g. composing its poster or preloading every frame) with
     /// `watch` as the watch of every composition, so the call's time limit covers all of them.

@@ -180,14 +180,14 @@ final class JXLDecoder {
 }
 
 extension JXLDecoder {
-    /// The displayed frames' durations in seconds, read from the frame headers only (no pixels are
+    /// The displayed frames' durations, read from the frame headers only (no pixels are
     /// decoded), stopping with the frame-count budget's error past `DecodeOptions/maxFrameCount`.
-    static func frameDurations(of data: Data, info: JxlBasicInfo, options: DecodeOptions) throws(ImageError) -> [TimeInterval] {
+    static func frameDurations(of data: Data, info: JxlBasicInfo, options: DecodeOptions) throws(ImageError) -> [Duration] {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
         defer { JxlDecoderDestroy(decoder) }
-        let secondsPerTick = info.animation.tps_numerator == 0 ? 0
-            : Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator)
-        var durations: [TimeInterval] = []
+        // tps_numerator ticks last tps_denominator seconds; computed in integers, so 1/1000 s ticks are exact.
+        let ticks = Int(info.animation.tps_numerator), seconds = Int64(info.animation.tps_denominator)
+        var durations: [Duration] = []
         let result: ImageError? = data.withUnsafeBytes { raw in
             guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_FRAME.rawValue)) == JXL_DEC_SUCCESS,
                   JxlDecoderSetInput(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) == JXL_DEC_SUCCESS
@@ -200,7 +200,7 @@ extension JXLDecoder {
                     guard JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
                         return .badImageData(reason: "JPEG XL: unreadable frame header")
                     }
-                    durations.append(Double(header.duration) * secondsPerTick)
+                    durations.append(ticks == 0 ? .zero : .seconds(Int64(header.duration) * seconds) / ticks)
                     if !options.firstFrameOnly && durations.count > options.maxFrameCount {
                         return .decodeBudgetExceeded(.frameCount, value: durations.count, limit: options.maxFrameCount)
                     }

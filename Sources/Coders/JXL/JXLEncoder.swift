@@ -43,7 +43,7 @@ struct JXLEncoder {
             try image.forEachFrame { (frame) throws(ImageError) in
                 var header = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&header)
-                header.duration = UInt32(max(1, (frame.duration * Double(Self.ticksPerSecond)).rounded()))
+                header.duration = UInt32(max(1, (frame.duration / .seconds(1) * Double(Self.ticksPerSecond)).rounded()))
                 try check(JxlEncoderSetFrameHeader(settings, &header), encoder, "frame \(index) header")
                 try add(prepared(frame.pixels.converted(to: layout)), settings: settings, encoder: encoder, index: index)
                 index += 1

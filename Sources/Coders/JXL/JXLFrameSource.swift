@@ -10,17 +10,17 @@ final class JXLFrameSource: AnimatedFrameSource {
     let canvasWidth: Int
     let canvasHeight: Int
     let loopCount: Int
-    private let durations: [TimeInterval]
+    private let durations: [Duration]
     var frameCount: Int { durations.count }
     /// Each composed frame starts its own watch from these.
     private let options: DecodeOptions
 
     /// Durations at or under this many seconds play as ``tinyDurationPlaysAs`` (browsers' rule for GIF,
     /// WebP and AVIF too).
-    private static let tinyDuration: TimeInterval = 0.010
-    private static let tinyDurationPlaysAs: TimeInterval = 0.100
+    private static let tinyDuration: Duration = .milliseconds(10)
+    private static let tinyDurationPlaysAs: Duration = .milliseconds(100)
 
-    init(decoder: sending JXLDecoder, durations: [TimeInterval], options: DecodeOptions) {
+    init(decoder: sending JXLDecoder, durations: [Duration], options: DecodeOptions) {
         let size = decoder.outputSize
         canvasWidth = size.width
         canvasHeight = size.height
@@ -30,7 +30,7 @@ final class JXLFrameSource: AnimatedFrameSource {
         self.decoder = Locked(decoder)
     }
 
-    func duration(at index: Int) -> TimeInterval { durations[index] }
+    func duration(at index: Int) -> Duration { durations[index] }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let watch = options.startWatch()

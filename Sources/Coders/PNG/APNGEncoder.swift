@@ -34,7 +34,7 @@ enum APNGEncoder {
         var sequence: UInt32 = 0
         var framesWritten = 0
 
-        mutating func write(_ frame: EncodedFrame, duration: TimeInterval, loopCount: Int) throws(ImageError) {
+        mutating func write(_ frame: EncodedFrame, duration: Duration, loopCount: Int) throws(ImageError) {
             if framesWritten == 0 {
                 header = Array(frame.bytes[frame.header])
                 // The canvas is what libpng wrote (smaller than the image when `maxPixelSize` shrank it).
@@ -110,8 +110,8 @@ enum APNGEncoder {
     }
 
     /// `duration` in milliseconds, within `delay_num`'s 16 bits.
-    private static func delayNumerator(for duration: TimeInterval) -> UInt16 {
-        let milliseconds = (duration * 1000).rounded()
+    private static func delayNumerator(for duration: Duration) -> UInt16 {
+        let milliseconds = (duration / .milliseconds(1)).rounded()
         guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
         return UInt16(min(milliseconds, Double(UInt16.max)))
     }

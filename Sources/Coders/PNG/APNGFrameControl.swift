@@ -28,9 +28,9 @@ struct APNGFrameControl: Sendable, Hashable {
     /// Shortest delay played as written. Chrome and Firefox play a frame of 10 ms or less as 100 ms
     /// (a rule from animated GIFs that they apply to APNG too), so very fast "flashing" animations
     /// look the same here as in a browser. The GIF and WebP coders use the same rule.
-    static let shortestHonouredDelay: TimeInterval = 0.010
+    static let shortestHonouredDelay: Duration = .milliseconds(10)
     /// What a delay at or under ``shortestHonouredDelay`` plays as.
-    static let replacementDelay: TimeInterval = 0.100
+    static let replacementDelay: Duration = .milliseconds(100)
 
     let sequenceNumber: UInt32
     let width: Int
@@ -42,12 +42,12 @@ struct APNGFrameControl: Sendable, Hashable {
     let dispose: Dispose
     let blend: Blend
 
-    /// Display time in seconds: `delay_num / delay_den`, where a denominator of 0 means 100
+    /// Display time: `delay_num / delay_den` seconds, where a denominator of 0 means 100
     /// (hundredths of a second), then the browsers' short-delay rule.
-    var duration: TimeInterval {
-        let denominator = delayDenominator == 0 ? 100 : Double(delayDenominator)
-        let seconds = Double(delayNumerator) / denominator
-        return seconds <= Self.shortestHonouredDelay ? Self.replacementDelay : seconds
+    var duration: Duration {
+        let denominator = delayDenominator == 0 ? 100 : Int(delayDenominator)
+        let delay = Duration.seconds(Int(delayNumerator)) / denominator
+        return delay <= Self.shortestHonouredDelay ? Self.replacementDelay : delay
     }
 
     init(sequenceNumber: UInt32, width: Int, height: Int, x: Int, y: Int, delayNumerator: UInt16,

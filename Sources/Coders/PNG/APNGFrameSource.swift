@@ -22,7 +22,7 @@ struct APNGFrameSource: AnimatedFrameSource {
     var frameCount: Int { container.frames.count }
     var loopCount: Int { container.playCount }
 
-    func duration(at index: Int) -> TimeInterval { container.frames[index].control.duration }
+    func duration(at index: Int) -> Duration { container.frames[index].control.duration }
 
     /// Frame `index` drawn onto `background`. Throws `.badImageData` for a damaged frame (bad deflate data
     /// or a bad `fdAT` CRC), which ends the animation before it; `.cancelled` or a time budget error when

@@ -86,7 +86,7 @@ enum WebPAnimationEncoder {
         var index = 0
         try animation.forEachFrame { (frame) throws(ImageError) in
             try add(frame, index: index, canvas: canvas, timestamp: timestamp, config: &config, to: encoder)
-            timestamp += Int32((frame.duration * 1000).rounded())
+            timestamp += Int32((frame.duration / .milliseconds(1)).rounded())
             index += 1
         }
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw .badImageData(reason: "WebP: finishing failed") }

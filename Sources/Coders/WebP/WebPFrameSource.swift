@@ -7,7 +7,7 @@ import WebImageCore
 final class WebPFrameSource: AnimatedFrameSource {
     struct Frame {
         let x, y, width, height: Int
-        let duration: TimeInterval
+        let duration: Duration
         let blend: Bool
         let disposeToBackground: Bool
         let hasAlpha: Bool
@@ -51,7 +51,7 @@ final class WebPFrameSource: AnimatedFrameSource {
                 let frame = Frame(x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width),
                                   height: Int(iterator.height),
                                   // Browsers play very short frame durations as 100 ms, as for GIF.
-                                  duration: iterator.duration <= 10 ? 0.1 : Double(iterator.duration) / 1000,
+                                  duration: iterator.duration <= 10 ? .milliseconds(100) : .milliseconds(Int(iterator.duration)),
                                   blend: iterator.blend_method == WEBP_MUX_BLEND,
                                   disposeToBackground: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND,
                                   hasAlpha: iterator.has_alpha != 0,
@@ -85,7 +85,7 @@ final class WebPFrameSource: AnimatedFrameSource {
         return sizes
     }
 
-    func duration(at index: Int) -> TimeInterval { frames[index].duration }
+    func duration(at index: Int) -> Duration { frames[index].duration }
 
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         let frame = frames[index]

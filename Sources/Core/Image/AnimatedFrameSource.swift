@@ -14,8 +14,8 @@ public protocol AnimatedFrameSource: Sendable {
     var frameCount: Int { get }
     /// Times the animation plays; 0 means forever.
     var loopCount: Int { get }
-    /// Display duration of frame `index` in seconds, after browser-style clamping.
-    func duration(at index: Int) -> TimeInterval
+    /// How long frame `index` shows, after browser-style clamping.
+    func duration(at index: Int) -> Duration
     /// Draws frame `index` onto `background` (the canvas frame `index - 1` left behind after its
     /// disposal; nil for frame 0, meaning a transparent canvas) and returns the composed frame and the
     /// canvas the next frame is drawn onto.

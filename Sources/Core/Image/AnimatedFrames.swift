@@ -22,11 +22,11 @@ public final class AnimatedFrames: Sendable {
     public var frameCount: Int { state.withLock { $0.damagedFrame } ?? declaredFrameCount }
     /// Times the animation plays; 0 means forever.
     public let loopCount: Int
-    /// Display duration of each of the ``frameCount`` frames in seconds.
-    public var durations: [TimeInterval] { Array(declaredDurations.prefix(frameCount)) }
+    /// How long each of the ``frameCount`` frames shows.
+    public var durations: [Duration] { Array(declaredDurations.prefix(frameCount)) }
     /// Number of frames the file declares.
     public let declaredFrameCount: Int
-    private let declaredDurations: [TimeInterval]
+    private let declaredDurations: [Duration]
 
     private let source: (any AnimatedFrameSource)?
     /// When set, every composed frame is resampled to this size before it is returned or cached.

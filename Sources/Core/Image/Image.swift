@@ -86,8 +86,8 @@ public struct Image: Sendable {
                 throw .invalidParameter(name: "frames", reason: "frame \(index) is \(pixels.width)x\(pixels.height) "
                     + "\(pixels.layout), frame 0 is \(first.pixels.width)x\(first.pixels.height) \(first.pixels.layout)")
             }
-            guard frame.duration.isFinite, frame.duration >= 0 else {
-                throw .invalidParameter(name: "frames", reason: "frame \(index) lasts \(frame.duration) s")
+            guard frame.duration >= .zero else {
+                throw .invalidParameter(name: "frames", reason: "frame \(index) lasts \(frame.duration)")
             }
         }
         self.init(frames: frames, loopCount: loopCount, format: format)
@@ -114,8 +114,8 @@ public struct Image: Sendable {
     public var frameCount: Int { animation?.frameCount ?? 1 }
     /// How many times the animation plays; 0 means forever. 0 for stills.
     public var loopCount: Int { animation?.loopCount ?? 0 }
-    /// Display duration of each frame in seconds; `[0]` for stills.
-    public var frameDurations: [TimeInterval] { animation?.durations ?? [0] }
+    /// How long each frame shows; `[.zero]` for stills.
+    public var frameDurations: [Duration] { animation?.durations ?? [.zero] }
 
     /// Frame `index` (0-based), decoding it if it is not cached. An index outside `0..<frameCount` throws
     /// ``ImageError/invalidParameter(name:reason:)``.
@@ -124,13 +124,13 @@ public struct Image: Sendable {
         guard index == 0 else {
             throw ImageError.invalidParameter(name: "index", reason: "a still image has only frame 0, not \(index)")
         }
-        return ImageFrame(pixels: pixels, duration: 0)
+        return ImageFrame(pixels: pixels, duration: .zero)
     }
 
     /// Calls `body` with each frame in order (the still's one frame), composing lazily decoded frames one at
     /// a time and stopping at a damaged frame (see ``AnimatedFrames``): what streaming encoders write.
     public func forEachFrame(_ body: (ImageFrame) throws(ImageError) -> Void) throws(ImageError) {
-        guard let animation else { return try body(ImageFrame(pixels: pixels, duration: 0)) }
+        guard let animation else { return try body(ImageFrame(pixels: pixels, duration: .zero)) }
         try animation.forEachFrame(body)
     }
 
@@ -146,11 +146,11 @@ public struct Image: Sendable {
 public struct ImageFrame: Sendable {
     /// The whole canvas as it looks while this frame shows.
     public var pixels: PixelBuffer
-    /// Seconds the frame stays on screen.
-    public var duration: TimeInterval
+    /// How long the frame stays on screen.
+    public var duration: Duration
 
-    /// A frame showing `pixels` for `duration` seconds.
-    public init(pixels: PixelBuffer, duration: TimeInterval) {
+    /// A frame showing `pixels` for `duration`.
+    public init(pixels: PixelBuffer, duration: Duration) {
         self.pixels = pixels
         self.duration = duration
     }

@@ -8,11 +8,11 @@ public struct ImageRequest: Sendable, Hashable {
     public var method: String
     /// Header fields by name. Names are compared case-insensitively by servers; keep one spelling.
     public var headers: [String: String]
-    /// Seconds before the whole request fails with `.timeout`; nil uses the loader's default.
-    public var timeout: TimeInterval?
+    /// How long the whole request may take before it fails with `.timeout`; nil uses the loader's default.
+    public var timeout: Duration?
 
     /// A request for `url`.
-    public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: TimeInterval? = nil) {
+    public init(url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Duration? = nil) {
         self.url = url
         self.method = method
         self.headers = headers

@@ -28,11 +28,11 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
     /// Attempts in all, the first one included. 3 by default: two retries.
     public var maxAttempts: Int
     /// The backoff ceiling after the first failure, doubling with each attempt. 0.5 s by default.
-    public var baseDelay: TimeInterval
+    public var baseDelay: Duration
     /// The largest backoff ceiling. 30 s by default.
-    public var maxDelay: TimeInterval
+    public var maxDelay: Duration
     /// The longest `Retry-After` honoured; a server asking for more ends the retries. 60 s by default.
-    public var maxRetryAfter: TimeInterval
+    public var maxRetryAfter: Duration
     /// Statuses worth another attempt. 408, 429, 500, 502, 503 and 504 by default; other 4xx are
     /// ignored here.
     public var retriedStatusCodes: Set<Int>
@@ -45,8 +45,8 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
     public static let retriedNetworkCodes: Set<Int> = [7, 16, 18, 33, 52, 55, 56, 92]
 
     /// A policy with the stated defaults, or the values given.
-    public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
-                maxRetryAfter: TimeInterval = 60, retriedStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+                maxRetryAfter: Duration = .seconds(60), retriedStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
                 retriedMethods: Set<String> = ["GET", "HEAD"]) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
@@ -64,15 +64,23 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
         if let asked = failure.retryAfter {
             return asked <= maxRetryAfter ? .retry(after: asked) : .stop
         }
-        return .retry(after: Double.random(in: 0...backoffCeiling(afterAttempt: failure.attempt)))
+        // Full jitter, drawn in nanoseconds: fine enough for any delay, and no Double rounding.
+        let ceiling = backoffCeiling(afterAttempt: failure.attempt).wholeNanoseconds
+        return .retry(after: .nanoseconds(Int64.random(in: 0...ceiling)))
     }
 
     /// The longest backoff after attempt `attempt` failed: `baseDelay` doubled per earlier attempt,
     /// capped at `maxDelay`.
-    public func backoffCeiling(afterAttempt attempt: Int) -> TimeInterval {
-        // 2^62 already overflows any sane delay; the cap keeps the shift defined.
-        let doublings = min(max(0, attempt - 1), 62)
-        return max(0, min(maxDelay, baseDelay * Double(UInt64(1) << UInt64(doublings))))
+    public func backoffCeiling(afterAttempt attempt: Int) -> Duration {
+        // Doubling stops once past maxDelay, so no shift or product overflows.
+        var ceiling = max(.zero, baseDelay)
+        var doublings = max(0, attempt - 1)
+        let doublingLimit = Duration.seconds(Int64.max / 4)   // far past any delay; doubling stays in range
+        while doublings > 0 && (ceiling < maxDelay) && (ceiling > .zero) && (ceiling < doublingLimit) {
+            ceiling *= 2
+            doublings -= 1
+        }
+        return max(.zero, min(maxDelay, ceiling))
     }
 
     private func isTransient(_ error: ImageError) -> Bool {

@@ -53,10 +53,10 @@ private enum ServerPreset {
     static let totalSlots = 64
     static let slotsPerHost = 4
     static let streamsPerMultiplexedHost = 8
-    static let connectTimeout: TimeInterval = 3
-    static let responseHeadTimeout: TimeInterval = 5
-    static let totalTimeout: TimeInterval = 15
+    static let connectTimeout: Duration = .seconds(3)
+    static let responseHeadTimeout: Duration = .seconds(5)
+    static let totalTimeout: Duration = .seconds(15)
     /// Bytes per second: a 100 KB image at this floor still arrives within ``totalTimeout``.
     static let lowSpeedFloor = 4 * 1024
-    static let lowSpeedWindow = 5
+    static let lowSpeedWindow: Duration = .seconds(5)
 }

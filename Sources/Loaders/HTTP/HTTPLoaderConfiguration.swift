@@ -43,21 +43,22 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// than opening another. True by default.
     public var enablesHTTP2 = true
 
-    /// Seconds to establish a connection (DNS, TCP and TLS). 15 by default.
-    public var connectTimeout: TimeInterval = 15
-    /// Seconds from the start of a transfer (connecting included) until the first response head has
+    /// Time to establish a connection (DNS, TCP and TLS). 15 s by default.
+    public var connectTimeout: Duration = .seconds(15)
+    /// Time from the start of a transfer (connecting included) until the first response head has
     /// fully arrived; past it the transfer fails with `.timeout` and frees its slot. Catches servers
     /// that accept the connection and then say nothing, which the low-speed floor only notices after
     /// ``lowSpeedTime``. Nil (no such limit) by default.
-    public var responseHeadTimeout: TimeInterval?
-    /// Seconds for the whole transfer, unless the request sets its own. 60 by default.
-    public var timeout: TimeInterval = 60
+    public var responseHeadTimeout: Duration?
+    /// Time for the whole transfer, unless the request sets its own (`ImageRequest/timeout`). 60 s by
+    /// default.
+    public var timeout: Duration = .seconds(60)
     /// Bytes per second below which a transfer counts as stalled. 1 by default: only a transfer that
     /// receives nothing at all for ``lowSpeedTime`` fails.
     public var lowSpeedLimit = 1
-    /// Seconds a transfer may stay below ``lowSpeedLimit`` before it fails with `.timeout`.
-    /// 30 by default; libcurl counts whole seconds.
-    public var lowSpeedTime = 30
+    /// How long a transfer may stay below ``lowSpeedLimit`` before it fails with `.timeout`.
+    /// 30 s by default; libcurl counts whole seconds, so a fraction of a second is rounded up.
+    public var lowSpeedTime: Duration = .seconds(30)
 
     /// Largest response body accepted; bigger ones (chunked ones included) stop as soon as they pass
     /// it, with `.responseTooLarge`. A resumed body counts whole, the kept bytes included. 64 MB by default: far above any sane image, far below memory.

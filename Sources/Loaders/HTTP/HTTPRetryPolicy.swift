@@ -14,7 +14,7 @@ import WebImageCore
 /// ```swift
 /// struct TwiceQuickly: HTTPRetryPolicy {
 ///     func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
-///         failure.attempt < 3 ? .retry(after: 0.2) : .stop
+///         failure.attempt < 3 ? .retry(after: .milliseconds(200)) : .stop
 ///     }
 /// }
 /// ```
@@ -42,10 +42,10 @@ public struct HTTPRetryContext: Sendable {
     public var statusCode: Int?
     /// The response's header fields, names lowercased; empty when no response came.
     public var responseHeaders: [String: String]
-    /// The server's `Retry-After` as seconds from when the failure was seen, from either form the
-    /// header takes (delta-seconds, or an HTTP-date, whose past dates give 0). Nil when the header is
-    /// missing or malformed.
-    public var retryAfter: TimeInterval?
+    /// The server's `Retry-After` as the time from when the failure was seen, from either form the
+    /// header takes (delta-seconds, or an HTTP-date, whose past dates give zero). Nil when the header
+    /// is missing or malformed.
+    public var retryAfter: Duration?
 
     /// A context for `attempt` failing with `error`; `retryAfter` is read from `responseHeaders`
     /// as of `now`.
@@ -57,14 +57,14 @@ public struct HTTPRetryContext: Sendable {
         self.attempt = attempt
         self.statusCode = statusCode
         self.responseHeaders = responseHeaders
-        retryAfter = responseHeaders["retry-after"].flatMap { HTTPDate.retryAfterSeconds($0, now: now) }
+        retryAfter = responseHeaders["retry-after"].flatMap { HTTPDate.retryAfter($0, now: now) }
     }
 }
 
 /// The answer of an ``HTTPRetryPolicy``.
 public enum HTTPRetryDecision: Sendable, Hashable {
-    /// Try again after this many seconds (waiting in the loader's queue, holding no connection).
-    case retry(after: TimeInterval)
+    /// Try again after this long (waiting in the loader's queue, holding no connection).
+    case retry(after: Duration)
     /// Report the failure.
     case stop
 }

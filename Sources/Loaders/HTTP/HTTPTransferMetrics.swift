@@ -1,18 +1,18 @@
 import Foundation
 
-/// Timings and sizes of one finished transfer, as libcurl measured them. Times are seconds from the
-/// start of the transfer (libcurl's `CURLINFO_*_TIME_T`), cumulative like libcurl's.
+/// Timings and sizes of one finished transfer, as libcurl measured them. Times are durations from the
+/// start of the transfer (libcurl's `CURLINFO_*_TIME_T`, in microseconds), cumulative like libcurl's.
 public struct HTTPTransferMetrics: Sendable, Hashable {
     /// Until the name was resolved.
-    public var nameLookup: TimeInterval
+    public var nameLookup: Duration
     /// Until the TCP connection was up.
-    public var connect: TimeInterval
-    /// Until the TLS handshake was done; 0 for plain http.
-    public var tlsHandshake: TimeInterval
+    public var connect: Duration
+    /// Until the TLS handshake was done; zero for plain http.
+    public var tlsHandshake: Duration
     /// Until the first response byte arrived.
-    public var firstByte: TimeInterval
+    public var firstByte: Duration
     /// The whole transfer, redirects included.
-    public var total: TimeInterval
+    public var total: Duration
     /// Body bytes delivered; for a body resumed from an interrupted transfer, the kept bytes count too.
     public var bytesReceived: Int64
     /// The HTTP version used: "1.0", "1.1", "2", "3", or "" when no response came.
@@ -25,8 +25,8 @@ public struct HTTPTransferMetrics: Sendable, Hashable {
     public var attempts: Int
 
     /// Metrics with every value given.
-    public init(nameLookup: TimeInterval, connect: TimeInterval, tlsHandshake: TimeInterval,
-                firstByte: TimeInterval, total: TimeInterval, bytesReceived: Int64, httpVersion: String,
+    public init(nameLookup: Duration, connect: Duration, tlsHandshake: Duration,
+                firstByte: Duration, total: Duration, bytesReceived: Int64, httpVersion: String,
                 reusedConnection: Bool, redirectCount: Int, attempts: Int) {
         self.nameLookup = nameLookup
         self.connect = connect

@@ -68,10 +68,13 @@ public final class HTTPServerConnection {
         try write("\r\n")
     }
 
-    /// Waits up to `milliseconds` (a fault's pacing, not synchronisation), returning early with
-    /// ``Closed`` when the client closes the connection or the server shuts down.
-    public func pause(milliseconds: Int) throws(Closed) {
+    /// Waits up to `duration` (a fault's pacing, not synchronisation; counted in whole milliseconds,
+    /// rounded down), returning early with ``Closed`` when the client closes the connection or the
+    /// server shuts down.
+    public func pause(for duration: Duration) throws(Closed) {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN) | Self.peerHangUp, revents: 0)
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000))
         let ready = poll(&descriptor, 1, Int32(milliseconds))
         if ready > 0 { throw Closed() }
     }

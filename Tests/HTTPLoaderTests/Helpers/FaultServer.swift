@@ -16,7 +16,7 @@ enum FaultServer {
             try connection.writeHead(status: 200, headers: imageHeaders + [("Content-Length", "1000")])
             for _ in 0..<1000 {
                 try connection.write([0x50])
-                try connection.pause(milliseconds: 200)
+                try connection.pause(for: .milliseconds(200))
             }
         }
         // Sends the head and a few bytes, then nothing, holding the connection open.

@@ -34,8 +34,8 @@ func waitUntilIdle(_ loader: HTTPLoader, events: AsyncStream<HTTPDownloadEvent>)
 func makeLoader(_ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }) -> HTTPLoader {
     var configuration = HTTPLoaderConfiguration()
     configuration.coders = ImageCodersManager(coders: [PGMCoder()])
-    configuration.connectTimeout = 5
-    configuration.timeout = 20
+    configuration.connectTimeout = .seconds(5)
+    configuration.timeout = .seconds(20)
     adjust(&configuration)
     return HTTPLoader(configuration: configuration)
 }

@@ -32,7 +32,7 @@ struct SourceFetcher: Sendable {
         self.coders = coders
         var http = HTTPLoaderConfiguration.server
         http.maxResponseSize = configuration.maxSourceFileSize
-        http.timeout = configuration.downloadTimeout
+        http.timeout = .seconds(configuration.downloadTimeout)
         http.maxRedirects = configuration.maxRedirects
         http.coders = coders
         // Blocking a source URL for good after one 404 would let one bad request poison later ones

@@ -148,7 +148,7 @@ final class EventLoop {
         transfers[id] = io
         idsByHandle[io.easy] = id
         if let limit = configuration.responseHeadTimeout {
-            headDeadlines.append((id, serial, DispatchTime.now().uptimeNanoseconds + Self.nanoseconds(limit)))
+            headDeadlines.append((id, serial, DispatchTime.now().uptimeNanoseconds + limit.uptimeNanoseconds))
         }
         curl_multi_add_handle(multi, io.easy)
         if hop.redirects == 0 && !freshConnection {
@@ -157,8 +157,6 @@ final class EventLoop {
             scheduler.events.emit(.started(transferID: id, url: request.url))
         }
     }
-
-    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, seconds) * 1_000_000_000) }
 
     /// Fails the transfers whose response head is late. True when there was one.
     private func expireResponseHeads() -> Bool {
@@ -241,7 +239,7 @@ final class EventLoop {
             if io.rangeRefused, scheduler.parkForRetry(io.id) {
                 // The kept bytes could not be resumed (and are gone): start over at once, whatever the
                 // policy says, since the server did answer.
-                logRetry(io, reason: "range_refused", error: error, delay: 0)
+                logRetry(io, reason: "range_refused", error: error, delay: .zero)
                 retries.append((io.id, DispatchTime.now().uptimeNanoseconds))
                 return
             }
@@ -251,7 +249,7 @@ final class EventLoop {
                     statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
                 if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
                     logRetry(io, reason: HTTPInstruments.retryReason(error), error: error, delay: delay)
-                    let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, delay) * 1_000_000_000)
+                    let due = DispatchTime.now().uptimeNanoseconds + delay.uptimeNanoseconds
                     retries.append((io.id, due))
                     return
                 }
@@ -296,8 +294,8 @@ final class EventLoop {
             return
         }
         var next = io.request.redirected(to: target)
-        if io.request.timeout > 0 {
-            next.deadline = io.request.deadline ?? io.started + .milliseconds(Int(io.request.timeout * 1000))
+        if io.request.timeout > .zero {
+            next.deadline = io.request.deadline ?? io.started + .milliseconds(io.request.timeout.wholeMilliseconds)
         }
         if let deadline = next.deadline, deadline <= .now {
             answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.timeout), metrics: metrics)
@@ -324,8 +322,8 @@ final class EventLoop {
             return
         }
         var request = io.request
-        if request.timeout > 0, request.deadline == nil {
-            request.deadline = io.started + .milliseconds(Int(request.timeout * 1000))
+        if request.timeout > .zero, request.deadline == nil {
+            request.deadline = io.started + .milliseconds(request.timeout.wholeMilliseconds)
         }
         open(io.id, Hop(request: request, attempt: io.attempt, redirects: io.redirectsBefore),
              pinnedAddress: io.pinnedAddress, freshConnection: true)
@@ -400,11 +398,11 @@ final class EventLoop {
     /// The logger of `request`'s caller, else the configuration's.
     private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? configuration.logger }
 
-    private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: TimeInterval) {
+    private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: Duration) {
         HTTPInstruments.recordRetry(reason: reason)
         logger(io.request).debug("retrying", metadata: [
             "url": "\(io.request.url)", "transfer": "\(io.id)", "attempt": "\(io.attempt)", "reason": "\(reason)",
-            "error": "\(error)", "delay_ms": "\(Int(max(0, delay) * 1000))"])
+            "error": "\(error)", "delay_ms": "\(max(0, delay.wholeMilliseconds))"])
     }
 
     /// One line and the metrics of a transfer's end (after its retries and redirects).
@@ -418,8 +416,8 @@ final class EventLoop {
                                          "status": "\(status.map(String.init) ?? "none")"]
         if let metrics {
             metadata["bytes"] = "\(metrics.bytesReceived)"
-            metadata["ttfb_ms"] = "\(Int(metrics.firstByte * 1000))"
-            metadata["total_ms"] = "\(Int(metrics.total * 1000))"
+            metadata["ttfb_ms"] = "\(metrics.firstByte.wholeMilliseconds)"
+            metadata["total_ms"] = "\(metrics.total.wholeMilliseconds)"
             metadata["attempts"] = "\(metrics.attempts)"
             metadata["http"] = "\(metrics.httpVersion)"
         }

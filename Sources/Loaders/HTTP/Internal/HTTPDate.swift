@@ -48,15 +48,15 @@ enum HTTPDate {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// `Retry-After` as seconds from `now`: delta-seconds as given, an HTTP-date as the time until it
-    /// (0 for a date already past). Nil when the value is neither.
-    static func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
+    /// `Retry-After` as the time from `now`: delta-seconds as given, an HTTP-date as the time until it
+    /// (zero for a date already past). Nil when the value is neither.
+    static func retryAfter(_ value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // A delta too long for an Int is "a very long time": the largest value says so.
-            return TimeInterval(Int(trimmed) ?? Int.max)
+            // A delta too long for an Int64 is "a very long time": the largest value says so.
+            return .seconds(Int64(trimmed) ?? Int64.max)
         }
         guard let date = parse(trimmed) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return .seconds(max(0, date.timeIntervalSince(now)))
     }
 }

@@ -15,9 +15,9 @@ enum HTTPInstruments {
         if metrics.bytesReceived > 0 {
             Counter(label: WebImageMetrics.httpResponseBytes).increment(by: Int(clamping: metrics.bytesReceived))
         }
-        if metrics.firstByte > 0 {
+        if metrics.firstByte > .zero {
             Metrics.Timer(label: WebImageMetrics.httpTimeToFirstByte)
-                .recordNanoseconds(Int64(metrics.firstByte * 1_000_000_000))
+                .recordNanoseconds(metrics.firstByte.wholeNanoseconds)
         }
     }
 

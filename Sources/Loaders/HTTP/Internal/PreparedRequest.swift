@@ -8,7 +8,7 @@ struct PreparedRequest: Sendable {
     let method: String
     /// Header lines in send order, as "Name: value".
     let headerLines: [String]
-    let timeout: TimeInterval
+    let timeout: Duration
     let handlesCookies: Bool
     let allowsInvalidCertificates: Bool
     /// Whether If-None-Match / If-Modified-Since were sent, so a 304 means "not modified".
@@ -39,7 +39,7 @@ struct PreparedRequest: Sendable {
         }
     }
 
-    init(url: URL, method: String, headerLines: [String], timeout: TimeInterval, handlesCookies: Bool,
+    init(url: URL, method: String, headerLines: [String], timeout: Duration, handlesCookies: Bool,
          allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String) {
         self.url = url
         self.method = method

@@ -124,16 +124,16 @@ final class TransferIO {
             setLong(CURLOPT_FOLLOWLOCATION, 1)
             setLong(CURLOPT_MAXREDIRS, configuration.maxRedirects)
         }
-        setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.wholeMilliseconds)
         if let deadline = request.deadline {
             // A later hop of a chain the event loop follows: only what is left of the chain's timeout.
             let left = ContinuousClock.now.duration(to: deadline).components
             setLong(CURLOPT_TIMEOUT_MS, max(1, Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)))
         } else {
-            setLong(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+            setLong(CURLOPT_TIMEOUT_MS, request.timeout.wholeMilliseconds)
         }
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
-        setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
+        setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime.roundedUpSeconds)
         setLong(CURLOPT_BUFFERSIZE, HTTPContentDecoding.receiveBufferSize)
         setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
         // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
@@ -535,10 +535,10 @@ final class TransferIO {
 
     /// libcurl's measurements of this attempt.
     func metrics() -> HTTPTransferMetrics {
-        func seconds(_ info: CURLINFO) -> TimeInterval {
+        func seconds(_ info: CURLINFO) -> Duration {
             var micros: curl_off_t = 0
             _ = ccurl_easy_getinfo_off_t(easy, info, &micros)
-            return TimeInterval(micros) / 1_000_000
+            return .microseconds(Int64(micros))
         }
         func long(_ info: CURLINFO) -> Int {
             var value = 0

@@ -7,5 +7,5 @@ struct TransferKey: Hashable, Sendable {
     let headerLines: [String]
     let handlesCookies: Bool
     let allowsInvalidCertificates: Bool
-    let timeout: TimeInterval
+    let timeout: Duration
 }

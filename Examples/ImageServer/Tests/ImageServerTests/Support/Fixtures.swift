@@ -50,7 +50,7 @@ enum Fixtures {
         let frames = [UInt8(0), 120, 240].map { red in
             ImageFrame(pixels: PixelBuffer(width: 24, height: 24, layout: .rgba8,
                                            bytes: [UInt8]((0..<(24 * 24)).flatMap { _ in [red, 60, 90, 255] })),
-                       duration: 0.1)
+                       duration: .milliseconds(100))
         }
         return try! ImageCodersManager.shared.encode(Image(frames: frames, format: .gif), as: .gif, options: EncodeOptions())
     }
