@@ -55,6 +55,12 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
         redisFree(context);
         return NULL;
     }
+    // A receive buffer that holds a whole pipeline of images: with the default one the server can send
+    // about 64 KB before it must wait for this side to read and open the window again, so sixteen 20 KB
+    // values arrive in five bursts and the caller sleeps and wakes up five times. Best effort: the
+    // kernel caps it at net.core.rmem_max, and a failure leaves the default.
+    int receive_buffer = CREDIS_RECEIVE_BUFFER;
+    (void)setsockopt(context->fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
     return context;
 }
 

@@ -12,6 +12,10 @@
 /// brings past the bulk string being filled.
 #define CREDIS_READ_BUFFER (64 * 1024)
 
+/// Receive buffer asked for each connection (SO_RCVBUF; the kernel doubles it for its bookkeeping):
+/// room for a 16-deep pipeline of 20 KB values and more.
+#define CREDIS_RECEIVE_BUFFER (512 * 1024)
+
 /// The monotonic clock in milliseconds.
 int64_t credis_now_ms(void);
 
