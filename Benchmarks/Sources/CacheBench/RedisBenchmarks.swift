@@ -78,7 +78,8 @@ struct RedisBenchmarks {
 
         for connections in Self.concurrencies {
             let redis = try cache(port: port, connections: connections)
-            let (ours, theirs) = try Self.medians {
+            let (ours, theirs) = try Self.medians(gets: Self.getsIssued(threads: connections, calls: Self.requestCount, depth: 1),
+                                                  label: "GET, \(connections) conn.") {
                 Self.requestsPerSecond(threads: connections, requests: Self.requestCount) { thread, index in
                     _ = redis.entry(forKey: keys[(thread * 31 + index) % keys.count])
                 }
@@ -89,7 +90,9 @@ struct RedisBenchmarks {
                              ours: ours / Double(connections), baseline: theirs / Double(connections),
                              baselineName: "redis-benchmark -t get -d 20000 -c \(connections)", goal: "≥ 0.8x")
 
-            let (pipelined, theirsPipelined) = try Self.medians {
+            let (pipelined, theirsPipelined) = try Self.medians(
+                gets: Self.getsIssued(threads: connections, calls: Self.requestCount / Self.pipelineDepth, depth: Self.pipelineDepth),
+                label: "multi-get, \(connections) conn.") {
                 Self.requestsPerSecond(threads: connections, requests: Self.requestCount / Self.pipelineDepth) { thread, index in
                     let start = (thread * 31 + index * Self.pipelineDepth) % keys.count
                     let batch = (0..<Self.pipelineDepth).map { keys[(start + $0) % keys.count] }
@@ -109,14 +112,40 @@ struct RedisBenchmarks {
     }
 
     /// The medians of ``rounds`` measurements of each side, taken in turn so that both see the same
-    /// machine.
-    static func medians(ours: () -> Double, theirs: () throws -> Double) rethrows -> (ours: Double, theirs: Double) {
+    /// machine. Also prints each side's median client CPU time per GET (`gets`: ours, counting the warm-up;
+    /// redis-benchmark's is ``requestCount``): on a loaded machine, CPU time is what a rate turns on.
+    static func medians(gets: Int, label: String, ours: () -> Double,
+                        theirs: () throws -> Double) rethrows -> (ours: Double, theirs: Double) {
         var oursRates: [Double] = [], theirRates: [Double] = []
+        var oursCPU: [Double] = [], theirCPU: [Double] = []
         for _ in 0..<rounds {
+            let ownStart = cpuSeconds(RUSAGE_SELF)
             oursRates.append(ours())
+            oursCPU.append((cpuSeconds(RUSAGE_SELF) - ownStart) / Double(gets) * 1e6)
+            let childStart = cpuSeconds(RUSAGE_CHILDREN)
             theirRates.append(try theirs())
+            theirCPU.append((cpuSeconds(RUSAGE_CHILDREN) - childStart) / Double(requestCount) * 1e6)
         }
-        return (oursRates.sorted()[rounds / 2], theirRates.sorted()[rounds / 2])
+        let median = { (values: [Double]) in values.sorted()[rounds / 2] }
+        print("client CPU per GET, \(label) (median): ours \(String(format: "%.1f", median(oursCPU))) µs, "
+              + "redis-benchmark \(String(format: "%.1f", median(theirCPU))) µs")
+        return (median(oursRates), median(theirRates))
+    }
+
+    /// GETs our side issues for `calls` calls of `depth` GETs on `threads` threads, warm-up included
+    /// (see ``requestsPerSecond(threads:requests:_:)``).
+    static func getsIssued(threads: Int, calls: Int, depth: Int) -> Int {
+        let perThread = calls / threads
+        return (perThread + min(200, perThread)) * threads * depth
+    }
+
+    /// User + system CPU seconds of this process (`RUSAGE_SELF`, every thread) or of its children that
+    /// have ended and were waited for (`RUSAGE_CHILDREN`).
+    static func cpuSeconds(_ who: __rusage_who) -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// `threads` threads share `requests` calls of `body(thread, index)`; calls per second overall.

@@ -1,10 +1,13 @@
 #include "CRedisInternal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <hiredis/sds.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <zlib.h>
 
@@ -52,6 +55,12 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
         redisFree(context);
         return NULL;
     }
+    // A receive buffer that holds a whole pipeline of images: with the default one the server can send
+    // about 64 KB before it must wait for this side to read and open the window again, so sixteen 20 KB
+    // values arrive in five bursts and the caller sleeps and wakes up five times. Best effort: the
+    // kernel caps it at net.core.rmem_max, and a failure leaves the default.
+    int receive_buffer = CREDIS_RECEIVE_BUFFER;
+    (void)setsockopt(context->fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
     return context;
 }
 
@@ -66,22 +75,53 @@ static void free_replies(size_t count, redisReply **replies) {
     }
 }
 
+int credis_use_blocking_reads(redisContext *context, int read_timeout_ms) {
+    if (context->err || read_timeout_ms <= 0) return -1;
+    struct timeval timeout = { .tv_sec = read_timeout_ms / 1000, .tv_usec = (read_timeout_ms % 1000) * 1000 };
+    if (setsockopt(context->fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) != 0) return -1;
+    int flags = fcntl(context->fd, F_GETFL);
+    if (flags < 0 || fcntl(context->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) return -1;
+    // hiredis's own name for "the socket blocks"; only this file's exchange reads it (it never calls
+    // hiredis's blocking I/O, which would block without the deadline).
+    context->flags |= REDIS_BLOCK;
+    return 0;
+}
+
+/// Sends the context's queued commands by `deadline`: non-blocking sends (MSG_DONTWAIT whatever the
+/// socket's mode), poll() while the socket's buffer is full.
+static credis_status send_queued(redisContext *context, int64_t deadline) {
+    size_t length = sdslen(context->obuf);
+    size_t sent = 0;
+    while (sent < length) {
+        ssize_t n = send(context->fd, context->obuf + sent, length - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            credis_status status = credis_wait_ready(context->fd, POLLOUT, deadline);
+            if (status != CREDIS_OK) return status;
+            continue;
+        }
+        context->err = REDIS_ERR_IO;
+        snprintf(context->errstr, sizeof context->errstr, "%s", n == 0 ? "send sent nothing" : strerror(errno));
+        return CREDIS_IO_ERROR;
+    }
+    sdsrange(context->obuf, (int)length, -1);  // now empty; hiredis keeps the allocation for the next one
+    return CREDIS_OK;
+}
+
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
                               credis_block_pool *pool, size_t count, redisReply **replies) {
     for (size_t i = 0; i < count; i++) replies[i] = NULL;
     if (context->err) return CREDIS_IO_ERROR;
 
-    int64_t write_deadline = credis_now_ms() + write_timeout_ms;
-    int done = 0;
-    while (!done) {
-        if (redisBufferWrite(context, &done) != REDIS_OK) return CREDIS_IO_ERROR;
-        if (done) break;
-        credis_status status = credis_wait_ready(context->fd, POLLOUT, write_deadline);
-        if (status != CREDIS_OK) return status;
-    }
+    credis_status status = send_queued(context, credis_now_ms() + write_timeout_ms);
+    if (status != CREDIS_OK) return status;
 
-    credis_status status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, max_bulk, pool, count,
-                                                 replies);
+    status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, (context->flags & REDIS_BLOCK) != 0,
+                                 max_bulk, pool, count, replies);
     if (status != CREDIS_OK) free_replies(count, replies);
     return status;
 }

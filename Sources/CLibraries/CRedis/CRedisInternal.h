@@ -12,6 +12,10 @@
 /// brings past the bulk string being filled.
 #define CREDIS_READ_BUFFER (64 * 1024)
 
+/// Receive buffer asked for each connection (SO_RCVBUF; the kernel doubles it for its bookkeeping):
+/// room for a 16-deep pipeline of 20 KB values and more.
+#define CREDIS_RECEIVE_BUFFER (512 * 1024)
+
 /// The monotonic clock in milliseconds.
 int64_t credis_now_ms(void);
 
@@ -21,9 +25,11 @@ credis_status credis_wait_ready(int fd, short events, int64_t deadline);
 /// Reads `count` replies from the context's socket by `deadline` (CRedisReplies.c), refusing bulk
 /// strings longer than `max_bulk` and placing large strings in `pool` (may be NULL). On failure the
 /// replies read so far stay in `replies` for the caller to free, and the context's `err` and `errstr`
-/// say why.
-credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, credis_block_pool *pool,
-                                  size_t count, redisReply **replies);
+/// say why. With `blocking_first_read` (a blocking socket whose SO_RCVTIMEO is at most the time to
+/// `deadline`, see credis_use_blocking_reads), the first receive sleeps in the kernel instead of
+/// polling; every other receive is non-blocking.
+credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
+                                  credis_block_pool *pool, size_t count, redisReply **replies);
 
 /// `size` bytes from a block of `pool` (CRedisBlockPool.c), or from malloc when `pool` is NULL or the
 /// size is outside its classes; `*class_index` records which, for credis_block_give_back. NULL when

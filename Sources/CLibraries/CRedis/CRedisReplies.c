@@ -34,6 +34,12 @@ typedef struct {
     size_t capacity;
     size_t start;
     size_t end;
+    /// The next receive may sleep in the kernel (a blocking socket, bounded by SO_RCVTIMEO): set for the
+    /// first receive of an exchange only.
+    int may_block;
+    /// The last receive emptied the socket (it brought less than it had room for), so the next one polls
+    /// first instead of failing with EAGAIN and then polling.
+    int drained;
 } reply_stream;
 
 static credis_status fail(reply_stream *stream, int err, const char *message) {
@@ -44,18 +50,36 @@ static credis_status fail(reply_stream *stream, int err, const char *message) {
 
 /// Reads into `vectors` (the stream's buffer last), waiting until the socket has something or the
 /// deadline passes. The number of bytes read in `*count`.
+///
+/// A request's reply is never there the moment it was sent, and a receive that brought less than it had
+/// room for emptied the socket: in both cases the next receive would fail with EAGAIN, so it waits first.
+/// The first receive of an exchange on a blocking socket waits in the receive itself.
 static credis_status read_vectors(reply_stream *stream, struct iovec *vectors, int vector_count, size_t *count) {
+    size_t room = 0;
+    for (int i = 0; i < vector_count; i++) room += vectors[i].iov_len;
     for (;;) {
-        ssize_t n = readv(stream->context->fd, vectors, vector_count);
+        int flags = MSG_DONTWAIT;
+        if (stream->may_block) {
+            flags = 0;
+            stream->may_block = 0;
+            stream->drained = 0;
+        } else if (stream->drained) {
+            credis_status status = credis_wait_ready(stream->context->fd, POLLIN, stream->deadline);
+            if (status != CREDIS_OK) return status;
+            stream->drained = 0;
+        }
+        struct msghdr message = { .msg_iov = vectors, .msg_iovlen = (size_t)vector_count };
+        ssize_t n = recvmsg(stream->context->fd, &message, flags);
         if (n > 0) {
             *count = (size_t)n;
+            stream->drained = (size_t)n < room;
             return CREDIS_OK;
         }
         if (n == 0) return fail(stream, REDIS_ERR_EOF, "server closed the connection");
         if (errno == EINTR) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) return fail(stream, REDIS_ERR_IO, strerror(errno));
-        credis_status status = credis_wait_ready(stream->context->fd, POLLIN, stream->deadline);
-        if (status != CREDIS_OK) return status;
+        // Nothing yet (or SO_RCVTIMEO ran out, and the poll below sees the deadline has passed).
+        stream->drained = 1;
     }
 }
 
@@ -287,11 +311,14 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
     }
 }
 
-credis_status credis_read_replies(redisContext *context, int64_t deadline, size_t max_bulk, credis_block_pool *pool,
-                                  size_t count, redisReply **replies) {
+credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
+                                  credis_block_pool *pool, size_t count, redisReply **replies) {
     char buffer[CREDIS_READ_BUFFER];
+    // Right after the commands were sent nothing has come back yet: wait first (in the receive itself
+    // when the socket blocks).
     reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk, .pool = pool,
-                            .buffer = buffer, .capacity = sizeof buffer, .start = 0, .end = 0 };
+                            .buffer = buffer, .capacity = sizeof buffer, .start = 0, .end = 0,
+                            .may_block = blocking_first_read != 0, .drained = 1 };
     for (size_t i = 0; i < count; i++) {
         credis_status status = read_reply(&stream, 0, &replies[i]);
         if (status != CREDIS_OK) return status;

@@ -11,7 +11,9 @@ enum RedisFailure: Error, Sendable, Equatable {
     case io(String)
 }
 
-/// One hiredis connection to one node, in non-blocking mode with deadlines (see `CRedis.h`).
+/// One hiredis connection to one node, with deadlines (see `CRedis.h`): a blocking socket whose receives
+/// are bounded by the read timeout, and non-blocking sends and follow-up receives polled against the
+/// exchange's deadlines.
 ///
 /// Used by one thread at a time: a ``RedisNodePool`` hands it out exclusively and takes it back. A
 /// connection whose exchange failed is in an unknown state (a reply may still be on its way) and is
@@ -29,6 +31,9 @@ final class RedisConnection: @unchecked Sendable {
     private let maxBulkLength: Int
     /// Where large reply strings are placed; nil for malloc.
     private let replyMemory: RedisReplyMemory?
+    /// Whether the socket blocks in the first receive of each exchange (`credis_use_blocking_reads`
+    /// succeeded); when false, every wait is a poll().
+    let blockingReads: Bool
 
     /// Redis's own limit on a string value (`proto-max-bulk-len`'s default): 512 MB.
     static let redisStringLimit = 512 << 20
@@ -51,6 +56,10 @@ final class RedisConnection: @unchecked Sendable {
         self.writeTimeout = Int32(clamping: writeTimeout)
         self.maxBulkLength = max(0, maxBulkLength)
         self.replyMemory = replyMemory
+        // The first bytes of each exchange's replies are then waited for inside one receive (bounded by the
+        // read timeout) rather than by a failed read and a poll(): a GET costs a send and a receive. When
+        // the socket cannot be switched, every wait polls, as before.
+        blockingReads = credis_use_blocking_reads(context, self.readTimeout) == 0
         var setup: [[Data]] = []
         if let password = endpoint.password {
             setup.append(RedisCommand.make(["AUTH"] + (endpoint.user.map { [$0] } ?? []) + [password]))

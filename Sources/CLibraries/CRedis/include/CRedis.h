@@ -33,6 +33,14 @@ redisContext *credis_connect(const char *host, int port, int timeout_ms, char *e
 /// buffer. 0 on success.
 int credis_append_formatted(redisContext *context, const char *commands, size_t length);
 
+/// Makes the context's socket blocking with receives bounded by `read_timeout_ms` (SO_RCVTIMEO), so
+/// that credis_exchange waits for the first bytes of its replies in one receive call instead of a failed
+/// read, a poll() and a second read: half the system calls of a single GET. Every other send and receive
+/// stays non-blocking (MSG_DONTWAIT) and polls against the deadline, so no exchange lasts longer than it
+/// did before. Pass the same `read_timeout_ms` to every credis_exchange on this context. 0 on success;
+/// on failure the context may still be used as it was.
+int credis_use_blocking_reads(redisContext *context, int read_timeout_ms);
+
 /// Memory kept for the strings of large replies, shared by any number of connections and threads.
 /// Blocks come back to it when their replies are freed, and it keeps up to a limit of them for later
 /// replies, so a steady stream of pipelined values does not make malloc return pages to the kernel and
