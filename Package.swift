@@ -146,6 +146,23 @@ targets += [
                 path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
 ]
 
+// MARK: - TIFF coder
+
+products += [
+    .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
+]
+targets += [
+    // libtiff (Debian's libtiff-dev) with a C shim: memory I/O callbacks, per-handle error handlers and
+    // libtiff's allocation cap, set for each open.
+    .target(name: "CTIFF", path: "Sources/CLibraries/CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+    .target(name: "WebImageTIFFCoder", dependencies: ["WebImageCore", "CTIFF"], path: "Sources/Coders/TIFF",
+            swiftSettings: swiftSettings),
+    // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
+    .testTarget(name: "WebImageTIFFCoderTests",
+                dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/TIFFCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+]
+
 // MARK: - HTTP loader
 
 products += [
