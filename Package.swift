@@ -146,10 +146,11 @@ targets += [
                 path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - TIFF coder
+// MARK: - TIFF, BMP and ICO coders
 
 products += [
     .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
+    .library(name: "WebImageBMPCoder", targets: ["WebImageBMPCoder"]),
 ]
 targets += [
     // libtiff (Debian's libtiff-dev) with a C shim: memory I/O callbacks, per-handle error handlers and
@@ -157,10 +158,16 @@ targets += [
     .target(name: "CTIFF", path: "Sources/CLibraries/CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
     .target(name: "WebImageTIFFCoder", dependencies: ["WebImageCore", "CTIFF"], path: "Sources/Coders/TIFF",
             swiftSettings: swiftSettings),
+    // BMP in Swift, no C library; its DIB reader is shared (package access) with the ICO coder.
+    .target(name: "WebImageBMPCoder", dependencies: ["WebImageCore"], path: "Sources/Coders/BMP",
+            swiftSettings: swiftSettings),
     // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
     .testTarget(name: "WebImageTIFFCoderTests",
                 dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/TIFFCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageBMPCoderTests",
+                dependencies: ["WebImageTesting", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/BMPCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
 ]
 
 // MARK: - HTTP loader

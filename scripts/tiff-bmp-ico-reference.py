@@ -116,7 +116,7 @@ def tiff_fixtures():
                                     compression="tiff_lzw"), note="4/8-bit palette")
     t.add("cmyk-lzw.tif", saved(rgb.convert("CMYK"), "TIFF", compression="tiff_lzw"), note="CMYK (inks), 8-bit")
     gray16 = np.array(p.convert("L"), np.uint16) * 257
-    t.add("gray16.tif", saved(Image.fromarray(gray16.astype("<u2"), "I;16"), "TIFF"),
+    t.add("gray16.tif", saved(Image.fromarray(gray16.astype("<u2")), "TIFF"),
           reference=Image.fromarray((gray16 >> 8).astype(np.uint8), "L").convert("RGBA"),
           note="16-bit gray; reference = high byte (Pillow's own convert clips instead of scaling)")
     t.add("tiled-16.tif", tiffcp(saved(rgb, "TIFF"), "-t", "-w", "16", "-l", "16", "-c", "lzw"),
@@ -191,9 +191,10 @@ def bmp_fixtures():
     def pack565(r):
         v = ((r[:, 0].astype(np.uint16) >> 3) << 11) | ((r[:, 1].astype(np.uint16) >> 2) << 5) | (r[:, 2].astype(np.uint16) >> 3)
         return v.astype("<u2").tobytes()
-    b.add("rgb555.bmp", bmp(40, W, H, 16, 0, rows(a, pack555)), tolerance=0, note="16-bit 5-5-5 (BI_RGB)")
+    scaling = "; 5 and 6-bit channels scale to the nearest level (Chromium), Pillow truncates (one level lower)"
+    b.add("rgb555.bmp", bmp(40, W, H, 16, 0, rows(a, pack555)), tolerance=1, note="16-bit 5-5-5 (BI_RGB)" + scaling)
     b.add("rgb565.bmp", bmp(40, W, H, 16, 3, rows(a, pack565), table=struct.pack("<III", 0xF800, 0x7E0, 0x1F)),
-          tolerance=0, note="16-bit 5-6-5 (BI_BITFIELDS after a 40-byte header)")
+          tolerance=1, note="16-bit 5-6-5 (BI_BITFIELDS after a 40-byte header)" + scaling)
     # 4-bit palette, OS/2 1.x 24-bit.
     idx, pal = palette_image(16)
     table = b"".join(bytes([pal[i * 3 + 2], pal[i * 3 + 1], pal[i * 3], 0]) for i in range(16))
