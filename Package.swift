@@ -151,6 +151,7 @@ targets += [
 products += [
     .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
     .library(name: "WebImageBMPCoder", targets: ["WebImageBMPCoder"]),
+    .library(name: "WebImageICOCoder", targets: ["WebImageICOCoder"]),
 ]
 targets += [
     // libtiff (Debian's libtiff-dev) with a C shim: memory I/O callbacks, per-handle error handlers and
@@ -161,6 +162,9 @@ targets += [
     // BMP in Swift, no C library; its DIB reader is shared (package access) with the ICO coder.
     .target(name: "WebImageBMPCoder", dependencies: ["WebImageCore"], path: "Sources/Coders/BMP",
             swiftSettings: swiftSettings),
+    // ICO and CUR in Swift: entries are BMP (the DIB reader above) or PNG (PNGCoder).
+    .target(name: "WebImageICOCoder", dependencies: ["WebImageCore", "WebImageBMPCoder", "WebImagePNGCoder"],
+            path: "Sources/Coders/ICO", swiftSettings: swiftSettings),
     // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
     .testTarget(name: "WebImageTIFFCoderTests",
                 dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
@@ -168,6 +172,9 @@ targets += [
     .testTarget(name: "WebImageBMPCoderTests",
                 dependencies: ["WebImageTesting", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/BMPCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageICOCoderTests",
+                dependencies: ["WebImageTesting", "WebImageICOCoder", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/ICOCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
 ]
 
 // MARK: - HTTP loader
