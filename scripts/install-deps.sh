@@ -12,6 +12,8 @@ packages+=(openssl nghttp2-server zlib1g-dev)
 packages+=(liblcms2-dev liblcms2-utils)
 # AVIF, HEIF and JPEG XL coders; the tests compare with avifenc/avifdec, heif-enc/heif-convert, cjxl/djxl.
 packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
+# TIFF coder: libtiff (the BMP and ICO coders are Swift).
+packages+=(libtiff-dev)
 # CI only: scripts/browser-check loads the image server's demo page and the docs site in headless Chromium.
 if [ "${CI:-}" = true ]; then packages+=(chromium); fi
 # The Redis cache tier: hiredis to build, redis-server for its tests, redis-tools (redis-cli, redis-benchmark).
