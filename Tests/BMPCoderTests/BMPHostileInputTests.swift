@@ -108,3 +108,18 @@ struct BMPHostileInputTests {
         #expect(throws: ImageError.cancelled) { try BMPCoder().decode(data, options: DecodeOptions(cancellation: token)) }
     }
 }
+
+/// The hostile BMP of `HostileFiles` (also measured by scripts/hostile-bench).
+@Suite("BMP hostile files stay within bounds")
+struct BMPHostileFilesTests {
+    @Test func anEmptyRLECanvasIsRefusedOverThePixelLimitAndTransparentUnderIt() throws {
+        let data = HostileFiles.emptyRLEBMP(size: PixelSize(10_000))
+        #expect(data.count < 100)
+        #expect(throws: ImageError.imageTooLarge(width: 10_000, height: 10_000, limit: 50_000_000)) {
+            try BMPCoder().decode(data, options: DecodeOptions(maxPixelCount: 50_000_000))
+        }
+        let small = try BMPCoder().decode(HostileFiles.emptyRLEBMP(size: PixelSize(300)), options: DecodeOptions())
+        #expect(small.pixels.layout == .rgba8)
+        #expect(small.pixels.rgba(x: 150, y: 150).a == 0)
+    }
+}

@@ -150,3 +150,13 @@ struct ICOCoderTests {
         }
     }
 }
+
+/// The hostile ICO of `HostileFiles` (also measured by scripts/hostile-bench).
+@Suite("ICO hostile files stay within bounds")
+struct ICOHostileFilesTests {
+    @Test func aDirectoryOf65535EntriesDecodesOnePicture() throws {
+        let image = try ICOCoder().decode(HostileFiles.manyEntriesICO(entries: 65_535), options: DecodeOptions())
+        #expect((image.width, image.height) == (256, 256))
+        #expect(image.pixels.rgba(x: 7, y: 0) == (0, 255, 7, 255))  // stored B, G, R, A; bottom-up, so row 0 is stored last
+    }
+}

@@ -143,3 +143,24 @@ struct TIFFHostileInputTests {
         #expect(!TIFFCoder().canDecode(Data([0x89, 0x50, 0x4E, 0x47])))
     }
 }
+
+/// The hostile TIFF of `HostileFiles` (also measured by scripts/hostile-bench): bounded work, a right answer.
+@Suite("TIFF hostile files stay within bounds")
+struct TIFFHostileFilesTests {
+    @Test func aHundredThousandOneRowStripsDecode() throws {
+        let data = HostileFiles.manyStripsTIFF(width: 64, rows: 100_000)
+        let image = try TIFFCoder().decode(data, options: DecodeOptions())
+        #expect((image.width, image.height) == (64, 100_000))
+        #expect(image.pixels.bytes[99_999 * 64 + 5] == 15)
+    }
+
+    @Test func theTimeLimitStopsThem() {
+        let data = HostileFiles.manyStripsTIFF(width: 64, rows: 100_000)
+        do {
+            _ = try TIFFCoder().decode(data, options: DecodeOptions(timeLimit: .nanoseconds(1)))
+            Issue.record("decoded")
+        } catch {
+            guard case .decodeBudgetExceeded(.time, _, _) = error else { Issue.record("\(error)"); return }
+        }
+    }
+}
