@@ -163,6 +163,37 @@ targets += [
                 path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
 ]
 
+// MARK: - TIFF, BMP and ICO coders
+
+products += [
+    .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
+    .library(name: "WebImageBMPCoder", targets: ["WebImageBMPCoder"]),
+    .library(name: "WebImageICOCoder", targets: ["WebImageICOCoder"]),
+]
+targets += [
+    // libtiff (Debian's libtiff-dev) with a C shim: memory I/O callbacks, per-handle error handlers and
+    // libtiff's allocation cap, set for each open.
+    .target(name: "CTIFF", path: "Sources/CLibraries/CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+    .target(name: "WebImageTIFFCoder", dependencies: ["WebImageCore", "CTIFF"], path: "Sources/Coders/TIFF",
+            swiftSettings: swiftSettings),
+    // BMP in Swift, no C library; its DIB reader is shared (package access) with the ICO coder.
+    .target(name: "WebImageBMPCoder", dependencies: ["WebImageCore"], path: "Sources/Coders/BMP",
+            swiftSettings: swiftSettings),
+    // ICO and CUR in Swift: entries are BMP (the DIB reader above) or PNG (PNGCoder).
+    .target(name: "WebImageICOCoder", dependencies: ["WebImageCore", "WebImageBMPCoder", "WebImagePNGCoder"],
+            path: "Sources/Coders/ICO", swiftSettings: swiftSettings),
+    // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
+    .testTarget(name: "WebImageTIFFCoderTests",
+                dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/TIFFCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageBMPCoderTests",
+                dependencies: ["WebImageTesting", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/BMPCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageICOCoderTests",
+                dependencies: ["WebImageTesting", "WebImageICOCoder", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/ICOCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
+]
+
 // MARK: - HTTP loader
 
 products += [
@@ -224,7 +255,8 @@ targets += [
     .target(name: "WebImage",
             dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
                            "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageAVIFCoder",
-                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageMemoryCache",
+                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageTIFFCoder", "WebImageBMPCoder",
+                           "WebImageICOCoder", "WebImageMemoryCache",
                            "WebImageDiskCache", "WebImageColorManagement"],
             path: "Sources/WebImage", swiftSettings: swiftSettings),
     .executableTarget(name: "webimage",

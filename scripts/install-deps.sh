@@ -14,6 +14,8 @@ packages+=(liblcms2-dev liblcms2-utils)
 packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools)
 # SVG coder: librsvg and cairo; the tests compare with rsvg-convert.
 packages+=(librsvg2-dev librsvg2-bin)
+# TIFF coder: libtiff (the BMP and ICO coders are Swift).
+packages+=(libtiff-dev)
 # CI only: scripts/browser-check loads the image server's demo page and the docs site in headless Chromium.
 if [ "${CI:-}" = true ]; then packages+=(chromium); fi
 # The Redis cache tier: hiredis to build, redis-server for its tests, redis-tools (redis-cli, redis-benchmark).

@@ -8,6 +8,9 @@
 @_exported import WebImageAVIFCoder
 @_exported import WebImageHEIFCoder
 @_exported import WebImageJXLCoder
+@_exported import WebImageTIFFCoder
+@_exported import WebImageBMPCoder
+@_exported import WebImageICOCoder
 @_exported import WebImageMemoryCache
 @_exported import WebImageDiskCache
 @_exported import WebImageColorManagement
@@ -15,7 +18,7 @@ import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP and GIF coders with `ImageCodersManager/shared` (which
+/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP, GIF, TIFF, BMP and ICO coders with `ImageCodersManager/shared` (which
 /// then converts images with an embedded ICC profile to sRGB with Little CMS: `LittleCMSConverter`), the
 /// HTTP and file loaders with `ImageLoadersManager/shared`, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with `ImageCachesManager/shared`,
@@ -86,6 +89,10 @@ let defaultSetup: DefaultSetup = {
     // After PNGCoder, so it is asked first: it claims APNGs and leaves plain PNGs to PNGCoder.
     coders.addCoder(APNGCoder())
     coders.addCoder(JPEGCoder())
+    // The formats imgproxy also reads; last in the Accept header, as no browser asks for them.
+    coders.addCoder(TIFFCoder())
+    coders.addCoder(BMPCoder())
+    coders.addCoder(ICOCoder())
     // Images with an embedded ICC profile (Display P3 from phones, Adobe RGB, CMYK) decode to sRGB.
     coders.defaultColorConversion = .sRGB(LittleCMSConverter())
     let http = HTTPLoader()

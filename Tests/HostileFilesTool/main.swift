@@ -37,6 +37,12 @@ let cases: [(name: String, file: String, modes: String, make: () -> Data)] = [
      { HostileFiles.pngWithExtraCompressedData(size: PixelSize(200), extraRows: 50) }),
     ("jpeg 9000 scans 10000x10000", "many-scans.jpg", "to png,thumb 64",
      { HostileFiles.manyScansProgressiveJPEG(scans: 9_000, size: PixelSize(10_000)) }),
+    ("bmp rle8 10000x10000 in 64 bytes", "empty-rle.bmp", "decode,thumb 64",
+     { HostileFiles.emptyRLEBMP(size: PixelSize(10_000)) }),
+    ("tiff 100k one-row strips", "many-strips.tif", "decode,thumb 64",
+     { HostileFiles.manyStripsTIFF(width: 64, rows: 100_000) }),
+    ("ico 65535 entries", "many-entries.ico", "decode,to png",
+     { HostileFiles.manyEntriesICO(entries: 65_535) }),
 ]
 
 for entry in cases {

@@ -7,6 +7,7 @@ import WebImage
 @Suite struct CodingOptionsAuditTests {
     static let coders: [(any ImageCoder, ImageFormat)] = [
         (PNGCoder(), .png), (JPEGCoder(), .jpeg), (WebPCoder(), .webp), (GIFCoder(), .gif), (APNGCoder(), .png),
+        (TIFFCoder(), .tiff), (BMPCoder(), .bmp), (ICOCoder(), .ico),
     ]
     static let sizes: [PixelSize?] = [nil, PixelSize(0), PixelSize(width: -1, height: 5), PixelSize(width: 0, height: 3),
                                       PixelSize(Int.max), PixelSize(width: Int.min, height: Int.max), PixelSize(1)]

@@ -1,8 +1,11 @@
 import Foundation
 import WebImageCore
+import WebImageBMPCoder
 import WebImageGIFCoder
+import WebImageICOCoder
 import WebImageJPEGCoder
 import WebImagePNGCoder
+import WebImageTIFFCoder
 import WebImageWebPCoder
 
 /// One fuzz target: which coder (or the Redis reply reader) gets the input and how.
@@ -16,6 +19,9 @@ enum FuzzHarness: String, CaseIterable {
     case webp
     case webpAnimated = "webp-animated"
     case gif
+    case tiff
+    case bmp
+    case ico
     case pngIncremental = "png-incremental"
     case jpegIncremental = "jpeg-incremental"
     case webpIncremental = "webp-incremental"
@@ -31,6 +37,9 @@ enum FuzzHarness: String, CaseIterable {
         case .apng: AnimationHarness.run(data, coder: APNGCoder(), format: .png, options: options)
         case .webpAnimated: AnimationHarness.run(data, coder: WebPCoder(), format: .webp, options: options)
         case .gif: AnimationHarness.run(data, coder: GIFCoder(), format: .gif, options: options)
+        case .tiff: StillHarness.run(data, coder: TIFFCoder(), options: options)
+        case .bmp: StillHarness.run(data, coder: BMPCoder(), options: options)
+        case .ico: StillHarness.run(data, coder: ICOCoder(), options: options)
         case .pngIncremental: IncrementalHarness.run(data, coder: PNGCoder(), options: options)
         case .jpegIncremental: IncrementalHarness.run(data, coder: JPEGCoder(), options: options)
         case .webpIncremental: IncrementalHarness.run(data, coder: WebPCoder(), options: options)
@@ -45,6 +54,9 @@ enum FuzzHarness: String, CaseIterable {
         case .jpeg, .jpegIncremental: "jpeg"
         case .webp, .webpAnimated, .webpIncremental: "webp"
         case .gif: "gif"
+        case .tiff: "tiff"
+        case .bmp: "bmp"
+        case .ico: "ico"
         case .redisReplies: "redis"
         }
     }

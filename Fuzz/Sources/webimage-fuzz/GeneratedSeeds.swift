@@ -1,8 +1,11 @@
 import Foundation
 import WebImageCore
+import WebImageBMPCoder
 import WebImageGIFCoder
+import WebImageICOCoder
 import WebImageJPEGCoder
 import WebImagePNGCoder
+import WebImageTIFFCoder
 import WebImageWebPCoder
 
 /// Small valid files made by our own encoders, one folder per harness: seeds that exist even without the
@@ -55,11 +58,22 @@ enum GeneratedSeeds {
                                                                    options: EncodeOptions(lossless: true))),
         ]
         let gifs = [("gen-animated.gif", try GIFCoder().encode(animation, as: .gif, options: EncodeOptions()))]
+        let tiffs = [
+            ("gen-rgba-deflate.tif", try TIFFCoder().encode(Image(pixels: rgba), as: .tiff, options: EncodeOptions())),
+            ("gen-gray-raw.tif", try TIFFCoder().encode(Image(pixels: gray), as: .tiff, options: EncodeOptions(compressionLevel: 0))),
+        ]
+        let bmps = [
+            ("gen-rgba.bmp", try BMPCoder().encode(Image(pixels: rgba), as: .bmp, options: EncodeOptions())),
+            ("gen-rgb.bmp", try BMPCoder().encode(Image(pixels: rgb), as: .bmp, options: EncodeOptions())),
+            ("gen-gray.bmp", try BMPCoder().encode(Image(pixels: gray), as: .bmp, options: EncodeOptions())),
+        ]
+        let icos = [("gen-png.ico", try ICOCoder().encode(Image(pixels: rgba), as: .ico, options: EncodeOptions()))]
         return [
             .png: pngs + apngs, .apng: apngs + pngs, .pngIncremental: pngs + apngs,
             .jpeg: jpegs, .jpegIncremental: jpegs,
             .webp: webps, .webpAnimated: animatedWebPs + webps, .webpIncremental: webps + animatedWebPs,
             .gif: gifs,
+            .tiff: tiffs, .bmp: bmps, .ico: icos,
             .redisReplies: RedisReplyHarness.seeds(),
         ]
     }

@@ -84,16 +84,21 @@ final class MotoServer: Sendable {
     /// Runs `executable` and waits; its output, or a failure with it when it exits non-zero.
     @discardableResult
     private static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        // Output to a file, not a pipe: a process another test starts meanwhile (an HTTP/2 server, say)
+        // inherits a pipe's write end and would hold its EOF back for as long as it runs.
+        let directory = try TemporaryDirectory(prefix: "moto-run")
+        let file = directory.file("output.txt")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let output = try FileHandle(forWritingTo: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        try output.close()
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw MotoFailure(description: "\(executable) \(arguments.joined(separator: " ")): \(text)")
         }
