@@ -68,10 +68,8 @@ struct S3LoaderTests {
         let version = try #require(versions["cats/tom.pgm"])
         #expect(try await load(loader, URL(string: "s3://photos/cats/tom.pgm?versionId=\(version)")!).data == PGMCoder.sample(width: 3))
         // A missing key is S3's 404 (NoSuchKey), a typed error.
-        guard case .invalidStatusCode(404) = await loadResult(loader, URL(string: "s3://photos/cats/none.pgm")!).failure else {
-            Issue.record("a missing key did not fail with 404")
-            return
-        }
+        let missing = await loadResult(loader, URL(string: "s3://photos/cats/none.pgm")!)
+        #expect(throws: ImageError.invalidStatusCode(404)) { try missing.get() }
     }
 
     private func load(_ loader: S3Loader, _ url: URL) async throws -> LoadedImage {
@@ -89,11 +87,4 @@ struct S3LoaderTests {
 private final class SeenHeaders: Sendable {
     /// Guards the headers, written by the server's connection thread.
     let headers = Mutex<[String: String]>([:])
-}
-
-private extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 }

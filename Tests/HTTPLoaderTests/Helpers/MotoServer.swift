@@ -31,7 +31,7 @@ final class MotoServer: Sendable {
         let deadline = Date().addingTimeInterval(60)
         while !Self.answers(port) {
             guard Date() < deadline, process.isRunning else {
-                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
                 throw MotoFailure(description: "moto_server did not answer on port \(port)")
             }
             Thread.sleep(forTimeInterval: 0.1)
@@ -39,7 +39,8 @@ final class MotoServer: Sendable {
     }
 
     deinit {
-        process.terminate()
+        // moto's server (werkzeug) does not end on SIGTERM: kill it.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
@@ -88,7 +89,7 @@ final class MotoServer: Sendable {
         // inherits a pipe's write end and would hold its EOF back for as long as it runs.
         let directory = try TemporaryDirectory(prefix: "moto-run")
         let file = directory.file("output.txt")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let output = try FileHandle(forWritingTo: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -140,3 +141,4 @@ final class MotoServer: Sendable {
 struct MotoFailure: Error, CustomStringConvertible {
     let description: String
 }
+

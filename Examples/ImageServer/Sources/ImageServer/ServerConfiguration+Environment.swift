@@ -86,6 +86,22 @@ extension ServerConfiguration {
             urlConventions.replacements = rules
         }
         urlConventions.base64IncludesFilename = try reader.bool("IMGPROXY_BASE64_URL_INCLUDES_FILENAME") ?? false
+        if try reader.bool("IMGPROXY_USE_S3") == true {
+            guard var signature = AWSSignature.fromEnvironment(environment) else {
+                throw ConfigurationError(name: "IMGPROXY_USE_S3", value: "true",
+                                         expected: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set")
+            }
+            if let region = reader.string("IMGPROXY_S3_REGION") { signature.region = region }
+            var s3 = S3LoaderConfiguration(signature: signature)
+            if let text = reader.string("IMGPROXY_S3_ENDPOINT") {
+                guard let endpoint = URL(string: text), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? "") else {
+                    throw ConfigurationError(name: "IMGPROXY_S3_ENDPOINT", value: text, expected: "an http or https URL")
+                }
+                s3.endpoint = endpoint
+            }
+            s3.usesPathStyle = try reader.bool("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE") ?? true
+            self.s3 = s3
+        }
         if let root = reader.string("IMGPROXY_LOCAL_FILESYSTEM_ROOT") {
             localFileSystemRoot = URL(fileURLWithPath: root, isDirectory: true)
         }

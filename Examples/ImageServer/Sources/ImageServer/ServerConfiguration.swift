@@ -141,6 +141,14 @@ public struct ServerConfiguration: Sendable {
     var presets = Presets()
     /// How processing URLs are written: `IMGPROXY_ARGUMENTS_SEPARATOR` and `IMGPROXY_BASE_URL`.
     var urlConventions = ImageURLPath.Conventions()
+    /// How `s3://bucket/key` sources are fetched (`IMGPROXY_USE_S3`, with `IMGPROXY_S3_ENDPOINT`,
+    /// `IMGPROXY_S3_REGION`, `IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE` and AWS's credential variables); nil: no
+    /// S3 sources.
+    public var s3: S3LoaderConfiguration? {
+        didSet {
+            if s3 == nil { urlConventions.schemes.remove(S3Loader.scheme) } else { urlConventions.schemes.insert(S3Loader.scheme) }
+        }
+    }
     /// The directory `local:///path` sources are read under (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nil: no
     /// local sources. Nothing outside it is read, symbolic links and `..` included.
     public var localFileSystemRoot: URL? {

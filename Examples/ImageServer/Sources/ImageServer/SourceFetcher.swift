@@ -52,14 +52,23 @@ struct SourceFetcher: Sendable {
             http.allowsRedirect = { url in allowList.allows(url) }
         }
         httpLoader = HTTPLoader(configuration: http)
-        var upstream: any ImageLoader = httpLoader
+        var loaders: [any ImageLoader] = [httpLoader]
         if let root = configuration.localFileSystemRoot {
             // imgproxy's local:// sources, under the root alone, with the same size limit.
             var local = FileLoader.Configuration()
             local.localRoot = root
             local.maxFileSize = configuration.maxSourceFileSize
-            upstream = ImageLoadersManager(loaders: [httpLoader, FileLoader(configuration: local, coders: coders)])
+            loaders.append(FileLoader(configuration: local, coders: coders))
         }
+        if var s3 = configuration.s3 {
+            // The same limits and timeouts as any source; the endpoint is the operator's, so the address
+            // guard (there for strangers' hosts) does not apply to it.
+            s3.http = http
+            s3.http.refusesPrivateAddresses = false
+            s3.http.allowsRedirect = nil
+            loaders.append(S3Loader(configuration: s3))
+        }
+        let upstream: any ImageLoader = loaders.count == 1 ? httpLoader : ImageLoadersManager(loaders: loaders)
         keptBytes = SourceBytesLoader(upstream: upstream, byteLimit: configuration.sourceBytesLimit) { kept in
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }

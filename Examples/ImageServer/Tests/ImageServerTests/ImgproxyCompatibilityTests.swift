@@ -393,6 +393,44 @@ import WebImage
         try await permissive.stop()
     }
 
+    /// `IMGPROXY_USE_S3`: `s3://bucket/key` sources through the S3 loader, path style on
+    /// `IMGPROXY_S3_ENDPOINT` (here the test origin standing in for the store; the loader's own tests
+    /// speak S3 to moto), credentials from AWS's variables.
+    @Test func s3SourcesComeFromTheConfiguredEndpoint() async throws {
+        let environment = ["IMGPROXY_USE_S3": "true", "AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "secret",
+                           "IMGPROXY_S3_REGION": "eu-west-3", "IMGPROXY_S3_ENDPOINT": "http://127.0.0.1:9000"]
+        let configured = try #require(try ServerConfiguration(environment: environment).s3)
+        #expect(configured.signature.region == "eu-west-3" && configured.signature.accessKeyID == "AKIDTEST")
+        #expect(configured.endpoint?.absoluteString == "http://127.0.0.1:9000" && configured.usesPathStyle)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_USE_S3": "true"]) }
+        var files = Fixtures.standardFiles
+        files["/photos/cats/tom.jpg"] = files["/photo.jpg"]
+        try await withS3Endpoint(files: files) { servers in
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:16:16", source: "s3://photos/cats/tom.jpg", extension: "png"))
+            #expect(reply.status == 200)
+            #expect(try Fixtures.decode(reply.body).width == 16)
+            let missing = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: "s3://photos/cats/none.jpg"))
+            #expect(missing.status == 404)
+        }
+        // Without IMGPROXY_USE_S3, s3:// is not a source URL.
+        let plain = try await TestServers.start()
+        #expect(try await HTTPClient.get(plain.baseURL + plain.plainPath(source: "s3://photos/cats/tom.jpg")).status == 404)
+        try await plain.stop()
+    }
+
+    /// Servers whose S3 endpoint is their own test origin.
+    private func withS3Endpoint(files: [String: StaticSourceServer.File], _ body: (TestServers) async throws -> Void) async throws {
+        let origin = try await TestServers.start(files: files)
+        let servers = try await TestServers.start(files: files) { configuration in
+            var s3 = S3LoaderConfiguration(signature: AWSSignature(accessKeyID: "AKIDTEST", secretAccessKey: "secret", region: "us-east-1"))
+            s3.endpoint = URL(string: "http://127.0.0.1:\(origin.sourcePort)")
+            configuration.s3 = s3
+        }
+        try await body(servers)
+        try await servers.stop()
+        try await origin.stop()
+    }
+
     @Test func contentDispositionFollowsFilenameAndAttachment() async throws {
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
