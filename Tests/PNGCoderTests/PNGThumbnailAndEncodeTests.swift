@@ -106,3 +106,39 @@ struct PNGThumbnailAndEncodeTests {
         #expect(decoded.metadata.iccProfile == profile)
     }
 }
+
+@Suite("PNG row filters")
+struct PNGRowFilterTests {
+    /// At zlib level 0 deflate stores the bytes as they are, so each row's filter byte and bytes can be read
+    /// in the file: unfiltered, every row appears as a 0 followed by its pixels.
+    @Test(arguments: PixelLayout.allCases)
+    func unfilteredRowsAreStoredAsTheyAre(layout: PixelLayout) throws {
+        let pixels = PNGThumbnailAndEncodeTests.busy(width: 32, height: 16, layout: layout)
+        let coder = PNGCoder()
+        var options = EncodeOptions(compressionLevel: 0)
+        options.rowFilter = .none
+        let data = try coder.encode(Image(pixels: pixels), as: .png, options: options)
+        let rowBytes = pixels.width * layout.bytesPerPixel
+        for y in 0..<pixels.height {
+            let row = Data([0] + pixels.bytes[(y * rowBytes)..<((y + 1) * rowBytes)])
+            #expect(data.range(of: row) != nil, "row \(y)")
+        }
+        #expect(try coder.decode(data, options: DecodeOptions()).pixels == pixels)
+    }
+
+    /// libpng's adaptive choice predicts a gradient's rows, so the same rows do not appear raw, and the file
+    /// round-trips all the same.
+    @Test func adaptiveFilteringPredictsAGradient() throws {
+        var pixels = PixelBuffer(width: 64, height: 16, layout: .rgb8)
+        for index in pixels.bytes.indices { pixels.bytes[index] = UInt8((index / 3) % 64 * 4) }
+        let coder = PNGCoder()
+        let adaptive = try coder.encode(Image(pixels: pixels), as: .png, options: EncodeOptions(compressionLevel: 0))
+        var unfilteredOptions = EncodeOptions(compressionLevel: 0)
+        unfilteredOptions.rowFilter = .none
+        let unfiltered = try coder.encode(Image(pixels: pixels), as: .png, options: unfilteredOptions)
+        let firstRow = Data([0] + pixels.bytes[0..<(64 * 3)])
+        #expect(unfiltered.range(of: firstRow) != nil)
+        #expect(adaptive.range(of: firstRow) == nil)
+        #expect(try coder.decode(adaptive, options: DecodeOptions()).pixels == pixels)
+    }
+}

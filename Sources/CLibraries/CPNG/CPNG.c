@@ -268,7 +268,7 @@ static void on_write(png_structp png, png_bytep data, size_t length) {
 static void on_flush(png_structp png) { (void)png; }
 
 int cpng_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int level,
-                int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png_out, size_t *png_size,
+                int unfiltered, int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png_out, size_t *png_size,
                 char message[200]) {
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                        PNG_COLOR_TYPE_RGB_ALPHA};
@@ -294,6 +294,8 @@ int cpng_encode(const uint8_t *pixels, int width, int height, int channels, size
     if (setjmp(w->jump)) { code = w->out_of_memory ? CPNG_OUT_OF_MEMORY : CPNG_ERROR; goto done; }
     png_set_write_fn(png, w, on_write, on_flush);
     png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
+    // Without row filters deflate sees the raw bytes: several times faster, larger files (libvips's choice).
+    if (unfiltered) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, color_types[channels],
                  interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);

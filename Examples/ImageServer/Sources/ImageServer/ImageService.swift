@@ -325,7 +325,8 @@ final class ImageService: Sendable {
         let processStarted = ContinuousClock.now
         let watermark = plan.wantsWatermark ? self.watermark : nil
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
-        let (effort, defaultQuality) = (configuration.webpEffort, configuration.defaultQuality)
+        let (effort, defaultQuality, rowFilter) = (configuration.webpEffort, configuration.defaultQuality,
+                                                   configuration.pngRowFilter)
         let options = plan.options
         if var unprocessed = try skipped(source, plan: plan, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
@@ -359,6 +360,7 @@ final class ImageService: Sendable {
                 // `q`, else `fq` for this format, else the server's quality.
                 var encoding = EncodeOptions(quality: Double(options?.quality ?? options?.formatQuality[format] ?? defaultQuality) / 100)
                 encoding.lossyEffort = effort
+                encoding.rowFilter = rowFilter
                 // A format that cannot hold an animation gets its first frame (never an APNG for `f:png`).
                 encoding.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
                 // `scp:0` keeps the source's ICC profile; by default it is dropped, as imgproxy does.

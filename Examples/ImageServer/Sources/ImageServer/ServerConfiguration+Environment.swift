@@ -40,6 +40,12 @@ extension ServerConfiguration {
                                      expected: "a number from 1 to 8")
         }
         webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? webpEffort
+        if let filter = reader.string("WEBIMAGE_SERVER_PNG_ROW_FILTER") {
+            guard let known = EncodeOptions.RowFilter(rawValue: filter) else {
+                throw ConfigurationError(name: "WEBIMAGE_SERVER_PNG_ROW_FILTER", value: filter, expected: "none or adaptive")
+            }
+            pngRowFilter = known
+        }
         requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
         if let seconds = try reader.double("IMGPROXY_KEEP_ALIVE_TIMEOUT") { clientDeadlines.keepAlive = .seconds(seconds) }
         if let seconds = try reader.double("IMGPROXY_READ_REQUEST_TIMEOUT") { clientDeadlines.readRequest = .seconds(seconds) }

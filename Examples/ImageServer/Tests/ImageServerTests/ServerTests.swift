@@ -367,6 +367,22 @@ import WebImage
         #expect(sizes[0] > sizes[1])
     }
 
+    @Test func pngAnswersAreUnfilteredUnlessAskedOtherwise() async throws {
+        var sizes: [EncodeOptions.RowFilter: Int] = [:]
+        for filter in EncodeOptions.RowFilter.allCases {
+            let servers = try await TestServers.start { $0.pngRowFilter = filter }
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:32:32", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            #expect(reply.status == 200)
+            let image = try Fixtures.decode(reply.body)
+            #expect(image.format == .png && image.width == 32 && image.height == 24)
+            sizes[filter] = reply.body.count
+            try await servers.stop()
+        }
+        // libpng's adaptive filters predict a photo's rows; without them deflate sees the raw bytes.
+        #expect(try #require(sizes[.none]) > #require(sizes[.adaptive]))
+        #expect(try ServerConfiguration(environment: [:]).pngRowFilter == .none)
+    }
+
     @Test func demoPageListsSignedURLsThatLoad() async throws {
         let files = Fixtures.standardFiles.filter { ["/photo.jpg", "/alpha.png", "/anim.gif"].contains($0.key) }
         let samples = [DemoSample(fileName: "photo.jpg", width: Fixtures.photoSize.width, height: Fixtures.photoSize.height, isAnimated: false),

@@ -66,11 +66,12 @@ void cpng_reader_stream_rows(cpng_reader *reader, cpng_stream_decision decide, c
 void cpng_reader_check_stop(cpng_reader *reader, cpng_stop_check check, void *context);
 
 /// Encodes packed pixels (`channels` 1 gray, 3 RGB, 4 RGBA; rows `stride` bytes apart) with zlib
-/// `level` 0-9, Adam7-interlaced when `interlace` is set, with an iCCP chunk when `icc` is given.
+/// `level` 0-9, without row filters when `unfiltered` is set (else libpng's adaptive choice per row),
+/// Adam7-interlaced when `interlace` is set, with an iCCP chunk when `icc` is given.
 /// libpng's errors return here through setjmp. On success returns CPNG_OK and a malloc'd buffer in
 /// `*png` (free with `free`); otherwise an error code and libpng's message.
 int cpng_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int level,
-                int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png, size_t *png_size,
+                int unfiltered, int interlace, const uint8_t *icc, size_t icc_size, uint8_t **png, size_t *png_size,
                 char message[200]);
 void cpng_reader_free(cpng_reader *reader);
 #endif
