@@ -186,4 +186,6 @@ def main(work, binary, batch, default_gap):
           f"ours vs Pillow's pixels: PSNR {agreement:.1f} dB")
 
 
+if sys.argv[4] not in GAPS:  # a default gap other than those of the table gets its own row
+    GAPS += (sys.argv[4],)
 main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4])
