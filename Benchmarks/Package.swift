@@ -93,6 +93,16 @@ targets += [
                       dependencies: ["CorpusPhotos", .product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/TransformBench", swiftSettings: swiftSettings),
 ]
+// The thumbnail batch as a JPEG-only app would run it (issue 26 item 3): one process for a batch of
+// files, linked with the JPEG coder and Core only, so its start-up loads what a thumbnailer needs (the
+// umbrella `WebImage` loads every codec library: AVIF, HEIF, JXL, curl, ...). transform-bench times it.
+products += [.executable(name: "thumbnail-batch", targets: ["ThumbnailBatch"])]
+targets += [
+    .executableTarget(name: "ThumbnailBatch",
+                      dependencies: [.product(name: "WebImageJPEGCoder", package: "SwiftWebImage"),
+                                     .product(name: "WebImageCore", package: "SwiftWebImage")],
+                      path: "Sources/ThumbnailBatch", swiftSettings: swiftSettings),
+]
 
 // MARK: - Resampler (issue 26)
 

@@ -7,6 +7,11 @@ Timing: best of 5 runs of each file (libvips with its default threads, as vipsth
 Pillow use one core), and of that the best of ROUNDS rounds, each round timing ours, then libvips, then
 Pillow, so a change in the machine's load hits all of them alike. vipsthumbnail is also timed as the
 command, one process for all eight files (its start-up spread over them).
+Whole process: our thumbnail-batch (JPEG coder and Core only) is timed as one process for all eight
+files, like vipsthumbnail, at DecodeOptions.thumbnailReducingGap 1, 1.5 and 2 (the gap table), each gap
+once per round in turn, wall and CPU time (user + system; on a loaded machine the wall time also counts
+waits for a core); Pillow is also timed as one Python process for the batch (interpreter start-up
+and imports included), next to its in-process time, which leaves both out.
 Quality: each thumbnail (as written, JPEG q75) against the full image decoded at full size by Pillow
 and resized to the thumbnail's size with Pillow's LANCZOS (no reducing gap): PSNR over RGB, averaged
 over the photos.
@@ -14,6 +19,7 @@ over the photos.
 import glob
 import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -37,6 +43,21 @@ def best(fn):
     return t * 1000
 
 
+def best_with_cpu(fn, child):
+    """Best of RUNS: (wall ms, CPU ms), each the least over the runs. CPU time is user + system, of the
+    child processes when `child`, else of this process: on a loaded machine it shows the work, where
+    the wall time also counts the waits for a core."""
+    wall = cpu = math.inf
+    for _ in range(RUNS):
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN if child else resource.RUSAGE_SELF)
+        start = time.perf_counter()
+        fn()
+        wall = min(wall, time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN if child else resource.RUSAGE_SELF)
+        cpu = min(cpu, after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime)
+    return wall * 1000, cpu * 1000
+
+
 def psnr(a, b):
     mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
     return 99.0 if mse == 0 else 10 * math.log10(255 ** 2 / mse)
@@ -47,9 +68,22 @@ def ours_round(work, binary):
     return {k: float(v) for k, v in (line.split("\t") for line in out.split("\n") if line)}
 
 
-def main(work, binary):
+GAPS = ("1", "1.5", "2")
+PILLOW_BATCH = """
+import sys
+from PIL import Image
+out = sys.argv[1]
+for p in sys.argv[2:]:
+    im = Image.open(p)
+    im.draft("RGB", (%d, %d))
+    im.thumbnail((%d, %d), Image.LANCZOS)
+    im.save(out + "/" + p.rsplit("/", 1)[-1], quality=%d)
+""" % (SIDE, SIDE, SIDE, SIDE, QUALITY)
+
+
+def main(work, binary, batch, default_gap):
     photos = sorted(glob.glob(os.path.join(work, "photo-*.jpg")), key=lambda p: int(p.split("-")[-1][:-4]))
-    for d in ("vips", "pillow", "vipsthumbnail"):
+    for d in ("vips", "pillow", "vipsthumbnail", "pillow-batch") + tuple("ours-gap" + g for g in GAPS):
         os.makedirs(os.path.join(work, d), exist_ok=True)
     first = photos[0]
     im = Image.open(first).convert("RGB")
@@ -59,8 +93,20 @@ def main(work, binary):
 
     ours = {"thumbnail": math.inf, "resize": math.inf}
     times = {"vips": [math.inf] * len(photos), "pillow": [math.inf] * len(photos)}
-    command_ms = pillow_ms = vips_resize_ms = math.inf
+    command_ms = pillow_ms = vips_resize_ms = pillow_batch_ms = math.inf
+    batch_ms = {g: math.inf for g in GAPS}
+    # CPU ms per photo of the batch processes, and of Pillow in process.
+    cpu = {k: math.inf for k in GAPS + ("vipsthumbnail", "pillow-batch", "pillow")}
+
+    def timed(key, fn, child, count):
+        wall, used = best_with_cpu(fn, child)
+        cpu[key] = min(cpu[key], used / count)
+        return wall / count
+    pillow_cpu = [math.inf] * len(photos)
     for _ in range(ROUNDS):
+        for g in GAPS:
+            ours_command = [batch, str(SIDE), g, os.path.join(work, "ours-gap" + g)] + photos
+            batch_ms[g] = min(batch_ms[g], timed(g, lambda: subprocess.run(ours_command, check=True), True, len(photos)))
         ours = {k: min(v, ours_round(work, binary)[k]) for k, v in ours.items()}
         for i, p in enumerate(photos):
             name = os.path.basename(p)
@@ -75,12 +121,16 @@ def main(work, binary):
                 im.save(os.path.join(work, "pillow", name), quality=QUALITY)
             times["vips"][i] = min(times["vips"][i], best(vips_thumb))
             times["pillow"][i] = min(times["pillow"][i], best(pillow_thumb))
+            pillow_cpu[i] = min(pillow_cpu[i], best_with_cpu(pillow_thumb, False)[1])
         command = ["vipsthumbnail", "-s", str(SIDE), "-o", os.path.join(work, "vipsthumbnail", "%s.jpg") + f"[Q={QUALITY}]"] + photos
-        command_ms = min(command_ms, best(lambda: subprocess.run(command, check=True)) / len(photos))
+        command_ms = min(command_ms, timed("vipsthumbnail", lambda: subprocess.run(command, check=True), True, len(photos)))
+        pillow_command = [sys.executable, "-c", PILLOW_BATCH, os.path.join(work, "pillow-batch")] + photos
+        pillow_batch_ms = min(pillow_batch_ms, timed("pillow-batch", lambda: subprocess.run(pillow_command, check=True), True, len(photos)))
         pillow_ms = min(pillow_ms, best(lambda: im.resize(size, Image.LANCZOS)))
         vips_resize_ms = min(vips_resize_ms, best(lambda: vimg.resize(0.25, kernel="lanczos3").copy_memory()))
 
     quality = {"ours": [], "vips": [], "vipsthumbnail": [], "pillow": []}
+    quality.update({"ours-gap" + g: [] for g in GAPS})
     for p in photos:
         full = Image.open(p).convert("RGB")
         name = os.path.basename(p)
@@ -92,6 +142,27 @@ def main(work, binary):
 
     ours_ms = float(ours["thumbnail"])
     vips_ms = mean(times["vips"])
+    pillow_in_ms = mean(times["pillow"])
+    cpu["pillow"] = mean(pillow_cpu)
+    vips_db = mean(quality["vips"])
+    print(f"\n256 px thumbnails, whole process, batch of {len(photos)} 12 MP JPEGs (JPEG q{QUALITY}), ms per photo")
+    print(f"{'':44} {'ms':>8} {'CPU ms':>8} {'PSNR dB':>9}")
+    for g in GAPS:
+        print(f"{'ours, thumbnail-batch, gap ' + g + (' (default)' if g == default_gap else ''):44} "
+              f"{batch_ms[g]:8.1f} {cpu[g]:8.1f} {mean(quality['ours-gap' + g]):9.3f}")
+    print(f"{'vipsthumbnail (command)':44} {command_ms:8.1f} {cpu['vipsthumbnail']:8.1f} {mean(quality['vipsthumbnail']):9.3f}")
+    print(f"{'libvips (pyvips thumbnail, in process)':44} {vips_ms:8.1f} {'':>8} {vips_db:9.3f}")
+    print(f"{'Pillow, one python process (draft + LANCZOS)':44} {pillow_batch_ms:8.1f} {cpu['pillow-batch']:8.1f} {mean(quality['pillow']):9.3f}")
+    print(f"{'Pillow, in process (no start-up, no import)':44} {pillow_in_ms:8.1f} {cpu['pillow']:8.1f} {mean(quality['pillow']):9.3f}")
+    mine = batch_ms[default_gap]
+    print(f"goal (default gap {default_gap}): ours / Pillow in process {mine / pillow_in_ms:.3f}x (<= 1.0), "
+          f"/ Pillow process {mine / pillow_batch_ms:.3f}x, / vipsthumbnail {mine / command_ms:.3f}x (<= 0.75); "
+          f"PSNR {mean(quality['ours-gap' + default_gap]) - vips_db:+.4f} dB against libvips's (>= 0), "
+          f"{mean(quality['ours-gap' + default_gap]) - mean(quality['vipsthumbnail']):+.4f} against vipsthumbnail's")
+    for g in GAPS:
+        print(f"gap {g}: wall / Pillow in process {batch_ms[g] / pillow_in_ms:.3f}, / vipsthumbnail {batch_ms[g] / command_ms:.3f}; "
+              f"CPU / Pillow in process {cpu[g] / cpu['pillow']:.3f}, / vipsthumbnail {cpu[g] / cpu['vipsthumbnail']:.3f}; "
+              f"PSNR {mean(quality['ours-gap' + g]) - vips_db:+.4f} dB against libvips's")
     print(f"\n256 px thumbnail of {len(photos)} 12 MP JPEGs: decode + resize + JPEG q{QUALITY}, mean per photo")
     print(f"{'':34} {'ms':>8} {'PSNR dB':>9} {'ours/this':>10}")
     rows = [("ours (JPEGCoder thumbnail)", ours_ms, mean(quality["ours"])),
@@ -115,4 +186,6 @@ def main(work, binary):
           f"ours vs Pillow's pixels: PSNR {agreement:.1f} dB")
 
 
-main(sys.argv[1], sys.argv[2])
+if sys.argv[4] not in GAPS:  # a default gap other than those of the table gets its own row
+    GAPS += (sys.argv[4],)
+main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4])
