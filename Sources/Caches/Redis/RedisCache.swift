@@ -155,7 +155,7 @@ public final class RedisCache: DiskStorage {
             recorder.count(\.oversizedValues)
             return
         }
-        let milliseconds = max(1, Int((configuration.defaultTTL * 1000).rounded()))
+        let milliseconds = max(1, configuration.defaultTTL.roundedUpMilliseconds)
         let command = RedisCommand.make("SET", Data(redisKey(forKey: key).utf8), value,
                                         Data("PX".utf8), Data(String(milliseconds).utf8))
         let node = nodeIndex(forKey: key)
