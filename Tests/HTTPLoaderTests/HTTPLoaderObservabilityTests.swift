@@ -106,13 +106,13 @@ struct HTTPLoaderObservabilityTests {
     }
 
     @Test func statusClassesAndRetryReasonsAreNamedAsDocumented() {
-        #expect(HTTPInstruments.statusClass(nil) == "none")
-        #expect(HTTPInstruments.statusClass(204) == "2xx")
-        #expect(HTTPInstruments.statusClass(304) == "3xx")
-        #expect(HTTPInstruments.statusClass(503) == "5xx")
-        #expect(HTTPInstruments.statusClass(0) == "none")
-        #expect(HTTPInstruments.retryReason(.timeout) == "timeout")
-        #expect(HTTPInstruments.retryReason(.network(code: 7, message: "refused")) == "network")
-        #expect(HTTPInstruments.retryReason(.invalidStatusCode(503)) == "status")
+        #expect(HTTPMetricsRecorder.statusClass(nil) == "none")
+        #expect(HTTPMetricsRecorder.statusClass(204) == "2xx")
+        #expect(HTTPMetricsRecorder.statusClass(304) == "3xx")
+        #expect(HTTPMetricsRecorder.statusClass(503) == "5xx")
+        #expect(HTTPMetricsRecorder.statusClass(0) == "none")
+        #expect(HTTPMetricsRecorder.retryReason(.timeout) == "timeout")
+        #expect(HTTPMetricsRecorder.retryReason(.network(code: 7, message: "refused")) == "network")
+        #expect(HTTPMetricsRecorder.retryReason(.invalidStatusCode(503)) == "status")
     }
 }

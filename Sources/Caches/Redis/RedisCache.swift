@@ -5,7 +5,7 @@ import WebImageCore
 /// A shared cache tier on Redis for fleets of servers: encoded image bytes and their validators, under a
 /// namespaced key, with a TTL, on one node or several (consistent hashing).
 ///
-/// It implements Core's `DiskStorage`, so it can replace the disk level of a `WebImageCache`
+/// It implements Core's `ExpiringDataStorage`, so it can replace the disk level of a `WebImageCache`
 /// (`WebImageCache(memory:disk:)`) or sit behind it as a third level (``TieredDiskStorage``, or
 /// `WebImageCache(directory:namespace:redis:)`): memory, then disk, then Redis.
 ///
@@ -15,14 +15,14 @@ import WebImageCore
 /// reconnect backoff ends. Values carry their lengths and a CRC-32C; one that fails the check is a miss
 /// and is deleted.
 ///
-/// Calls block their thread for at most their timeouts (like `DiskStorage` file I/O): call them off
+/// Calls block their thread for at most their timeouts (like `ExpiringDataStorage` file I/O): call them off
 /// threads that must not wait. `WebImageCache` already does.
 ///
 /// ```swift
 /// let redis = try RedisCache(url: ProcessInfo.processInfo.environment["WEBIMAGE_REDIS_URL"] ?? "redis://127.0.0.1")
 /// let cache = try WebImageCache(namespace: "thumbnails", redis: redis)
 /// ```
-public final class RedisCache: DiskStorage {
+public final class RedisCache: ExpiringDataStorage {
     /// The configuration this cache was made with.
     public let configuration: RedisCacheConfiguration
     /// Where the cache logs (failures at `debug`, corrupt values at `warning`).
@@ -197,7 +197,7 @@ public final class RedisCache: DiskStorage {
         writes.waitUntilEmpty(timeout: timeout)
     }
 
-    // MARK: DiskStorage
+    // MARK: ExpiringDataStorage
 
     public func data(forKey key: String) throws(ImageError) -> Data? {
         guard let entry = entry(forKey: key) else { return nil }

@@ -40,7 +40,7 @@ public enum WebImageMetrics {
 /// only when that was true: each read is a task-local lookup, a lock and a cast, and three to six of
 /// them were 5 % of a load's instructions. Changes to the failed lists, which also happen outside any
 /// load, check for themselves.
-enum LoadInstruments {
+enum LoadMetricsRecorder {
     static func recordLoad(result: String, source: String, nanoseconds: Int64) {
         Counter(label: WebImageMetrics.loads, dimensions: [("result", result), ("source", source)]).increment()
         Metrics.Timer(label: WebImageMetrics.loadDuration, dimensions: [("source", source)])

@@ -8,7 +8,7 @@ import WebImageCore
 /// every thread shares, which halved two-thread set throughput in cache-bench when done on every set.
 /// So changes are added up under the cache's own lock and recorded every ``reportEvery`` changes, and
 /// at once on `removeAllImages` and limit changes.
-enum MemoryCacheInstruments {
+enum MemoryCacheMetricsRecorder {
     /// Changes between recordings: the meter lags the cache by at most this many sets or removals.
     static let reportEvery = 64
 
@@ -24,7 +24,7 @@ enum MemoryCacheInstruments {
             self.costDelta += costDelta
             self.evictions += evictions
             changes += 1
-            guard now || changes >= MemoryCacheInstruments.reportEvery else { return nil }
+            guard now || changes >= MemoryCacheMetricsRecorder.reportEvery else { return nil }
             defer { self = Unreported() }
             return (self.costDelta, self.evictions)
         }

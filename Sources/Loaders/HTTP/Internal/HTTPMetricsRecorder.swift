@@ -5,7 +5,7 @@ import WebImageCore
 /// The HTTP loader's metrics (names and dimensions in `HTTPLoaderMetrics`). Metric objects are made at
 /// each recording, never kept: one made before the application bootstraps its backend would stay a
 /// no-op for good.
-enum HTTPInstruments {
+enum HTTPMetricsRecorder {
     /// A transfer ended: its final status (nil when no response came), how it ended, and its libcurl
     /// measurements when it ran.
     static func recordFinished(status: Int?, result: String, metrics: HTTPTransferMetrics?) {

@@ -3,7 +3,7 @@ import WebImageCore
 
 /// The disk cache's metrics (names in `DiskCacheMetrics`), made at each recording: one made before the
 /// application bootstraps its backend would stay a no-op for good.
-enum DiskCacheInstruments {
+enum DiskCacheMetricsRecorder {
     /// The index totals moved by `bytes` and `entries` (a store, a removal, a scan).
     static func totalsChanged(bytes: Int, entries: Int) {
         if bytes != 0 { Meter(label: DiskCacheMetrics.bytes).increment(by: Double(bytes)) }
@@ -29,7 +29,7 @@ extension DiskCache {
             let result = change(&index)
             return (result, index.totalSize - size, index.count - count)
         }
-        DiskCacheInstruments.totalsChanged(bytes: bytes, entries: entries)
+        DiskCacheMetricsRecorder.totalsChanged(bytes: bytes, entries: entries)
         return result
     }
 }
