@@ -336,7 +336,7 @@ targets += [
     .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
             linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("z")]),
     .target(name: "WebImageRedisCache",
-            dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"],
+            dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"] + pluginObservability,
             path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageRedisCacheTests",
                 dependencies: ["WebImageTesting", "WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",

@@ -11,7 +11,7 @@ struct MakeSamplesCommand: AsyncParsableCommand {
     var folder: String
 
     func run() async throws {
-        _ = WebImage.shared  // registers the coders
+        WebImage.registerBuiltInCoders()
         let out = URL(fileURLWithPath: folder)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let coders = ImageCodersManager.shared

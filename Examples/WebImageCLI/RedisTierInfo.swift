@@ -24,7 +24,7 @@ enum RedisTierInfo {
         Swift.print("  keys:    \(configuration.keyPrefix)*")
         Swift.print("  entries: \(redis.totalCount)")
         Swift.print("  bytes:   \(ByteCountFormatter.string(fromByteCount: Int64(redis.totalSize), countStyle: .binary))")
-        Swift.print("  ttl:     \(Int(configuration.defaultTTL)) s")
+        Swift.print("  ttl:     \(configuration.defaultTTL.components.seconds) s")
         Swift.print("  max value: \(ByteCountFormatter.string(fromByteCount: Int64(configuration.maxValueSize), countStyle: .binary))")
         Swift.print("  writes:  \(configuration.writePolicy == .writeBehind ? "write-behind" : "write-through")")
     }

@@ -18,11 +18,13 @@ import Foundation
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
-/// The first use registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP, GIF, TIFF, BMP and ICO coders with `ImageCodersManager/shared` (which
+/// The first use of ``shared`` (or ``cache``, ``httpLoader``, ``image(for:options:context:)``, the
+/// `register` calls or ``makeManager(cacheDirectory:namespace:configuration:)``) registers the AVIF, HEIF, JPEG XL, PNG, APNG, JPEG, WebP, GIF, TIFF, BMP and ICO coders with `ImageCodersManager/shared` (which
 /// then converts images with an embedded ICC profile to sRGB with Little CMS: `LittleCMSConverter`), the
 /// HTTP and file loaders with `ImageLoadersManager/shared`, and a two-level cache (memory + disk under
 /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`) with `ImageCachesManager/shared`,
-/// so `ImageManager/shared` loads anything.
+/// so `ImageManager/shared` loads anything. A program that needs only the coders calls
+/// ``registerBuiltInCoders()``.
 ///
 /// ```swift
 /// let image = try await WebImage.image(for: url)
@@ -58,6 +60,20 @@ public enum WebImage {
         ImageLoadersManager.shared.addLoader(loader)
     }
 
+    /// Registers the built-in coders (AVIF, HEIF, JPEG XL, GIF, WebP, PNG, APNG, JPEG, TIFF, BMP, ICO) with
+    /// `ImageCodersManager/shared`, and makes it convert images with an embedded ICC profile to sRGB with
+    /// Little CMS (`LittleCMSConverter`). Registers nothing else: no loader, no cache, no directory
+    /// created. The first call registers; later ones do nothing, so a program, a server or a test calls it
+    /// wherever it needs the coders. ``shared`` and the other members call it too.
+    ///
+    /// ```swift
+    /// WebImage.registerBuiltInCoders()
+    /// let image = try ImageCodersManager.shared.decode(data, options: DecodeOptions())
+    /// ```
+    public static func registerBuiltInCoders() {
+        _ = builtInCodersRegistration
+    }
+
     /// A manager wired like ``shared`` but with its own cache in `cacheDirectory` (for tools and tests
     /// that must not touch the user's cache), sharing the registered coders and loaders.
     public static func makeManager(cacheDirectory: URL, namespace: String = "default",
@@ -78,6 +94,18 @@ struct DefaultSetup: Sendable {
 
 /// Registered once, on first use (a global `let` is initialised lazily and exactly once).
 let defaultSetup: DefaultSetup = {
+    WebImage.registerBuiltInCoders()
+    let http = HTTPLoader()
+    ImageLoadersManager.shared.addLoader(FileLoader())
+    ImageLoadersManager.shared.addLoader(http)
+    let cache = try? WebImageCache(directory: DiskCache.defaultDirectory, namespace: "default")
+    ImageCachesManager.shared.addCache(cache ?? MemoryCache())
+    return DefaultSetup(manager: .shared, cache: cache, httpLoader: http)
+}()
+
+/// The built-in coders' registration, done once by the first ``WebImage/registerBuiltInCoders()`` (a global
+/// `let` is initialised lazily and exactly once).
+let builtInCodersRegistration: Void = {
     let coders = ImageCodersManager.shared
     // First, so the Accept header (registered coders' formats in order) offers AVIF first, as browsers do.
     coders.addCoder(AVIFCoder())
@@ -95,10 +123,4 @@ let defaultSetup: DefaultSetup = {
     coders.addCoder(ICOCoder())
     // Images with an embedded ICC profile (Display P3 from phones, Adobe RGB, CMYK) decode to sRGB.
     coders.defaultColorConversion = .sRGB(LittleCMSConverter())
-    let http = HTTPLoader()
-    ImageLoadersManager.shared.addLoader(FileLoader())
-    ImageLoadersManager.shared.addLoader(http)
-    let cache = try? WebImageCache(directory: DiskCache.defaultDirectory, namespace: "default")
-    ImageCachesManager.shared.addCache(cache ?? MemoryCache())
-    return DefaultSetup(manager: .shared, cache: cache, httpLoader: http)
 }()

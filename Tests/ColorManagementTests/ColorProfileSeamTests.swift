@@ -153,7 +153,7 @@ import WebImageWebPCoder
 
     /// The `WebImage` module converts by default.
     @Test func theWebImageModuleConvertsByDefault() {
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         #expect(ImageCodersManager.shared.defaultColorConversion == .sRGB(LittleCMSConverter()))
     }
 }

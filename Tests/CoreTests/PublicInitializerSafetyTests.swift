@@ -83,13 +83,13 @@ import WebImageCore
 
     @Test func resizingWithAZeroSideKeepsTheAspectRatio() throws {
         let image = Image(pixels: PixelBuffer(width: 300, height: 200, layout: .gray8))
-        let byHeight = try #require(ResizingTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: ""))
+        let byHeight = try #require(StretchTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: ""))
         #expect(byHeight.width == 96 && byHeight.height == 64)
-        let byWidth = try #require(ResizingTransformer(size: PixelSize(width: 30, height: 0)).transform(image, forKey: ""))
+        let byWidth = try #require(StretchTransformer(size: PixelSize(width: 30, height: 0)).transform(image, forKey: ""))
         #expect(byWidth.width == 30 && byWidth.height == 20)
         for size in [PixelSize(0), PixelSize(width: -5, height: 10), PixelSize(width: 0, height: Int.max)] {
-            #expect(ResizingTransformer(size: size).transform(image, forKey: "") == nil)
+            #expect(StretchTransformer(size: size).transform(image, forKey: "") == nil)
         }
-        #expect(ResizingTransformer(size: PixelSize(10)).transform(Image(frames: []), forKey: "") == nil)
+        #expect(StretchTransformer(size: PixelSize(10)).transform(Image(frames: []), forKey: "") == nil)
     }
 }

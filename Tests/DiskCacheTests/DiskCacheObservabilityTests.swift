@@ -12,7 +12,7 @@ import WebImageTestSupport
 struct DiskCacheObservabilityTests {
     @Test func aTrimLogsWhatItRemovedAndKeptAndIsCounted() async throws {
         let metrics = TestBackends.metrics
-        let trimsBefore = metrics.counterTotal(label: WebImageMetrics.diskCacheTrims, dimensions: [("result", "success")])
+        let trimsBefore = metrics.counterTotal(label: DiskCacheMetrics.trims, dimensions: [("result", "success")])
         let temporary = try TemporaryDirectory(prefix: "observed-trim")
         let log = RecordingLog()
         var configuration = DiskCacheConfiguration()
@@ -30,10 +30,10 @@ struct DiskCacheObservabilityTests {
         let kept = trims.compactMap { $0.metadata["kept_bytes"].flatMap { Int("\($0)") } }
         #expect((kept.min() ?? .max) <= 5_000)
         #expect(log.levels == [.debug])
-        #expect(metrics.counterTotal(label: WebImageMetrics.diskCacheTrims, dimensions: [("result", "success")])
+        #expect(metrics.counterTotal(label: DiskCacheMetrics.trims, dimensions: [("result", "success")])
                 >= trimsBefore + 1)
-        #expect(try !metrics.expectMeter(WebImageMetrics.diskCacheBytes).values.isEmpty)
-        #expect(try !metrics.expectMeter(WebImageMetrics.diskCacheEntries).values.isEmpty)
+        #expect(try !metrics.expectMeter(DiskCacheMetrics.bytes).values.isEmpty)
+        #expect(try !metrics.expectMeter(DiskCacheMetrics.entries).values.isEmpty)
     }
 
     @Test func theFirstIndexScanIsLogged() throws {

@@ -12,7 +12,7 @@ struct FileLoaderObservabilityTests {
         let other = try TemporaryDirectory()
         let file = try other.write(Data("secret".utf8), to: "outside.bin")
         let log = RecordingLog()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.allowedRoots = [allowed.url]
         configuration.logger = log.logger(level: .debug)
         let result = await load(FileLoader(configuration: configuration), file)
@@ -26,7 +26,7 @@ struct FileLoaderObservabilityTests {
         let dir = try TemporaryDirectory()
         let file = try dir.write(Data(count: 100), to: "big.bin")
         let log = RecordingLog()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 10
         configuration.logger = log.logger(level: .debug)
         _ = await load(FileLoader(configuration: configuration), file)
@@ -39,7 +39,7 @@ struct FileLoaderObservabilityTests {
         let file = try dir.write(Data(count: 100), to: "big.bin")
         let configured = RecordingLog()
         let perRequest = RecordingLog()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 10
         configuration.logger = configured.logger(level: .debug)
         var context = ImageContext()

@@ -32,7 +32,7 @@ struct FileLoaderTests {
 
     @Test func largeFilesStreamWithProgress() async throws {
         let dir = try TemporaryDirectory()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.chunkSize = 64 * 1024
         let size = 1_000_000
         let file = try dir.write(Data(repeating: 7, count: size), to: "big.bin")
@@ -96,7 +96,7 @@ struct FileLoaderTests {
         _ = try root.write(Data([7, 8]), to: "images/a b.png")
         let secret = try outside.write(Data([2]), to: "secret.png")
         try FileManager.default.createSymbolicLink(at: root.file("link.png"), withDestinationURL: secret)
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.localRoot = root.url
         // Allowed roots elsewhere do not widen what local URLs may reach.
         configuration.allowedRoots = [outside.url]
@@ -120,7 +120,7 @@ struct FileLoaderTests {
 
     @Test func filesOverTheSizeLimitFailBeforeReading() async throws {
         let dir = try TemporaryDirectory()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 1000
         let file = try dir.write(Data(count: 1001), to: "big.png")
         let reports = Locked(0)
@@ -137,7 +137,7 @@ struct FileLoaderTests {
 
     @Test func aFileOfExactlyTheSizeLimitLoads() async throws {
         let dir = try TemporaryDirectory()
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 10_000
         configuration.chunkSize = 4096
         let bytes = Data((0..<10_000).map { UInt8($0 % 251) })
@@ -149,7 +149,7 @@ struct FileLoaderTests {
     @Test func cancelledReadsNeverComplete() async throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write(Data(count: 4 << 20), to: "slow.bin")
-        var configuration = FileLoader.Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.chunkSize = 4096
         let loader = FileLoader(configuration: configuration)
         let completed = Locked(false)

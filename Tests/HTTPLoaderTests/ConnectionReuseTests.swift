@@ -16,11 +16,11 @@ import Glibc
 struct ConnectionReuseTests {
     @Test func extraBytesAfterABodyNeverAnswerTheNextRequest() async throws {
         let metrics = TestBackends.metrics
-        let refusedBefore = metrics.counterTotal(label: WebImageMetrics.httpStaleConnections,
+        let refusedBefore = metrics.counterTotal(label: HTTPLoaderMetrics.staleConnections,
                                                  dimensions: [("reason", "unread_bytes")])
         // Without the check, libcurl reads these as the next response: "Received HTTP/0.9 when not allowed".
         try await expectTheNextRequestGetsItsOwnAnswer(after: Array("garbage!".utf8))
-        #expect(metrics.counterTotal(label: WebImageMetrics.httpStaleConnections, dimensions: [("reason", "unread_bytes")])
+        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.staleConnections, dimensions: [("reason", "unread_bytes")])
                 >= refusedBefore + 1)
     }
 

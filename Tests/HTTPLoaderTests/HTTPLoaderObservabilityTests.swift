@@ -50,7 +50,7 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func aRetryIsLoggedWithItsReasonAndCounted() async throws {
         let metrics = TestBackends.metrics
-        let retriesBefore = metrics.counterTotal(label: WebImageMetrics.httpRetries, dimensions: [("reason", "status")])
+        let retriesBefore = metrics.counterTotal(label: HTTPLoaderMetrics.retries, dimensions: [("reason", "status")])
         let script = ScriptedRoute(failures: [(503, [])])
         server.route("/flaky") { _, connection in try script.answer(connection) }
         let log = RecordingLog()
@@ -63,7 +63,7 @@ struct HTTPLoaderObservabilityTests {
         #expect(retry.metadata["reason"] == "status")
         #expect(retry.metadata["attempt"] == "1")
         #expect(log.entries("transfer finished").last?.metadata["status"] == "200")
-        #expect(metrics.counterTotal(label: WebImageMetrics.httpRetries, dimensions: [("reason", "status")])
+        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.retries, dimensions: [("reason", "status")])
                 >= retriesBefore + 1)
     }
 
@@ -85,34 +85,34 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func finishedTransfersAreCountedByStatusClassWithBytesAndTimeToFirstByte() async throws {
         let metrics = TestBackends.metrics
-        let okBefore = metrics.counterTotal(label: WebImageMetrics.httpRequests,
+        let okBefore = metrics.counterTotal(label: HTTPLoaderMetrics.requests,
                                             dimensions: [("status", "2xx"), ("result", "success")])
-        let missingBefore = metrics.counterTotal(label: WebImageMetrics.httpRequests,
+        let missingBefore = metrics.counterTotal(label: HTTPLoaderMetrics.requests,
                                                  dimensions: [("status", "4xx"), ("result", "failure")])
-        let bytesBefore = metrics.counterTotal(label: WebImageMetrics.httpResponseBytes)
+        let bytesBefore = metrics.counterTotal(label: HTTPLoaderMetrics.responseBytes)
         let loader = makeLoader()
         _ = try await load(loader, server.url("/ok.pgm")).get()
         _ = await load(loader, server.url("/no-such-route"))
-        #expect(metrics.counterTotal(label: WebImageMetrics.httpRequests,
+        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.requests,
                                      dimensions: [("status", "2xx"), ("result", "success")]) >= okBefore + 1)
-        #expect(metrics.counterTotal(label: WebImageMetrics.httpRequests,
+        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.requests,
                                      dimensions: [("status", "4xx"), ("result", "failure")]) >= missingBefore + 1)
-        #expect(metrics.counterTotal(label: WebImageMetrics.httpResponseBytes)
+        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.responseBytes)
                 >= bytesBefore + Int64(FaultServer.image.count))
-        #expect(try !metrics.expectTimer(WebImageMetrics.httpTimeToFirstByte).values.isEmpty)
+        #expect(try !metrics.expectTimer(HTTPLoaderMetrics.timeToFirstByte).values.isEmpty)
         // Both meters moved up when the transfer was queued and started, and back when it ended.
-        #expect(try metrics.expectMeter(WebImageMetrics.httpQueuedRequests).values.count >= 2)
-        #expect(try metrics.expectMeter(WebImageMetrics.httpActiveTransfers).values.count >= 2)
+        #expect(try metrics.expectMeter(HTTPLoaderMetrics.queuedRequests).values.count >= 2)
+        #expect(try metrics.expectMeter(HTTPLoaderMetrics.activeTransfers).values.count >= 2)
     }
 
     @Test func statusClassesAndRetryReasonsAreNamedAsDocumented() {
-        #expect(HTTPInstruments.statusClass(nil) == "none")
-        #expect(HTTPInstruments.statusClass(204) == "2xx")
-        #expect(HTTPInstruments.statusClass(304) == "3xx")
-        #expect(HTTPInstruments.statusClass(503) == "5xx")
-        #expect(HTTPInstruments.statusClass(0) == "none")
-        #expect(HTTPInstruments.retryReason(.timeout) == "timeout")
-        #expect(HTTPInstruments.retryReason(.network(code: 7, message: "refused")) == "network")
-        #expect(HTTPInstruments.retryReason(.invalidStatusCode(503)) == "status")
+        #expect(HTTPMetricsRecorder.statusClass(nil) == "none")
+        #expect(HTTPMetricsRecorder.statusClass(204) == "2xx")
+        #expect(HTTPMetricsRecorder.statusClass(304) == "3xx")
+        #expect(HTTPMetricsRecorder.statusClass(503) == "5xx")
+        #expect(HTTPMetricsRecorder.statusClass(0) == "none")
+        #expect(HTTPMetricsRecorder.retryReason(.timeout) == "timeout")
+        #expect(HTTPMetricsRecorder.retryReason(.network(code: 7, message: "refused")) == "network")
+        #expect(HTTPMetricsRecorder.retryReason(.invalidStatusCode(503)) == "status")
     }
 }

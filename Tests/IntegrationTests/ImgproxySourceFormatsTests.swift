@@ -8,7 +8,7 @@ import WebImageTestSupport
 @Suite struct ImgproxySourceFormatsTests {
     @Test(arguments: [ImageFormat.tiff, .bmp, .ico])
     func theSharedCodersDecodeAndEncodeIt(_ format: ImageFormat) throws {
-        _ = WebImage.shared  // registers every built-in coder
+        WebImage.registerBuiltInCoders()
         let coders = ImageCodersManager.shared
         #expect(coders.decodableFormats.contains(format))
         #expect(coders.canEncode(to: format))

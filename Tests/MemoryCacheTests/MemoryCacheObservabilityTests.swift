@@ -9,14 +9,14 @@ import WebImageTestSupport
 struct MemoryCacheObservabilityTests {
     @Test func memoryEvictionsAreCountedAndTheCostMeterFollows() throws {
         let metrics = TestBackends.metrics
-        let evictionsBefore = metrics.counterTotal(label: WebImageMetrics.memoryCacheEvictions)
+        let evictionsBefore = metrics.counterTotal(label: MemoryCacheMetrics.evictions)
         let image = Image(pixels: PixelBuffer(width: 4, height: 4, layout: .rgba8))
         let memory = MemoryCache(costLimit: .max, countLimit: 2)
         for index in 0..<5 { memory.setImage(image, forKey: "evicted-\(index)", cost: 64) }
         #expect(memory.count == 2)
-        // Changes are recorded in batches (MemoryCacheInstruments.reportEvery); a limit change records at once.
+        // Changes are recorded in batches (MemoryCacheMetricsRecorder.reportEvery); a limit change records at once.
         memory.countLimit = 2
-        #expect(metrics.counterTotal(label: WebImageMetrics.memoryCacheEvictions) >= evictionsBefore + 3)
-        #expect(try !metrics.expectMeter(WebImageMetrics.memoryCacheCost).values.isEmpty)
+        #expect(metrics.counterTotal(label: MemoryCacheMetrics.evictions) >= evictionsBefore + 3)
+        #expect(try !metrics.expectMeter(MemoryCacheMetrics.cost).values.isEmpty)
     }
 }

@@ -55,7 +55,7 @@ struct RedisCacheStorageTests {
     @Test func entriesExpireAfterTheirTTL() throws {
         let server = try RedisServerProcess()
         var configuration = RedisCacheConfiguration.forTests([server])
-        configuration.defaultTTL = 1
+        configuration.defaultTTL = .seconds(1)
         let cache = RedisCache(configuration: configuration)
         try cache.setData(Self.bytes(50, seed: 1), forKey: "short-lived")
         guard case .integer(let ttl) = try server.command(["PTTL", cache.redisKey(forKey: "short-lived")]) else {
@@ -162,7 +162,7 @@ struct RedisCacheStorageTests {
     @Test func aSlowServerIsAMissWithinTheReadTimeout() throws {
         let server = try RedisServerProcess()
         var configuration = RedisCacheConfiguration.forTests([server])
-        configuration.readTimeout = 100
+        configuration.readTimeout = .milliseconds(100)
         let cache = RedisCache(configuration: configuration)
         try eventually("the value is stored and readable") {
             try cache.setData(Self.bytes(100, seed: 1), forKey: "k")
@@ -210,9 +210,9 @@ struct RedisCacheStorageTests {
         let server = try RedisServerProcess()
         var configuration = try RedisCacheConfiguration(url: "redis://127.0.0.1:\(server.port)/3")
         configuration.writePolicy = .writeThrough
-        configuration.connectTimeout = 5000   // the library's defaults (250 ms) are for a production network,
-        configuration.readTimeout = 5000      // not a loaded test machine
-        configuration.writeTimeout = 5000
+        configuration.connectTimeout = .milliseconds(5000)   // the library's defaults (250 ms) are for a production network,
+        configuration.readTimeout = .milliseconds(5000)      // not a loaded test machine
+        configuration.writeTimeout = .milliseconds(5000)
         let cache = RedisCache(configuration: configuration)
         try cache.setData(Self.bytes(10, seed: 1), forKey: "db3")
         #expect(try server.command(["EXISTS", cache.redisKey(forKey: "db3")]) == .integer(0))

@@ -33,8 +33,8 @@ import WebImageCore
         // The first reply whole, the second cut inside its value, the third never sent.
         let server = try ScriptedRedisServer(reply: Data("$-1\r\n$20000\r\nthe start of a value".utf8), holdOpen: true)
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
-        configuration.connectTimeout = 5000
-        configuration.readTimeout = 200
+        configuration.connectTimeout = .milliseconds(5000)
+        configuration.readTimeout = .milliseconds(200)
         let cache = RedisCache(configuration: configuration)
         let start = ContinuousClock.now
         let found = cache.entries(forKeys: ["a", "b", "c"])

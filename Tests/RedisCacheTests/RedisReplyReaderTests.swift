@@ -83,7 +83,7 @@ import Testing
     @Test func aCacheOverABrokenServerMisses() throws {
         let server = try ScriptedRedisServer(reply: Data("$3\r\nabcdef\r\n".utf8))
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
-        configuration.readTimeout = 5000   // the broken reply comes at once; the timeout only has to not win
+        configuration.readTimeout = .milliseconds(5000)   // the broken reply comes at once; the timeout only has to not win
         let cache = RedisCache(configuration: configuration)
         #expect(try cache.data(forKey: "k") == nil)
         #expect(cache.statistics.misses == 1 && cache.statistics.commandFailures == 1)

@@ -203,12 +203,12 @@ extension RedisCacheConfiguration {
     static func forTests(_ servers: [RedisServerProcess], policy: WritePolicy = .writeThrough) -> RedisCacheConfiguration {
         var configuration = try! RedisCacheConfiguration(nodes: servers.map(\.endpoint))
         configuration.namespace = "test-\(UUID().uuidString.prefix(8))"
-        configuration.connectTimeout = 5000
-        configuration.readTimeout = 5000
-        configuration.writeTimeout = 5000
-        configuration.poolWaitTimeout = 5000
-        configuration.reconnectBackoffInitial = 20
-        configuration.reconnectBackoffMax = 200
+        configuration.connectTimeout = .milliseconds(5000)
+        configuration.readTimeout = .milliseconds(5000)
+        configuration.writeTimeout = .milliseconds(5000)
+        configuration.poolWaitTimeout = .milliseconds(5000)
+        configuration.reconnectBackoffInitial = .milliseconds(20)
+        configuration.reconnectBackoffMax = .milliseconds(200)
         configuration.writePolicy = policy
         return configuration
     }

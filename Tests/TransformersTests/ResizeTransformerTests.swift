@@ -3,7 +3,7 @@ import Testing
 import WebImageCore
 import WebImageTransformers
 
-@Suite("ResizeTransformer and ResizingTransformer")
+@Suite("ResizeTransformer and StretchTransformer")
 struct ResizeTransformerTests {
     static func picture(width: Int, height: Int, layout: PixelLayout = .rgb8) -> PixelBuffer {
         var pixels = PixelBuffer(width: width, height: height, layout: layout)
@@ -147,13 +147,13 @@ struct ResizeTransformerTests {
     /// Core's exact-size transformer: a 0 side keeps the shape, nothing crashes on odd sizes.
     @Test func resizingTransformerStretchesAndKeepsTheShapeForAZeroSide() {
         let image = Image(pixels: Self.picture(width: 300, height: 200))
-        #expect(ResizingTransformer(size: PixelSize(64)).transform(image, forKey: "")?.pixels.width == 64)
-        #expect(ResizingTransformer(size: PixelSize(64)).transform(image, forKey: "")?.pixels.height == 64)
-        let tall = ResizingTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: "")
+        #expect(StretchTransformer(size: PixelSize(64)).transform(image, forKey: "")?.pixels.width == 64)
+        #expect(StretchTransformer(size: PixelSize(64)).transform(image, forKey: "")?.pixels.height == 64)
+        let tall = StretchTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: "")
         #expect(tall?.pixels.width == 96 && tall?.pixels.height == 64)
-        let wide = ResizingTransformer(size: PixelSize(width: 150, height: 0)).transform(image, forKey: "")
+        let wide = StretchTransformer(size: PixelSize(width: 150, height: 0)).transform(image, forKey: "")
         #expect(wide?.pixels.width == 150 && wide?.pixels.height == 100)
-        #expect(ResizingTransformer(size: PixelSize(0)).transform(image, forKey: "") == nil)
-        #expect(ResizingTransformer(size: PixelSize(width: -5, height: 10)).transform(image, forKey: "") == nil)
+        #expect(StretchTransformer(size: PixelSize(0)).transform(image, forKey: "") == nil)
+        #expect(StretchTransformer(size: PixelSize(width: -5, height: 10)).transform(image, forKey: "") == nil)
     }
 }

@@ -59,9 +59,9 @@ struct RedisBenchmarks {
         configuration.writePolicy = .writeThrough
         configuration.namespace = "bench"
         // Generous: on a shared, loaded machine a 250 ms default would turn scheduling delays into misses.
-        configuration.readTimeout = 2_000
-        configuration.writeTimeout = 2_000
-        configuration.poolWaitTimeout = 2_000
+        configuration.readTimeout = .seconds(2)
+        configuration.writeTimeout = .seconds(2)
+        configuration.poolWaitTimeout = .seconds(2)
         return RedisCache(configuration: configuration)
     }
 

@@ -17,9 +17,9 @@ extension DiskCache {
     public func removeExpiredData() throws(ImageError) {
         do throws(ImageError) {
             try scanLock.withLock { _ throws(ImageError) in try trimLocked() }
-            DiskCacheInstruments.recordTrim(succeeded: true)
+            DiskCacheMetricsRecorder.recordTrim(succeeded: true)
         } catch {
-            DiskCacheInstruments.recordTrim(succeeded: false)
+            DiskCacheMetricsRecorder.recordTrim(succeeded: false)
             throw error
         }
     }
@@ -68,7 +68,7 @@ extension DiskCache {
                 } catch {
                     // A warning, not debug: no caller sees this failure, and a cache that cannot trim
                     // grows past its limit until someone looks.
-                    DiskCacheInstruments.recordSwallowedError(operation: "trim")
+                    DiskCacheMetricsRecorder.recordSwallowedError(operation: "trim")
                     self.logger.warning("automatic trim failed", metadata: ["directory": "\(self.path)", "error": "\(error)"])
                 }
             }
@@ -89,7 +89,7 @@ extension DiskCache {
                 // Unreadable: totals stay unknown (zero) and the next call tries again. A warning, not
                 // debug: the totals callers read are then wrong, and nothing else says why.
                 index.withLock { $0.abandonScan() }
-                DiskCacheInstruments.recordSwallowedError(operation: "scan")
+                DiskCacheMetricsRecorder.recordSwallowedError(operation: "scan")
                 logger.warning("index scan failed", metadata: ["directory": "\(path)", "error": "\(error)"])
                 return
             }

@@ -5,7 +5,7 @@ import Logging
 import Synchronization
 import WebImageCore
 
-/// A file-per-key disk cache (SDWebImage's `SDDiskCache`): the default `DiskStorage` of the two-level
+/// A file-per-key disk cache (SDWebImage's `SDDiskCache`): the default `ExpiringDataStorage` of the two-level
 /// `WebImageCache`.
 ///
 /// Each entry is one file in `directory/namespace`, named by the SHA-256 of its key plus the key's
@@ -27,7 +27,7 @@ import WebImageCore
 /// try disk.setData(bytes, forKey: url.absoluteString)
 /// let again = try disk.data(forKey: url.absoluteString)
 /// ```
-public final class DiskCache: DiskStorage {
+public final class DiskCache: ExpiringDataStorage {
     /// `$XDG_CACHE_HOME/SwiftWebImage`, else `~/.cache/SwiftWebImage`, else the temporary directory's.
     public static var defaultDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
@@ -110,7 +110,7 @@ public final class DiskCache: DiskStorage {
         configuration.expireType == .accessDate ? info.accessDate : info.modificationDate
     }
 
-    // MARK: DiskStorage
+    // MARK: ExpiringDataStorage
 
     /// The bytes for `key` from the main directory, else the read-only ones; nil when there are none.
     /// An empty file (a write a crash cut short) is a miss and is removed. Under access-date expiry a

@@ -6,7 +6,7 @@ import WebImageMemoryCache
 
 /// The two-level image cache (SDWebImage's `SDImageCache`): decoded images in memory, their bytes on disk.
 ///
-/// It is written against Core's `MemoryStorage` and `DiskStorage` protocols only, so either level
+/// It is written against Core's `MemoryStorage` and `ExpiringDataStorage` protocols only, so either level
 /// can be replaced by a storage of your own (`init(memory:disk:coder:)`); the convenience initializer
 /// uses `MemoryCache` and ``DiskCache``.
 ///
@@ -27,7 +27,7 @@ public final class WebImageCache: ImageCache {
     /// The memory level.
     public let memory: any MemoryStorage
     /// The disk level.
-    public let disk: any DiskStorage
+    public let disk: any ExpiringDataStorage
     /// Decodes disk hits and encodes images stored without bytes, unless the context names a coder.
     public let coder: any ImageCoder
     /// Where the cache logs when no request context gives a logger: disk hits that became misses
@@ -45,7 +45,7 @@ public final class WebImageCache: ImageCache {
     ///     `ImageCodersManager/shared` by default.
     ///   - logger: Where the cache logs when the request's context has no `ImageContext/logger`.
     ///     `Logger(label: "SwiftWebImage.WebImageCache")` by default.
-    public init(memory: any MemoryStorage, disk: any DiskStorage, coder: any ImageCoder = ImageCodersManager.shared,
+    public init(memory: any MemoryStorage, disk: any ExpiringDataStorage, coder: any ImageCoder = ImageCodersManager.shared,
                 logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) {
         self.logger = logger
         self.memory = memory
@@ -181,7 +181,7 @@ public final class WebImageCache: ImageCache {
         } catch {
             // A warning, not debug: the caller sees only a miss (and downloads again), so an unreadable
             // disk would otherwise go unnoticed while every load pays for it.
-            DiskCacheInstruments.recordSwallowedError(operation: "read")
+            DiskCacheMetricsRecorder.recordSwallowedError(operation: "read")
             (context.logger ?? logger).warning("disk read failed; treated as a miss", metadata: [
                 "key": "\(key)", "error": "\(error)"])
             found = nil
@@ -207,7 +207,7 @@ public final class WebImageCache: ImageCache {
                     try disk.removeData(forKey: key)
                     removed = true
                 } catch {
-                    DiskCacheInstruments.recordSwallowedError(operation: "remove")
+                    DiskCacheMetricsRecorder.recordSwallowedError(operation: "remove")
                 }
             default: break
             }

@@ -24,10 +24,10 @@ public final class MemoryCache: MemoryStorage, ImageCache {
     /// fields are copied out after it is dropped.
     private let storage: Locked<State>
 
-    /// The entries, and the metric changes not recorded yet (see `MemoryCacheInstruments`).
+    /// The entries, and the metric changes not recorded yet (see `MemoryCacheMetricsRecorder`).
     private struct State {
         var lru: LRUStorage<ImageBox>
-        var unreported = MemoryCacheInstruments.Unreported()
+        var unreported = MemoryCacheMetricsRecorder.Unreported()
     }
 
     /// One cached image; a class so that moving it in and out of the lock costs a single retain.
@@ -62,7 +62,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
             return (evicted, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: evicted.count,
                                                   now: true))
         }
-        MemoryCacheInstruments.record(changes)
+        MemoryCacheMetricsRecorder.record(changes)
         _ = evicted
     }
 
@@ -87,7 +87,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
             let evicted = state.lru.set(box, forKey: key, cost: cost)
             return (evicted, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: evicted.count))
         }
-        MemoryCacheInstruments.record(changes)
+        MemoryCacheMetricsRecorder.record(changes)
         _ = evicted
     }
 
@@ -102,7 +102,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
             let removed = state.lru.remove(key)
             return (removed, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: 0))
         }
-        MemoryCacheInstruments.record(changes)
+        MemoryCacheMetricsRecorder.record(changes)
         _ = removed
     }
 
@@ -112,7 +112,7 @@ public final class MemoryCache: MemoryStorage, ImageCache {
             state.lru.removeAll()
             return state.unreported.add(costDelta: state.lru.totalCost - before, evictions: 0, now: true)
         }
-        MemoryCacheInstruments.record(changes)
+        MemoryCacheMetricsRecorder.record(changes)
     }
 
     // MARK: ImageCache (memory level only)

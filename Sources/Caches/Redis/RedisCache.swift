@@ -1,10 +1,11 @@
+import Logging
 import Foundation
 import WebImageCore
 
 /// A shared cache tier on Redis for fleets of servers: encoded image bytes and their validators, under a
 /// namespaced key, with a TTL, on one node or several (consistent hashing).
 ///
-/// It implements Core's `DiskStorage`, so it can replace the disk level of a `WebImageCache`
+/// It implements Core's `ExpiringDataStorage`, so it can replace the disk level of a `WebImageCache`
 /// (`WebImageCache(memory:disk:)`) or sit behind it as a third level (``TieredDiskStorage``, or
 /// `WebImageCache(directory:namespace:redis:)`): memory, then disk, then Redis.
 ///
@@ -14,16 +15,18 @@ import WebImageCore
 /// reconnect backoff ends. Values carry their lengths and a CRC-32C; one that fails the check is a miss
 /// and is deleted.
 ///
-/// Calls block their thread for at most their timeouts (like `DiskStorage` file I/O): call them off
+/// Calls block their thread for at most their timeouts (like `ExpiringDataStorage` file I/O): call them off
 /// threads that must not wait. `WebImageCache` already does.
 ///
 /// ```swift
 /// let redis = try RedisCache(url: ProcessInfo.processInfo.environment["WEBIMAGE_REDIS_URL"] ?? "redis://127.0.0.1")
 /// let cache = try WebImageCache(namespace: "thumbnails", redis: redis)
 /// ```
-public final class RedisCache: DiskStorage {
+public final class RedisCache: ExpiringDataStorage {
     /// The configuration this cache was made with.
     public let configuration: RedisCacheConfiguration
+    /// Where the cache logs (failures at `debug`, corrupt values at `warning`).
+    public let logger: Logger
     let pools: [RedisNodePool]
     private let ring: ConsistentHashRing
     private let recorder: RedisStatisticsRecorder
@@ -35,11 +38,15 @@ public final class RedisCache: DiskStorage {
     /// A cache over `configuration`'s nodes. Connections open on first use.
     /// - Parameters:
     ///   - configuration: The nodes, namespace, timeouts, pool and write policy.
-    ///   - log: Receives one line per failure (connect, timeout, corrupt value, dropped write); nil by
-    ///     default. Runs on the thread that saw the failure; keep it cheap.
-    public init(configuration: RedisCacheConfiguration, log: (@Sendable (String) -> Void)? = nil) {
+    ///   - logger: Where the cache logs, at `debug`, one line per failure (connect, timeout, command
+    ///     failure, dropped write), and at `warning` a value that failed its integrity check.
+    ///     `Logger(label: "SwiftWebImage.RedisCache")` by default; the library never bootstraps logging.
+    ///     Its metrics (``RedisCacheMetrics``) go to the process's `MetricsSystem`, as every plugin's.
+    public init(configuration: RedisCacheConfiguration,
+                logger: Logger = Logger(label: "SwiftWebImage.RedisCache")) {
         self.configuration = configuration
-        let recorder = RedisStatisticsRecorder(log: log)
+        self.logger = logger
+        let recorder = RedisStatisticsRecorder(logger: logger)
         // One reply memory for every node's connections; the pools keep it alive.
         let replyMemory = RedisReplyMemory(retainedLimit: configuration.retainedReplyMemory)
         let pools = configuration.nodes.map {
@@ -52,8 +59,12 @@ public final class RedisCache: DiskStorage {
     }
 
     /// A cache over the nodes of `url` (see ``RedisCacheConfiguration/init(url:)``) with default settings.
-    public convenience init(url: String, log: (@Sendable (String) -> Void)? = nil) throws(RedisConfigurationError) {
-        self.init(configuration: try RedisCacheConfiguration(url: url), log: log)
+    /// - Parameters:
+    ///   - url: A `redis://` URL.
+    ///   - logger: Where the cache logs (see ``init(configuration:logger:)``).
+    public convenience init(url: String,
+                            logger: Logger = Logger(label: "SwiftWebImage.RedisCache")) throws(RedisConfigurationError) {
+        self.init(configuration: try RedisCacheConfiguration(url: url), logger: logger)
     }
 
     /// What happened since this cache was made.
@@ -129,7 +140,7 @@ public final class RedisCache: DiskStorage {
             // A value that fails the check is deleted. (Another instance may have just replaced it with a good
             // one; that costs one extra miss, never a wrong image.)
             guard let (data, extended) = decoded else {
-                recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted")
+                recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted", level: .warning)
                 recorder.count(\.misses)
                 writes.enqueue(RedisCommand.make("DEL", Data(redisKey(forKey: key).utf8)), node: nodeIndex(forKey: key)) { _ in }
                 return nil
@@ -155,7 +166,7 @@ public final class RedisCache: DiskStorage {
             recorder.count(\.oversizedValues)
             return
         }
-        let milliseconds = max(1, Int((configuration.defaultTTL * 1000).rounded()))
+        let milliseconds = max(1, configuration.defaultTTL.roundedUpMilliseconds)
         let command = RedisCommand.make("SET", Data(redisKey(forKey: key).utf8), value,
                                         Data("PX".utf8), Data(String(milliseconds).utf8))
         let node = nodeIndex(forKey: key)
@@ -186,7 +197,7 @@ public final class RedisCache: DiskStorage {
         writes.waitUntilEmpty(timeout: timeout)
     }
 
-    // MARK: DiskStorage
+    // MARK: ExpiringDataStorage
 
     public func data(forKey key: String) throws(ImageError) -> Data? {
         guard let entry = entry(forKey: key) else { return nil }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// var configuration = try RedisCacheConfiguration(url: "redis://:secret@10.0.0.7:6379/2")
-/// configuration.defaultTTL = 3600
+/// configuration.defaultTTL = .seconds(3600)
 /// let redis = RedisCache(configuration: configuration)
 /// ```
 public struct RedisCacheConfiguration: Sendable, Hashable {
@@ -25,32 +25,32 @@ public struct RedisCacheConfiguration: Sendable, Hashable {
     public var namespace: String = "webimage"
     /// Bump to orphan every entry written by an older layout or decoder (they expire by TTL). 1 by default.
     public var version: Int = 1
-    /// Lifetime of an entry, in seconds. 7 days by default (the disk cache's age limit).
-    public var defaultTTL: TimeInterval = 7 * 24 * 3600
+    /// Lifetime of an entry (`SET ... PX`, whole milliseconds, at least one). 7 days by default (the disk
+    /// cache's age limit).
+    public var defaultTTL: Duration = .seconds(7 * 24 * 3600)
     /// Largest value stored, in bytes (image plus validators); larger ones are skipped and counted. Also
     /// the largest value read: a longer one (stored by a fleet member with a higher limit, or not ours) is
     /// skipped on the wire and answered as a miss, so a reply never makes this process allocate more.
     /// 5 MB by default: a big photo, well under Redis's 512 MB string limit, and what a server can move
     /// without stalling the other clients of a single-threaded Redis.
     public var maxValueSize: Int = 5 << 20
-    /// Connection establishment limit, in milliseconds. 250 ms by default: a loopback or LAN Redis answers
-    /// in under a millisecond, so a node that takes longer is down for a cache's purposes.
-    public var connectTimeout: Int = 250
-    /// Limit for receiving one command's (or one pipeline's) replies, in milliseconds. 250 ms by default.
-    public var readTimeout: Int = 250
-    /// Limit for sending one command (or one pipeline), in milliseconds. 250 ms by default.
-    public var writeTimeout: Int = 250
+    /// Connection establishment limit. 250 ms by default: a loopback or LAN Redis answers in under a
+    /// millisecond, so a node that takes longer is down for a cache's purposes. hiredis counts whole
+    /// milliseconds, so a fraction is rounded up (as are those of the other timeouts).
+    public var connectTimeout: Duration = .milliseconds(250)
+    /// Limit for receiving one command's (or one pipeline's) replies. 250 ms by default.
+    public var readTimeout: Duration = .milliseconds(250)
+    /// Limit for sending one command (or one pipeline). 250 ms by default.
+    public var writeTimeout: Duration = .milliseconds(250)
     /// Connections kept open per node; also the most commands in flight per node. 8 by default: a few
     /// per core of a typical server, far below Redis's default 10,000 clients even for a large fleet.
     public var connectionsPerNode: Int = 8
-    /// How long a caller waits for a free connection before the call counts as a miss, in milliseconds.
-    /// 250 ms by default.
-    public var poolWaitTimeout: Int = 250
-    /// First pause before reconnecting to a node that failed, in milliseconds; doubles per failure.
-    /// 100 ms by default.
-    public var reconnectBackoffInitial: Int = 100
-    /// Longest pause between reconnection attempts, in milliseconds. 5 s by default.
-    public var reconnectBackoffMax: Int = 5_000
+    /// How long a caller waits for a free connection before the call counts as a miss. 250 ms by default.
+    public var poolWaitTimeout: Duration = .milliseconds(250)
+    /// First pause before reconnecting to a node that failed; doubles per failure. 100 ms by default.
+    public var reconnectBackoffInitial: Duration = .milliseconds(100)
+    /// Longest pause between reconnection attempts. 5 s by default.
+    public var reconnectBackoffMax: Duration = .seconds(5)
     /// How stores reach Redis. ``WritePolicy/writeBehind`` by default.
     public var writePolicy: WritePolicy = .writeBehind
     /// Bytes of reply memory kept for reuse once the values read into it are freed, in bytes. 8 MB by

@@ -1,7 +1,9 @@
+import Logging
+import Metrics
 import WebImageCore
 
 /// Counters of what a ``RedisCache`` did since it was made: the metrics a fleet watches. Every failure
-/// of Redis shows up here (and in the cache's log closure) instead of as an error.
+/// of Redis shows up here (and in the cache's log, and its ``RedisCacheMetrics/events`` metric) instead of as an error.
 public struct RedisCacheStatistics: Sendable, Hashable {
     /// Reads that found a valid entry.
     public var hits = 0
@@ -32,23 +34,47 @@ public struct RedisCacheStatistics: Sendable, Hashable {
     public init() {}
 }
 
-/// The counters behind ``RedisCache/statistics`` and the optional log closure, shared by the pools.
+/// The counters behind ``RedisCache/statistics``, the cache's logger and its metrics, shared by the pools.
 final class RedisStatisticsRecorder: Sendable {
     /// Guards the counters; held only to add to one.
     private let counters = Locked(RedisCacheStatistics())
-    private let log: (@Sendable (String) -> Void)?
+    let logger: Logger
 
-    init(log: (@Sendable (String) -> Void)?) { self.log = log }
+    init(logger: Logger) { self.logger = logger }
 
     var snapshot: RedisCacheStatistics { counters.withLock { $0 } }
 
     func count(_ counter: WritableKeyPath<RedisCacheStatistics, Int>, by amount: Int = 1) {
         counters.withLock { $0[keyPath: counter] += amount }
+        // A metric object per recording, as every plugin: one made before the application bootstraps its
+        // backend would stay a no-op for good. Skipped while nothing is bootstrapped.
+        guard amount > 0, !(MetricsSystem.factory is NOOPMetricsHandler) else { return }
+        Counter(label: RedisCacheMetrics.events, dimensions: [("event", Self.eventName(counter))]).increment(by: amount)
     }
 
-    /// Counts, and hands `message` to the log closure.
-    func count(_ counter: WritableKeyPath<RedisCacheStatistics, Int>, log message: @autoclosure () -> String) {
+    /// Counts, and logs `message` at `level` (`debug` unless the failure deserves more).
+    func count(_ counter: WritableKeyPath<RedisCacheStatistics, Int>, log message: @autoclosure () -> String,
+               level: Logger.Level = .debug) {
         count(counter)
-        log?(message())
+        logger.log(level: level, "\(message())")
+    }
+
+    /// The `event` dimension of ``RedisCacheMetrics/events`` for a counter of ``RedisCacheStatistics``.
+    static func eventName(_ counter: WritableKeyPath<RedisCacheStatistics, Int>) -> String {
+        switch counter {
+        case \RedisCacheStatistics.hits: "hit"
+        case \RedisCacheStatistics.misses: "miss"
+        case \RedisCacheStatistics.stores: "store"
+        case \RedisCacheStatistics.droppedWrites: "dropped_write"
+        case \RedisCacheStatistics.oversizedValues: "oversized_value"
+        case \RedisCacheStatistics.corruptValues: "corrupt_value"
+        case \RedisCacheStatistics.connectFailures: "connect_failure"
+        case \RedisCacheStatistics.timeouts: "timeout"
+        case \RedisCacheStatistics.commandFailures: "command_failure"
+        case \RedisCacheStatistics.skippedWhileDown: "skipped_while_down"
+        case \RedisCacheStatistics.poolWaitTimeouts: "pool_wait_timeout"
+        case \RedisCacheStatistics.connectionsOpened: "connection_opened"
+        default: "other"
+        }
     }
 }

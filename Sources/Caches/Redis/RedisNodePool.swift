@@ -52,7 +52,7 @@ final class RedisNodePool: Sendable {
             recorder.count(\.skippedWhileDown)
             return nil
         }
-        guard permits.wait(timeout: .now() + .milliseconds(configuration.poolWaitTimeout)) == .success else {
+        guard permits.wait(timeout: .now() + configuration.poolWaitTimeout.dispatchInterval) == .success else {
             recorder.count(\.poolWaitTimeouts)
             return nil
         }
@@ -86,9 +86,9 @@ final class RedisNodePool: Sendable {
             return nil
         }
         do throws(RedisFailure) {
-            let connection = try RedisConnection(endpoint: endpoint, connectTimeout: configuration.connectTimeout,
-                                                 readTimeout: configuration.readTimeout,
-                                                 writeTimeout: configuration.writeTimeout,
+            let connection = try RedisConnection(endpoint: endpoint, connectTimeout: configuration.connectTimeout.roundedUpMilliseconds,
+                                                 readTimeout: configuration.readTimeout.roundedUpMilliseconds,
+                                                 writeTimeout: configuration.writeTimeout.roundedUpMilliseconds,
                                                  maxBulkLength: configuration.maxValueSize,
                                                  replyMemory: replyMemory)
             state.withLock { state in
@@ -98,14 +98,14 @@ final class RedisNodePool: Sendable {
             recorder.count(\.connectionsOpened)
             return connection
         } catch {
-            let backoff = state.withLock { state -> Int in
+            let backoff = state.withLock { state -> Duration in
                 let exponent = min(state.consecutiveFailures, Self.maxBackoffDoublings)
-                let delay = min(configuration.reconnectBackoffInitial << exponent, configuration.reconnectBackoffMax)
+                let delay = min(configuration.reconnectBackoffInitial * (1 << exponent), configuration.reconnectBackoffMax)
                 state.consecutiveFailures += 1
-                state.downUntil = ContinuousClock.now + .milliseconds(delay)
+                state.downUntil = ContinuousClock.now + delay
                 return delay
             }
-            recorder.count(\.connectFailures, log: "redis \(endpoint): \(error); next attempt in \(backoff) ms")
+            recorder.count(\.connectFailures, log: "redis \(endpoint): \(error); next attempt in \(backoff.roundedUpMilliseconds) ms")
             return nil
         }
     }

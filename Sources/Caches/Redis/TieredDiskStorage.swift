@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// A `DiskStorage` of two tiers: this machine's disk first, a shared ``RedisCache`` behind it. Given to
+/// A `ExpiringDataStorage` of two tiers: this machine's disk first, a shared ``RedisCache`` behind it. Given to
 /// `WebImageCache` as its disk level, it makes the three-level cache: memory, disk, Redis.
 ///
 /// - Read: the local tier; on a miss, Redis. A Redis hit is written to the local tier (and `WebImageCache`
@@ -11,14 +11,14 @@ import WebImageCore
 ///   would without Redis.
 /// - Maintenance (`removeAllData`, `removeExpiredData`, sizes) applies to the local tier only: one
 ///   instance clearing its disk must not empty the fleet's cache. Call ``shared``'s methods for that.
-public final class TieredDiskStorage: DiskStorage {
+public final class TieredDiskStorage: ExpiringDataStorage {
     /// This machine's tier.
-    public let local: any DiskStorage
+    public let local: any ExpiringDataStorage
     /// The fleet's tier.
     public let shared: RedisCache
 
     /// Tiers `local` in front of `shared`.
-    public init(local: any DiskStorage, shared: RedisCache) {
+    public init(local: any ExpiringDataStorage, shared: RedisCache) {
         self.local = local
         self.shared = shared
     }

@@ -91,9 +91,11 @@ public protocol MemoryStorage: Sendable {
     func removeAllImages()
 }
 
-/// The disk storage the two-level cache is written against; `WebImageDiskCache` provides the default.
-/// Calls block on file I/O: callers run them off threads that must not wait.
-public protocol DiskStorage: Sendable {
+/// Keyed bytes with extra data beside them, whose entries may expire (by age, size or a time to live):
+/// the storage the two-level cache is written against, under its memory level. `WebImageDiskCache`'s
+/// `DiskCache` is the default; the Redis tier's `RedisCache` is another. Calls may block on I/O: callers
+/// run them off threads that must not wait. (Named `DiskStorage` until issue 25.)
+public protocol ExpiringDataStorage: Sendable {
     /// The bytes for `key`, nil when there are none.
     func data(forKey key: String) throws(ImageError) -> Data?
     /// Stores `data` for `key` atomically.
@@ -119,7 +121,7 @@ public protocol DiskStorage: Sendable {
     var totalCount: Int { get }
 }
 
-extension DiskStorage {
+extension ExpiringDataStorage {
     public func setData(_ data: Data, extendedData: Data?, forKey key: String) throws(ImageError) {
         try setData(data, forKey: key)
         try setExtendedData(extendedData, forKey: key)

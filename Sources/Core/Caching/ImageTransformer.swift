@@ -29,7 +29,7 @@ public struct PipelineTransformer: ImageTransformer {
 /// `ResizeTransformer` from the `WebImageTransformers` module. A side of 0 here takes its length from the
 /// other side and the image's aspect ratio (`PixelSize(width: 0, height: 64)`: 64 px high, as wide as the
 /// shape gives); both 0, or a negative side, leaves the image unchanged (`transform` returns nil).
-public struct ResizingTransformer: ImageTransformer {
+public struct StretchTransformer: ImageTransformer {
     /// The output size; a 0 side keeps the aspect ratio.
     public let size: PixelSize
     /// A stretch to `size`.

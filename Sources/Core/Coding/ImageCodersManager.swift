@@ -79,11 +79,11 @@ public final class ImageCodersManager: ProgressiveImageCoder {
         let started = measuring ? ContinuousClock.now : nil
         do {
             let image = try coder.decode(data, options: options)
-            if let started { CoderInstruments.recordDecode(format: image.format, succeeded: true, since: started) }
+            if let started { CoderMetricsRecorder.recordDecode(format: image.format, succeeded: true, since: started) }
             return options.colorConversion?.apply(to: image) ?? image
         } catch {
             if let started {
-                CoderInstruments.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
+                CoderMetricsRecorder.recordDecode(format: ImageFormat.detect(data), succeeded: false, since: started)
             }
             throw error
         }
@@ -99,7 +99,7 @@ public final class ImageCodersManager: ProgressiveImageCoder {
         }
         let started = ContinuousClock.now
         let data = try coder.encode(image, as: format, options: options)
-        CoderInstruments.recordEncode(format: format, since: started)
+        CoderMetricsRecorder.recordEncode(format: format, since: started)
         return data
     }
 

@@ -64,14 +64,14 @@ extension ImageManager {
             switch outcome {
             case .success(let loaded):
                 if span.isRecording { span.attributes["webimage.download.bytes"] = loaded.data.count }
-                if request.measuring { LoadInstruments.recordDownload(result: "success", bytes: loaded.data.count) }
+                if request.measuring { LoadMetricsRecorder.recordDownload(result: "success", bytes: loaded.data.count) }
                 request.logger.debug("downloaded", metadata: ["url": "\(url)", "bytes": "\(loaded.data.count)"])
             case .failure(.cacheNotModified):
-                if request.measuring { LoadInstruments.recordDownload(result: "not_modified", bytes: 0) }
+                if request.measuring { LoadMetricsRecorder.recordDownload(result: "not_modified", bytes: 0) }
                 request.logger.debug("not modified", metadata: ["url": "\(url)"])
             case .failure(let error):
                 span.recordError(error)
-                if request.measuring { LoadInstruments.recordDownload(result: "failure", bytes: 0) }
+                if request.measuring { LoadMetricsRecorder.recordDownload(result: "failure", bytes: 0) }
                 request.logger.debug("download failed", metadata: ["url": "\(url)", "error": "\(error)"])
             }
             return outcome
@@ -145,7 +145,7 @@ extension ImageManager {
             let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
                                                      context: request.context, cacheType: queryType)
             if request.measuring {
-                LoadInstruments.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
+                LoadMetricsRecorder.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
             }
             request.logger.trace("cache lookup", metadata: [
                 "key": "\(request.key)", "result": "\(hit?.cacheType.rawValue ?? "miss")",
@@ -192,7 +192,7 @@ extension ImageManager {
         }
         let elapsed = ContinuousClock.now - started
         if request.measuring {
-            LoadInstruments.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
+            LoadMetricsRecorder.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
         }
         request.logger.debug("transformed", metadata: [
             "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",

@@ -80,7 +80,7 @@ public final class ImageManager: Sendable {
     public func isFailedURL(_ url: URL) -> Bool { state.withLock { $0.failedURLs.contains(url) } }
     /// Takes `url` off the failed list.
     public func removeFailedURL(_ url: URL) {
-        if state.withLock({ $0.failedURLs.remove(url) }) != nil { LoadInstruments.failedURLsChanged(by: -1) }
+        if state.withLock({ $0.failedURLs.remove(url) }) != nil { LoadMetricsRecorder.failedURLsChanged(by: -1) }
     }
     /// Empties the failed list.
     public func removeAllFailedURLs() {
@@ -88,11 +88,11 @@ public final class ImageManager: Sendable {
             defer { state.failedURLs.removeAll() }
             return state.failedURLs.count
         }
-        if removed > 0 { LoadInstruments.failedURLsChanged(by: -Double(removed)) }
+        if removed > 0 { LoadMetricsRecorder.failedURLsChanged(by: -Double(removed)) }
     }
 
     func addFailedURL(_ url: URL) {
-        if state.withLock({ $0.failedURLs.insert(url).inserted }) { LoadInstruments.failedURLsChanged(by: 1) }
+        if state.withLock({ $0.failedURLs.insert(url).inserted }) { LoadMetricsRecorder.failedURLsChanged(by: 1) }
     }
 
     /// The cache key of `url` under `context`: the key filter's output (else the URL string), then the
@@ -151,17 +151,17 @@ public final class ImageManager: Sendable {
         let started: ContinuousClock.Instant? = measuring || logger.logLevel <= .debug ? .now : nil
         let operation = ImageLoadOperation(url: requestURL) { [weak self] operation in
             _ = self?.state.withLock { $0.running.removeValue(forKey: ObjectIdentifier(operation)) }
-            if measuring { LoadInstruments.runningLoadsChanged(by: -1) }
+            if measuring { LoadMetricsRecorder.runningLoadsChanged(by: -1) }
             if operation.isCancelled {
                 if measuring, let started {
-                    LoadInstruments.recordLoad(result: "cancelled", source: "none",
+                    LoadMetricsRecorder.recordLoad(result: "cancelled", source: "none",
                                                nanoseconds: (ContinuousClock.now - started).nanoseconds)
                 }
                 logger.debug("load cancelled", metadata: ["url": "\(requestURL)"])
             }
         }
         state.withLock { $0.running[ObjectIdentifier(operation)] = operation }
-        if measuring { LoadInstruments.runningLoadsChanged(by: 1) }
+        if measuring { LoadMetricsRecorder.runningLoadsChanged(by: 1) }
         let delivery = Delivery(operation: operation, queue: context.callbackQueue, completion: completion,
                                 started: started, logger: logger, measuring: measuring)
 
@@ -229,14 +229,14 @@ struct Delivery: Sendable {
         switch result {
         case .success(let answer):
             let source = answer.cacheType == .none ? "network" : answer.cacheType.rawValue
-            if measuring { LoadInstruments.recordLoad(result: "success", source: source, nanoseconds: nanoseconds) }
+            if measuring { LoadMetricsRecorder.recordLoad(result: "success", source: source, nanoseconds: nanoseconds) }
             logger.debug("load finished", metadata: [
                 "url": "\(operation.url)", "source": "\(source)",
                 "size": "\(answer.image.width)x\(answer.image.height)", "ms": "\(nanoseconds / 1_000_000)",
             ])
         case .failure(let error):
             if measuring {
-                LoadInstruments.recordLoad(result: error == .cancelled ? "cancelled" : "failure", source: "none",
+                LoadMetricsRecorder.recordLoad(result: error == .cancelled ? "cancelled" : "failure", source: "none",
                                            nanoseconds: nanoseconds)
             }
             logger.debug("load failed", metadata: ["url": "\(operation.url)", "error": "\(error)"])

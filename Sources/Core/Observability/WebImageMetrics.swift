@@ -30,44 +30,6 @@ public enum WebImageMetrics {
     public static let runningLoads = "webimage_running_loads"
     /// Meter of URLs on the failed lists of every manager of the process.
     public static let failedURLs = "webimage_failed_urls"
-
-    // MARK: Plugins (recorded by the plugins themselves, where the manager cannot see)
-
-    /// Counter of finished HTTP transfers (after retries and redirects) of the HTTP loader (`HTTPLoader`).
-    /// Dimensions: `status` (`2xx`, `3xx`, `4xx`, `5xx`, or `none` when no response came) and `result`
-    /// (`success`, `failure`, `cancelled`).
-    public static let httpRequests = "webimage_http_requests_total"
-    /// Counter of HTTP retries. Dimension: `reason` (`timeout`, `network`, `status`, `range_refused`, `other`).
-    public static let httpRetries = "webimage_http_retries_total"
-    /// Counter of pooled HTTP/1.x connections the HTTP loader refused just before sending a request on
-    /// them, closing each and sending that request on a new connection: the server had sent bytes after
-    /// its last response, which would have been read as the next one's answer, or had closed it.
-    /// Dimension: `reason` (`unread_bytes`, `closed`, `broken`).
-    public static let httpStaleConnections = "webimage_http_stale_connections_total"
-    /// Counter of HTTP response body bytes received by transfers that finished.
-    public static let httpResponseBytes = "webimage_http_response_bytes_total"
-    /// Timer from the start of an HTTP transfer to its first response byte (libcurl's `STARTTRANSFER`).
-    public static let httpTimeToFirstByte = "webimage_http_time_to_first_byte"
-    /// Meter of HTTP transfers running now (holding a connection slot), over every loader of the process.
-    public static let httpActiveTransfers = "webimage_http_active_transfers"
-    /// Meter of HTTP requests waiting in the loaders' queues for a slot, over every loader of the process.
-    public static let httpQueuedRequests = "webimage_http_queued_requests"
-    /// Meter of bytes held by disk caches, over every disk cache of the process. Moved by stores,
-    /// removals and trims; the first index scan of a cache adds what an earlier process left.
-    public static let diskCacheBytes = "webimage_disk_cache_bytes"
-    /// Meter of entries held by disk caches, over every disk cache of the process (as ``diskCacheBytes``).
-    public static let diskCacheEntries = "webimage_disk_cache_entries"
-    /// Counter of disk cache trims (automatic or asked for). Dimension: `result` (`success`, `failure`).
-    public static let diskCacheTrims = "webimage_disk_cache_trims_total"
-    /// Counter of disk cache I/O failures that no caller saw as an error (a read that became a miss, a
-    /// background trim or index scan that failed). Dimension: `operation` (`read`, `remove`, `trim`, `scan`).
-    public static let diskCacheIOErrors = "webimage_disk_cache_io_errors_total"
-    /// Counter of images a memory cache evicted to stay within its cost or count limit. Memory cache
-    /// changes are recorded in batches of 64 sets or removals (a metric per set would cost more than
-    /// the set), and at once when the cache is emptied or its limits change.
-    public static let memoryCacheEvictions = "webimage_memory_cache_evictions_total"
-    /// Meter of bytes of pixels held by memory caches, over every memory cache of the process.
-    public static let memoryCacheCost = "webimage_memory_cache_cost_bytes"
 }
 
 /// The load flow's recordings. Metric objects are made at each recording, not kept: a handle made before
@@ -78,7 +40,7 @@ public enum WebImageMetrics {
 /// only when that was true: each read is a task-local lookup, a lock and a cast, and three to six of
 /// them were 5 % of a load's instructions. Changes to the failed lists, which also happen outside any
 /// load, check for themselves.
-enum LoadInstruments {
+enum LoadMetricsRecorder {
     static func recordLoad(result: String, source: String, nanoseconds: Int64) {
         Counter(label: WebImageMetrics.loads, dimensions: [("result", result), ("source", source)]).increment()
         Metrics.Timer(label: WebImageMetrics.loadDuration, dimensions: [("source", source)])

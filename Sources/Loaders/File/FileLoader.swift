@@ -14,41 +14,18 @@ import WebImageCore
 /// ```
 public final class FileLoader: ImageLoader {
     /// The loader's settings.
-    public struct Configuration: Sendable {
-        /// Directories the loader may read under (after resolving symbolic links); empty allows every
-        /// path. Empty by default.
-        public var allowedRoots: [URL] = []
-        /// Bytes read per chunk, and so between progress reports: 256 KB by default, a few disk
-        /// read-aheads, small enough that cancellation is prompt.
-        public var chunkSize = 256 * 1024
-        /// Files bigger than this fail with `.fileIO` naming this limit, before any byte is read (a file that
-        /// grows past it while being read fails the same way); a file of exactly this size loads. 256 MB by default.
-        public var maxFileSize = 256 * 1024 * 1024
-        /// When set, the loader also takes `local://` URLs, imgproxy's local sources: `local:///a/b.jpg`
-        /// is the file `a/b.jpg` under this directory, and nothing outside it (after resolving symbolic
-        /// links and `..`), whatever ``allowedRoots`` says. Nil by default.
-        public var localRoot: URL?
-        /// Where the loader logs, at `debug`: reads refused (outside ``allowedRoots``, over
-        /// ``maxFileSize``, by a request modifier). A request's `ImageContext/logger` wins.
-        /// `Logger(label: "SwiftWebImage.FileLoader")` by default; the library never bootstraps logging.
-        public var logger = Logger(label: "SwiftWebImage.FileLoader")
-        /// The defaults: any readable file, up to the default size limit.
-        public init() {}
-    }
-
-    /// The loader's settings.
-    public let configuration: Configuration
+    public let configuration: FileLoaderConfiguration
     private let coders: ImageCodersManager
 
     /// A loader with `configuration`; `coders` decode partial images for `.progressiveLoad`.
-    public init(configuration: Configuration = Configuration(), coders: ImageCodersManager = .shared) {
+    public init(configuration: FileLoaderConfiguration = FileLoaderConfiguration(), coders: ImageCodersManager = .shared) {
         self.configuration = configuration
         self.coders = coders
     }
 
     /// A loader restricted to `allowedRoots`.
     public convenience init(allowedRoots: [URL]) {
-        var configuration = Configuration()
+        var configuration = FileLoaderConfiguration()
         configuration.allowedRoots = allowedRoots
         self.init(configuration: configuration)
     }
@@ -63,7 +40,7 @@ public final class FileLoader: ImageLoader {
             || (configuration.localRoot != nil && url.scheme?.lowercased() == Self.localScheme)
     }
 
-    /// The scheme of imgproxy's local sources, read under ``Configuration/localRoot``.
+    /// The scheme of imgproxy's local sources, read under ``FileLoaderConfiguration/localRoot``.
     public static let localScheme = "local"
 
 

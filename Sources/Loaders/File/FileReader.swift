@@ -8,7 +8,7 @@ import Glibc
 /// Reads one file in chunks with POSIX calls, checking the allowed roots and the size limit first.
 struct FileReader: Sendable {
     let path: String
-    let configuration: FileLoader.Configuration
+    let configuration: FileLoaderConfiguration
     let operation: FileReadOperation
     let progress: LoadProgressHandler?
     let decoder: DecoderBox?
@@ -97,7 +97,7 @@ struct FileReader: Sendable {
         return resolved
     }
 
-    /// The file is larger than ``FileLoader/Configuration/maxFileSize``; `what` says by how much.
+    /// The file is larger than ``FileLoaderConfiguration/maxFileSize``; `what` says by how much.
     private func overLimit(_ what: String) -> ImageError {
         logger.debug("read refused: over the size limit", metadata: [
             "path": "\(path)", "size": "\(what)", "limit": "\(configuration.maxFileSize)"])

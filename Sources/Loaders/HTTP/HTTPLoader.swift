@@ -43,13 +43,13 @@ public final class HTTPLoader: ImageLoader {
         scheduler = TransferScheduler(configuration: configuration, events: broadcaster)
         builder = RequestBuilder(configuration: configuration)
         let scheduler = self.scheduler
-        let failure = startThread { EventLoop(scheduler: scheduler, configuration: configuration).run() }
+        let failure = startThread { CurlMultiLoop(scheduler: scheduler, configuration: configuration).run() }
         if failure != 0 {
             let reason = String(cString: strerror(failure))
             scheduler.refuseAll(.network(code: Int(CURLE_FAILED_INIT.rawValue),
                                          message: "the loader could not start its event thread: \(reason)"))
             // Shut down already, so it frees libcurl's handles and returns at once.
-            EventLoop(scheduler: scheduler, configuration: configuration).run()
+            CurlMultiLoop(scheduler: scheduler, configuration: configuration).run()
         }
     }
 

@@ -22,9 +22,9 @@ public final class ImageServer: Sendable {
     /// Prepares the server; throws when the configuration names files that cannot be used (the result
     /// cache directory, the watermark).
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "webimage-server")) throws {
-        // The framework's first use registers every built-in coder (and any registered later, such as an
+        // Every built-in coder is registered (and any registered later, such as an
         // AVIF coder, is seen at request time through the same manager).
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         _ = Self.registersExtraCoders
         self.configuration = configuration
         self.logger = logger

@@ -137,11 +137,11 @@ final class ImageService: Sendable {
         do {
             var configuration = try RedisCacheConfiguration(urls: urls)
             configuration.namespace = "webimage-server-results"
-            let milliseconds = max(1, Int((min(timeout, 86_400) * 1000).rounded()))
-            configuration.connectTimeout = milliseconds
-            configuration.readTimeout = milliseconds
-            configuration.writeTimeout = milliseconds
-            configuration.poolWaitTimeout = milliseconds
+            let limit = max(.milliseconds(1), Duration.seconds(min(timeout, 86_400)))
+            configuration.connectTimeout = limit
+            configuration.readTimeout = limit
+            configuration.writeTimeout = limit
+            configuration.poolWaitTimeout = limit
             return RedisCache(configuration: configuration)
         } catch {
             throw ConfigurationError(name: "WEBIMAGE_SERVER_REDIS_URL", value: urls.joined(separator: ","),

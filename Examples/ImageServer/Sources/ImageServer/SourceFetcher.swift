@@ -55,7 +55,7 @@ struct SourceFetcher: Sendable {
         var loaders: [any ImageLoader] = [httpLoader]
         if let root = configuration.localFileSystemRoot {
             // imgproxy's local:// sources, under the root alone, with the same size limit.
-            var local = FileLoader.Configuration()
+            var local = FileLoaderConfiguration()
             local.localRoot = root
             local.maxFileSize = configuration.maxSourceFileSize
             loaders.append(FileLoader(configuration: local, coders: coders))

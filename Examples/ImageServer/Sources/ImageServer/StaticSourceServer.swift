@@ -87,7 +87,7 @@ public struct StaticSourceServer: Sendable {
     /// The image files of `directory` (by extension), each with its pixel size and animation, read by
     /// the registered coders; files that do not decode are left out.
     public static func samples(in directory: URL) throws -> (files: [String: File], samples: [DemoSample]) {
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         var files: [String: File] = [:]
         var samples: [DemoSample] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()

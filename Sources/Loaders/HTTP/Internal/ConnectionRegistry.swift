@@ -33,7 +33,7 @@ import Glibc
 /// cannot tell them apart, and no client check can. Garbage then fails the innocent request; a
 /// well-formed response is taken for its answer. Only HTTP/2 (streams), or not reusing connections,
 /// closes that window; the event loop stops reusing connections to a host once this check caught it
-/// (`EventLoop.unframedHosts`), so only a host's first offence can land in it. Over TLS the peek sees the socket, not bytes a TLS library already read into its
+/// (`CurlMultiLoop.unframedHosts`), so only a host's first offence can land in it. Over TLS the peek sees the socket, not bytes a TLS library already read into its
 /// own buffer; libcurl reads a TLS connection record by record and only while a response is unfinished.
 ///
 /// New connections are not checked (what waits on one, a TLS 1.3 session ticket say, belongs to no

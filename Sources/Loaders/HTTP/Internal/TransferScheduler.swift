@@ -77,7 +77,7 @@ final class TransferScheduler: Sendable {
         let key = request.key
         let hostKey = request.hostKey
         var created = false
-        defer { if created { HTTPInstruments.queuedRequestsChanged(by: 1) } }
+        defer { if created { HTTPMetricsRecorder.queuedRequestsChanged(by: 1) } }
         return state.withLock { state in
             guard !state.isShutDown else { return .failure(state.startFailure ?? .cancelled) }
             let subscriberID = state.nextID
@@ -121,7 +121,7 @@ final class TransferScheduler: Sendable {
     /// transfer stops (at once when queued, through the event thread when running).
     func cancel(_ token: HTTPDownloadToken) -> Bool {
         var leftQueue = false
-        defer { if leftQueue { HTTPInstruments.queuedRequestsChanged(by: -1) } }
+        defer { if leftQueue { HTTPMetricsRecorder.queuedRequestsChanged(by: -1) } }
         let outcome: (removed: Bool, stoppedURL: URL?) = state.withLock { state in
             guard var record = state.records[token.transferID],
                   let index = record.subscribers.firstIndex(where: { $0.token.subscriberID == token.subscriberID })
@@ -153,7 +153,7 @@ final class TransferScheduler: Sendable {
             }
         }
         if let url = outcome.stoppedURL {
-            HTTPInstruments.recordFinished(status: nil, result: "cancelled", metrics: nil)
+            HTTPMetricsRecorder.recordFinished(status: nil, result: "cancelled", metrics: nil)
             events.emit(.finished(transferID: token.transferID, url: url, error: .cancelled, metrics: nil))
         }
         return outcome.removed
@@ -233,8 +233,8 @@ final class TransferScheduler: Sendable {
             state.queue = queue
             return work
         }
-        HTTPInstruments.queuedRequestsChanged(by: -work.starts.count)
-        HTTPInstruments.activeTransfersChanged(by: work.starts.count)
+        HTTPMetricsRecorder.queuedRequestsChanged(by: -work.starts.count)
+        HTTPMetricsRecorder.activeTransfersChanged(by: work.starts.count)
         return work
     }
 
@@ -293,7 +293,7 @@ final class TransferScheduler: Sendable {
     /// Ends transfer `id` (its easy handle is gone) and hands back its callers to answer.
     func finish(_ id: UInt64) -> [Subscriber] {
         var released = false
-        defer { if released { HTTPInstruments.activeTransfersChanged(by: -1) } }
+        defer { if released { HTTPMetricsRecorder.activeTransfersChanged(by: -1) } }
         return state.withLock { state in
             guard let record = state.records.removeValue(forKey: id) else { return [] }
             if state.keyIndex[record.request.key] == id { state.keyIndex.removeValue(forKey: record.request.key) }
@@ -314,14 +314,14 @@ final class TransferScheduler: Sendable {
             releaseSlot(&state, record.request.hostKey)
             return true
         }
-        if parked { HTTPInstruments.activeTransfersChanged(by: -1) }
+        if parked { HTTPMetricsRecorder.activeTransfersChanged(by: -1) }
         return parked
     }
 
     /// Puts a transfer whose retry delay passed back at the head of the queue.
     func requeue(_ id: UInt64) {
         var requeued = false
-        defer { if requeued { HTTPInstruments.queuedRequestsChanged(by: 1) } }
+        defer { if requeued { HTTPMetricsRecorder.queuedRequestsChanged(by: 1) } }
         state.withLock { state in
             guard var record = state.records[id], record.phase == .waitingForRetry else { return }
             requeued = true
@@ -339,8 +339,8 @@ final class TransferScheduler: Sendable {
     func drainAll() -> [(id: UInt64, url: URL, subscribers: [Subscriber])] {
         var (queued, running) = (0, 0)
         defer {
-            HTTPInstruments.queuedRequestsChanged(by: -queued)
-            HTTPInstruments.activeTransfersChanged(by: -running)
+            HTTPMetricsRecorder.queuedRequestsChanged(by: -queued)
+            HTTPMetricsRecorder.activeTransfersChanged(by: -running)
         }
         return state.withLock { state in
             (queued, running) = (state.queuedCount, state.running)

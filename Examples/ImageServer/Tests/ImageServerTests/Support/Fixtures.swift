@@ -40,13 +40,13 @@ enum Fixtures {
     }
 
     static func encoded(_ pixels: PixelBuffer, as format: ImageFormat) -> Data {
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         return try! ImageCodersManager.shared.encode(Image(pixels: pixels), as: format, options: EncodeOptions())
     }
 
     /// A three-frame animated GIF, 24x24.
     static func animatedGIF() -> Data {
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         let frames = [UInt8(0), 120, 240].map { red in
             ImageFrame(pixels: PixelBuffer(width: 24, height: 24, layout: .rgba8,
                                            bytes: [UInt8]((0..<(24 * 24)).flatMap { _ in [red, 60, 90, 255] })),
@@ -101,7 +101,7 @@ enum Fixtures {
 
     /// Decodes a reply body with the framework's coders.
     static func decode(_ data: Data) throws -> Image {
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         return try ImageCodersManager.shared.decode(data, options: DecodeOptions())
     }
 }

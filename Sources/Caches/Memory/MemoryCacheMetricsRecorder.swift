@@ -1,14 +1,14 @@
 import Metrics
 import WebImageCore
 
-/// The memory cache's metrics (names in `WebImageMetrics`), made at each recording: one made before
+/// The memory cache's metrics (names in `MemoryCacheMetrics`), made at each recording: one made before
 /// the application bootstraps its backend would stay a no-op for good.
 ///
 /// Sets and gets take about 250 ns; making a metric object costs a read lock in swift-metrics that
 /// every thread shares, which halved two-thread set throughput in cache-bench when done on every set.
 /// So changes are added up under the cache's own lock and recorded every ``reportEvery`` changes, and
 /// at once on `removeAllImages` and limit changes.
-enum MemoryCacheInstruments {
+enum MemoryCacheMetricsRecorder {
     /// Changes between recordings: the meter lags the cache by at most this many sets or removals.
     static let reportEvery = 64
 
@@ -24,7 +24,7 @@ enum MemoryCacheInstruments {
             self.costDelta += costDelta
             self.evictions += evictions
             changes += 1
-            guard now || changes >= MemoryCacheInstruments.reportEvery else { return nil }
+            guard now || changes >= MemoryCacheMetricsRecorder.reportEvery else { return nil }
             defer { self = Unreported() }
             return (self.costDelta, self.evictions)
         }
@@ -33,7 +33,7 @@ enum MemoryCacheInstruments {
     /// Records a change of the bytes held and the images evicted; nothing for nil or no change.
     static func record(_ changes: (costDelta: Int, evictions: Int)?) {
         guard let (costDelta, evicted) = changes else { return }
-        if costDelta != 0 { Meter(label: WebImageMetrics.memoryCacheCost).increment(by: Double(costDelta)) }
-        if evicted > 0 { Counter(label: WebImageMetrics.memoryCacheEvictions).increment(by: evicted) }
+        if costDelta != 0 { Meter(label: MemoryCacheMetrics.cost).increment(by: Double(costDelta)) }
+        if evicted > 0 { Counter(label: MemoryCacheMetrics.evictions).increment(by: evicted) }
     }
 }

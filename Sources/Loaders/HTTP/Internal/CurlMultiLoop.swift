@@ -9,7 +9,7 @@ import WebImageCore
 /// finished transfers, and then sleeps in `curl_multi_poll` until a socket is ready, a libcurl timer
 /// fires, a retry falls due, or a caller's `curl_multi_wakeup` says there is new work. No busy loop, no
 /// polling sleep. Created on, and never leaves, its thread.
-final class EventLoop {
+final class CurlMultiLoop {
     private let scheduler: TransferScheduler
     private let configuration: HTTPLoaderConfiguration
     private let validator: ResponseValidator
@@ -189,7 +189,7 @@ final class EventLoop {
         let url = request.url
         _ = scheduler.finish(id)
         logger(request).debug("transfer cancelled", metadata: ["url": "\(url)", "transfer": "\(id)"])
-        HTTPInstruments.recordFinished(status: nil, result: "cancelled", metrics: nil)
+        HTTPMetricsRecorder.recordFinished(status: nil, result: "cancelled", metrics: nil)
         scheduler.events.emit(.finished(transferID: id, url: url, error: .cancelled, metrics: nil))
     }
 
@@ -248,7 +248,7 @@ final class EventLoop {
                     url: io.request.url, method: io.request.method, error: error, attempt: io.attempt,
                     statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
                 if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
-                    logRetry(io, reason: HTTPInstruments.retryReason(error), error: error, delay: delay)
+                    logRetry(io, reason: HTTPMetricsRecorder.retryReason(error), error: error, delay: delay)
                     let due = DispatchTime.now().uptimeNanoseconds + delay.uptimeNanoseconds
                     retries.append((io.id, due))
                     return
@@ -308,7 +308,7 @@ final class EventLoop {
     /// connection libcurl picked (see ``ConnectionRegistry``). libcurl has closed that connection and
     /// nothing was sent on it, so this is the same attempt, not a retry; the hop keeps its deadline.
     private func resend(_ io: TransferIO, because refusal: ConnectionRegistry.Refusal) {
-        HTTPInstruments.recordStaleConnection(reason: refusal.rawValue)
+        HTTPMetricsRecorder.recordStaleConnection(reason: refusal.rawValue)
         if refusal == .unreadBytes { markUnframed(io.request.connectionKey, request: io.request) }
         logger(io.request).debug("pooled connection refused", metadata: [
             "url": "\(io.request.url)", "transfer": "\(io.id)", "reason": "\(refusal.rawValue)"])
@@ -399,7 +399,7 @@ final class EventLoop {
     private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? configuration.logger }
 
     private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: Duration) {
-        HTTPInstruments.recordRetry(reason: reason)
+        HTTPMetricsRecorder.recordRetry(reason: reason)
         logger(io.request).debug("retrying", metadata: [
             "url": "\(io.request.url)", "transfer": "\(io.id)", "attempt": "\(io.attempt)", "reason": "\(reason)",
             "error": "\(error)", "delay_ms": "\(max(0, delay.wholeMilliseconds))"])
@@ -409,7 +409,7 @@ final class EventLoop {
     private func logFinished(_ id: UInt64, request: PreparedRequest, status: Int?, error: ImageError?,
                              metrics: HTTPTransferMetrics?) {
         let result = error == nil ? "success" : (error == .cancelled ? "cancelled" : "failure")
-        HTTPInstruments.recordFinished(status: status, result: result, metrics: metrics)
+        HTTPMetricsRecorder.recordFinished(status: status, result: result, metrics: metrics)
         let logger = logger(request)
         guard logger.logLevel <= .debug else { return }
         var metadata: Logger.Metadata = ["url": "\(request.url)", "transfer": "\(id)",

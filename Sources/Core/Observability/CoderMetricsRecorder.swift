@@ -1,7 +1,7 @@
 import Metrics
 
-/// The decode and encode timers of the coders managers (made at each recording; see `LoadInstruments`).
-enum CoderInstruments {
+/// The decode and encode timers of the coders managers (made at each recording; see `LoadMetricsRecorder`).
+enum CoderMetricsRecorder {
     /// Records a decode; the caller has checked ``Telemetry/isMeasuring`` (once per load in the manager).
     static func recordDecode(format: ImageFormat, succeeded: Bool, since started: ContinuousClock.Instant) {
         Metrics.Timer(label: WebImageMetrics.decodeDuration,

@@ -1,23 +1,23 @@
 import Metrics
 import WebImageCore
 
-/// The disk cache's metrics (names in `WebImageMetrics`), made at each recording: one made before the
+/// The disk cache's metrics (names in `DiskCacheMetrics`), made at each recording: one made before the
 /// application bootstraps its backend would stay a no-op for good.
-enum DiskCacheInstruments {
+enum DiskCacheMetricsRecorder {
     /// The index totals moved by `bytes` and `entries` (a store, a removal, a scan).
     static func totalsChanged(bytes: Int, entries: Int) {
-        if bytes != 0 { Meter(label: WebImageMetrics.diskCacheBytes).increment(by: Double(bytes)) }
-        if entries != 0 { Meter(label: WebImageMetrics.diskCacheEntries).increment(by: Double(entries)) }
+        if bytes != 0 { Meter(label: DiskCacheMetrics.bytes).increment(by: Double(bytes)) }
+        if entries != 0 { Meter(label: DiskCacheMetrics.entries).increment(by: Double(entries)) }
     }
 
     static func recordTrim(succeeded: Bool) {
-        Counter(label: WebImageMetrics.diskCacheTrims, dimensions: [("result", succeeded ? "success" : "failure")])
+        Counter(label: DiskCacheMetrics.trims, dimensions: [("result", succeeded ? "success" : "failure")])
             .increment()
     }
 
     /// An I/O failure nobody will see as an error; `operation` is `read`, `remove`, `trim` or `scan`.
     static func recordSwallowedError(operation: String) {
-        Counter(label: WebImageMetrics.diskCacheIOErrors, dimensions: [("operation", operation)]).increment()
+        Counter(label: DiskCacheMetrics.ioErrors, dimensions: [("operation", operation)]).increment()
     }
 }
 
@@ -29,7 +29,7 @@ extension DiskCache {
             let result = change(&index)
             return (result, index.totalSize - size, index.count - count)
         }
-        DiskCacheInstruments.totalsChanged(bytes: bytes, entries: entries)
+        DiskCacheMetricsRecorder.totalsChanged(bytes: bytes, entries: entries)
         return result
     }
 }
