@@ -43,8 +43,8 @@ final class ImageService: Sendable {
                                       redis: try Self.redisTier(configuration.resultRedisURLs,
                                                                  timeout: configuration.resultRedisTimeout))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
-        if let path = configuration.watermarkPath {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // imgproxy's order: IMGPROXY_WATERMARK_DATA, then IMGPROXY_WATERMARK_PATH.
+        if let data = try configuration.watermarkData ?? configuration.watermarkPath.map({ try Data(contentsOf: URL(fileURLWithPath: $0)) }) {
             watermark = try coders.decode(data, options: DecodeOptions(maxPixelCount: configuration.maxSourcePixels))
         } else {
             watermark = nil
@@ -245,25 +245,39 @@ final class ImageService: Sendable {
         }
         // Client hints are defaults: the URL's own options (and presets) come after them and win.
         let hinted = configuration.readsClientHints ? hints.segments : []
-        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)))
+        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)),
+                                           returnsAttachment: configuration.returnsAttachment)
         if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
-        let plan: ProcessingPlan
+        var parsedPlan: ProcessingPlan
         do {
             // The URL's extension asks for what `f:` asks for (JPEG output flattened onto the background).
             let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
-            plan = try ProcessingPlan(segments: response.remaining + formatSegment)
+            parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment,
+                                            watermarkOpacity: configuration.watermarkOpacity)
             // Every option's range is checked here, by the transformers that will apply it, so a value
             // the parser took but a transformer refuses is refused now, not a 500 after the fetch.
-            _ = try plan.makeTransformer(watermark, { false })
+            _ = try parsedPlan.makeTransformer(watermark, { false })
         } catch {
             // imgproxy answers options it cannot read with 404, as it does any invalid URL.
             throw ServerFailure(status: 404, "invalid processing options: \(error)")
         }
-        if let options = plan.options, Self.usesSecurityOptions(options), !configuration.allowsSecurityOptions {
+        if let options = parsedPlan.options, Self.usesSecurityOptions(options), !configuration.allowsSecurityOptions {
             // imgproxy's answer to per-request limits without IMGPROXY_ALLOW_SECURITY_OPTIONS.
             throw ServerFailure(status: 403, "security processing options are not allowed")
         }
-        let decoding = SourceDecoding(plan)
+        if configuration.maxResultDimension > 0, parsedPlan.options?.maxResultDimension == nil {
+            // IMGPROXY_MAX_RESULT_DIMENSION is the default of `mrd`: the same limit, applied by the same step.
+            do {
+                let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
+                parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment
+                                                    + [Substring("mrd:\(configuration.maxResultDimension)")],
+                                                watermarkOpacity: configuration.watermarkOpacity)
+            } catch {
+                throw ServerFailure(status: 404, "invalid processing options: \(error)")
+            }
+        }
+        let plan = parsedPlan
+        let decoding = SourceDecoding(plan, stripsColorProfile: configuration.stripsColorProfile)
         let explicitFormat = plan.format
         if let explicitFormat, !coders.canEncode(to: explicitFormat) {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
@@ -326,6 +340,7 @@ final class ImageService: Sendable {
         let watermark = plan.wantsWatermark ? self.watermark : nil
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
         let (effort, defaultQuality) = (configuration.webpEffort, configuration.defaultQuality)
+        let (formatQuality, stripsColorProfile) = (configuration.formatQuality, configuration.stripsColorProfile)
         let options = plan.options
         if var unprocessed = try skipped(source, plan: plan, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
@@ -356,13 +371,15 @@ final class ImageService: Sendable {
                 if isCancelled() { throw .cancelled }
                 let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                       image: output, sourceFormat: image.format)
-                // `q`, else `fq` for this format, else the server's quality.
-                var encoding = EncodeOptions(quality: Double(options?.quality ?? options?.formatQuality[format] ?? defaultQuality) / 100)
+                // `q`, else `fq` for this format, else IMGPROXY_FORMAT_QUALITY's, else the server's quality.
+                let quality = options?.quality ?? options?.formatQuality[format] ?? formatQuality[format] ?? defaultQuality
+                var encoding = EncodeOptions(quality: Double(quality) / 100)
                 encoding.lossyEffort = effort
                 // A format that cannot hold an animation gets its first frame (never an APNG for `f:png`).
                 encoding.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
-                // `scp:0` keeps the source's ICC profile; by default it is dropped, as imgproxy does.
-                encoding.keepsColorProfile = options?.stripColorProfile == false
+                // `scp:0` keeps the source's ICC profile, `scp:1` drops it; without either,
+                // IMGPROXY_STRIP_COLOR_PROFILE decides (dropped by default, as imgproxy does).
+                encoding.keepsColorProfile = !(options?.stripColorProfile ?? stripsColorProfile)
                 let data = try Self.encode(output, as: format, options: encoding, maxBytes: options?.maxBytes ?? 0,
                                            coders: coders, isCancelled: isCancelled)
                 return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")

@@ -31,6 +31,8 @@ struct SourceFetcher: Sendable {
         self.metrics = metrics
         self.coders = coders
         var http = HTTPLoaderConfiguration.server
+        // IMGPROXY_USER_AGENT: some origins answer only the agents they know.
+        if let userAgent = configuration.userAgent { http.userAgent = userAgent }
         http.maxResponseSize = configuration.maxSourceFileSize
         http.timeout = .seconds(configuration.downloadTimeout)
         http.maxRedirects = configuration.maxRedirects
