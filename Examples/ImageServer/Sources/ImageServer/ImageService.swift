@@ -342,6 +342,8 @@ final class ImageService: Sendable {
         let (effort, defaultQuality) = (configuration.webpEffort, configuration.defaultQuality)
         let (formatQuality, stripsColorProfile) = (configuration.formatQuality, configuration.stripsColorProfile)
         let options = plan.options
+        // `maf`, else IMGPROXY_MAX_ANIMATION_FRAMES: as imgproxy, a longer animation keeps its first frames.
+        let frameLimit = options?.maxAnimationFrames ?? configuration.maxAnimationFrames
         if var unprocessed = try skipped(source, plan: plan, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
@@ -350,7 +352,8 @@ final class ImageService: Sendable {
         let decodeCancellation = DecodeCancellation()
         var rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
-                let image = try fetcher.decode(source, cancellation: decodeCancellation)
+                let image = try Self.firstFrames(of: try fetcher.decode(source, cancellation: decodeCancellation),
+                                                 limit: frameLimit)
                 if let limit = options?.maxAnimationFrameResolution, limit > 0, image.isAnimated,
                    Double(image.width * image.height) > limit * 1_000_000 {
                     throw .imageTooLarge(width: image.width, height: image.height, limit: Int(limit * 1_000_000))
@@ -435,6 +438,20 @@ extension ImageService {
             data = try coders.encode(image, as: format, options: smaller)
         }
         return data
+    }
+
+    /// `image` cut to its first `limit` frames when it has more, as imgproxy loads at most
+    /// `max_animation_frames` pages of an animation instead of refusing it; only those frames are composed.
+    static func firstFrames(of image: Image, limit: Int) throws(ImageError) -> Image {
+        guard let animation = image.animation, limit >= 1, animation.frameCount > limit else { return image }
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(limit)
+        for index in 0..<limit {
+            do { frames.append(try animation.frame(at: index)) } catch let error as ImageError { throw error } catch {
+                throw .badImageData(reason: "frame \(index): \(error)")
+            }
+        }
+        return Image(frames: frames, loopCount: animation.loopCount, format: image.format)
     }
 
     /// Formats `max_bytes` re-encodes at lower quality.

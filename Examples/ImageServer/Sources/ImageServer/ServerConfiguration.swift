@@ -53,7 +53,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest source file in bytes (`IMGPROXY_MAX_SRC_FILE_SIZE`).
     public var maxSourceFileSize = ServerConfiguration.defaultMaxSourceFileSize
     /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`); 1, imgproxy's default, makes
-    /// every animation its first frame. A longer animation is refused (imgproxy keeps its first frames).
+    /// every animation its first frame. A longer animation keeps its first frames, as imgproxy's does.
     public var maxAnimationFrames = ServerConfiguration.defaultMaxAnimationFrames
     /// A truncated source shows the rows it has instead of failing, as imgproxy (libvips) and browsers
     /// show it (`WEBIMAGE_SERVER_SHOW_TRUNCATED`; on by default).

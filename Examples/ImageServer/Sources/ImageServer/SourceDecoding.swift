@@ -35,10 +35,8 @@ struct SourceDecoding: Sendable, Hashable {
         var options = base
         options.thumbnailPixelSize = box
         if let maxPixelCount { options.maxPixelCount = maxPixelCount }
-        if let maxFrameCount {
-            options.maxFrameCount = maxFrameCount
-            options.firstFrameOnly = maxFrameCount <= 1
-        }
+        // A longer animation keeps its first frames (ImageService.firstFrames); 1 decodes only the first.
+        if let maxFrameCount { options.firstFrameOnly = maxFrameCount <= 1 }
         options.applyOrientation = appliesOrientation
         if keepsColorProfile { options.colorConversion = .off }
         return options

@@ -75,7 +75,9 @@ struct SourceFetcher: Sendable {
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
         var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
-                                          maxFrameCount: configuration.maxAnimationFrames,
+                                          // The frame limit keeps the first frames (ImageService.firstFrames), as
+                                          // imgproxy does; the decoder's own cap bounds the bookkeeping.
+                                          maxFrameCount: DecodeOptions.defaultMaxFrameCount,
                                           maxTotalPixelCount: configuration.maxTotalSourcePixels,
                                           timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap

@@ -196,4 +196,24 @@ import WebImage
         #expect(try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "2", "WEBIMAGE_SERVER_WEBP_EFFORT": "5"]).webpEffort == 5)
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "0"]) }
     }
+
+    /// Over `IMGPROXY_MAX_ANIMATION_FRAMES` (or `maf`), an animation keeps its first frames, as imgproxy
+    /// loads `min(pages, max_animation_frames)` of them, instead of being refused.
+    @Test func longerAnimationsKeepTheirFirstFrames() async throws {
+        let servers = try await TestServers.start { $0.maxAnimationFrames = 2; $0.allowsSecurityOptions = true }
+        let gif = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/anim.gif")))
+        #expect(gif.status == 200)
+        #expect(gif.header("Content-Type") == "image/gif")
+        let image = try Fixtures.decode(gif.body)
+        #expect(image.frameCount == 2)
+        // The frames kept are the first two: red 0, then 120 (the fixture's third is 240).
+        if let animation = image.animation, image.frameCount == 2 {
+            #expect(try animation.frame(at: 1).pixels.bytes[0] > 100 && animation.frame(at: 1).pixels.bytes[0] < 140)
+        }
+        let three = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "maf:3", source: servers.sourceURL("/anim.gif")))
+        #expect(try Fixtures.decode(three.body).frameCount == 3)
+        let webp = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "maf:2", source: servers.sourceURL("/anim.gif"), extension: "webp"))
+        #expect(try Fixtures.decode(webp.body).frameCount == 2)
+        try await servers.stop()
+    }
 }
