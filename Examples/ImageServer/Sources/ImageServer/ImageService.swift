@@ -22,6 +22,8 @@ final class ImageService: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     let watermark: Image?
+    /// `IMGPROXY_WATERMARK_URL`'s image, fetched when first asked for (nil with a data or file watermark).
+    let watermarkSource: FallbackImage?
 
     init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics, logger: Logger) throws {
         self.configuration = configuration
@@ -49,7 +51,11 @@ final class ImageService: Sendable {
         } else {
             watermark = nil
         }
+        watermarkSource = watermark == nil ? configuration.watermarkURL.map { FallbackImage(origin: .url($0), status: nil, ttl: nil) } : nil
     }
+
+    /// Stands in for a watermark not fetched yet while a URL's options are checked before any fetch.
+    static let placeholderWatermark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgba8, bytes: [0, 0, 0, 0]))
 
     /// What the HTTP layer sends back.
     struct Answer: Sendable {
@@ -256,7 +262,7 @@ final class ImageService: Sendable {
                                             watermarkOpacity: configuration.watermarkOpacity)
             // Every option's range is checked here, by the transformers that will apply it, so a value
             // the parser took but a transformer refuses is refused now, not a 500 after the fetch.
-            _ = try parsedPlan.makeTransformer(watermark, { false })
+            _ = try parsedPlan.makeTransformer(watermark ?? (watermarkSource == nil ? nil : Self.placeholderWatermark), { false })
         } catch {
             // imgproxy answers options it cannot read with 404, as it does any invalid URL.
             throw ServerFailure(status: 404, "invalid processing options: \(error)")
@@ -337,7 +343,13 @@ final class ImageService: Sendable {
                       preference: FormatNegotiation.Preference) async throws -> RenderedImage {
         try Task.checkCancellation()
         let processStarted = ContinuousClock.now
-        let watermark = plan.wantsWatermark ? self.watermark : nil
+        let watermark: Image?
+        if plan.wantsWatermark, self.watermark == nil, let watermarkSource {
+            watermark = try await watermarkSource.image(using: self.fetcher)
+        } else {
+            watermark = plan.wantsWatermark ? self.watermark : nil
+        }
+        let frameResolutionLimit = plan.options?.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
         let (effort, defaultQuality) = (configuration.webpEffort, configuration.defaultQuality)
         let (formatQuality, stripsColorProfile) = (configuration.formatQuality, configuration.stripsColorProfile)
@@ -354,7 +366,8 @@ final class ImageService: Sendable {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
                 let image = try Self.firstFrames(of: try fetcher.decode(source, cancellation: decodeCancellation),
                                                  limit: frameLimit)
-                if let limit = options?.maxAnimationFrameResolution, limit > 0, image.isAnimated,
+                // `mafr`, else IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION.
+                if case let limit = frameResolutionLimit, limit > 0, image.isAnimated,
                    Double(image.width * image.height) > limit * 1_000_000 {
                     throw .imageTooLarge(width: image.width, height: image.height, limit: Int(limit * 1_000_000))
                 }

@@ -32,6 +32,7 @@ extension ServerConfiguration {
         maxSourceFileSize = try reader.int("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int.max) ?? maxSourceFileSize
         if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
+        maxAnimationFrameResolution = try reader.double("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION") ?? maxAnimationFrameResolution
         showsTruncatedImages = try reader.bool("WEBIMAGE_SERVER_SHOW_TRUNCATED") ?? showsTruncatedImages
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
         shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
@@ -139,6 +140,12 @@ extension ServerConfiguration {
                 throw ConfigurationError(name: "IMGPROXY_WATERMARK_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
             }
             watermarkData = data
+        }
+        if let text = reader.string("IMGPROXY_WATERMARK_URL") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ConfigurationError(name: "IMGPROXY_WATERMARK_URL", value: text, expected: "an http or https URL")
+            }
+            watermarkURL = url
         }
         if let text = reader.string("IMGPROXY_WATERMARK_OPACITY") {
             guard let opacity = Double(text), opacity > 0, opacity <= 1 else {

@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`); 1, imgproxy's default, makes
     /// every animation its first frame. A longer animation keeps its first frames, as imgproxy's does.
     public var maxAnimationFrames = ServerConfiguration.defaultMaxAnimationFrames
+    /// Megapixels of one frame of an animated source at most (`IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`);
+    /// 0, the default, leaves animations to ``maxSourcePixels``. A URL's `mafr` wins.
+    public var maxAnimationFrameResolution = 0.0
     /// A truncated source shows the rows it has instead of failing, as imgproxy (libvips) and browsers
     /// show it (`WEBIMAGE_SERVER_SHOW_TRUNCATED`; on by default).
     public var showsTruncatedImages = true
@@ -202,6 +205,10 @@ public struct ServerConfiguration: Sendable {
     /// The watermark image's bytes (`IMGPROXY_WATERMARK_DATA`, base64); used before ``watermarkPath``,
     /// as imgproxy does, so a container can carry it in its environment.
     public var watermarkData: Data?
+    /// The watermark image's URL (`IMGPROXY_WATERMARK_URL`), used when neither ``watermarkData`` nor
+    /// ``watermarkPath`` is set; fetched as any source (allow-list, address guard, limits) the first time a
+    /// URL asks for `wm:`, then kept decoded.
+    public var watermarkURL: URL?
     /// Multiplies every `wm:` opacity (`IMGPROXY_WATERMARK_OPACITY`, 0–1; 1 by default), so a deployment
     /// can make its watermark fainter without changing URLs.
     public var watermarkOpacity = 1.0

@@ -216,4 +216,33 @@ import WebImage
         #expect(try Fixtures.decode(webp.body).frameCount == 2)
         try await servers.stop()
     }
+
+    /// `IMGPROXY_WATERMARK_URL`: the watermark is fetched as a source when a URL first asks for `wm:`, and
+    /// draws what the same image from a file draws.
+    @Test func watermarkFromAURL() async throws {
+        #expect(try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "https://cdn.example.com/mark.png"])
+            .watermarkURL == URL(string: "https://cdn.example.com/mark.png"))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "mark.png"]) }
+        let mark = Fixtures.encoded(Fixtures.alphaPixels(), as: .png)
+        var files = Fixtures.standardFiles
+        files["/mark.png"] = .init(data: mark, contentType: "image/png")
+        // The watermark comes from the first servers' origin, on loopback as any test source.
+        let byData = try await TestServers.start(files: files) { $0.watermarkData = mark }
+        let expected = try await HTTPClient.get(byData.baseURL + byData.plainPath(options: "wm:1:ce", source: byData.sourceURL("/photo.jpg"), extension: "png"))
+        let byURL = try await TestServers.start(files: files) { $0.watermarkURL = URL(string: byData.sourceURL("/mark.png")) }
+        let marked = try await HTTPClient.get(byURL.baseURL + byURL.plainPath(options: "wm:1:ce", source: byURL.sourceURL("/photo.jpg"), extension: "png"))
+        #expect(marked.status == 200)
+        #expect(try Fixtures.decode(marked.body).pixels == (try Fixtures.decode(expected.body).pixels))
+        try await byURL.stop()
+        try await byData.stop()
+    }
+
+    /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION` refuses animations with larger frames (422); stills pass.
+    @Test func maxAnimationFrameResolutionDefault() async throws {
+        #expect(try ServerConfiguration(environment: ["IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION": "0.5"]).maxAnimationFrameResolution == 0.5)
+        let servers = try await TestServers.start { $0.maxAnimationFrames = 10; $0.maxAnimationFrameResolution = 0.0001 }
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/anim.gif"))).status == 422)
+        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"))).status == 200)
+        try await servers.stop()
+    }
 }
