@@ -245,4 +245,23 @@ import WebImage
         #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"))).status == 200)
         try await servers.stop()
     }
+
+    /// `wm:…:re` tiles the watermark over the whole image, centred, as imgproxy's replicate: on the 64 x 48
+    /// photo the 32 px mark repeats three times each way, so its opaque top half reaches the left edge.
+    @Test func replicatedWatermarkTilesTheImage() async throws {
+        let mark = Fixtures.encoded(Fixtures.alphaPixels(), as: .png)
+        let servers = try await TestServers.start { $0.watermarkData = mark }
+        func pixels(_ options: String) async throws -> Image {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            #expect(reply.status == 200)
+            return try Fixtures.decode(reply.body)
+        }
+        let centred = try await pixels("wm:1:ce")
+        let tiled = try await pixels("wm:1:re")
+        // (0, 8) is the mark's row 0, column 16 in the tiling (255, 128, 0); the centred mark does not reach it.
+        #expect(tiled.pixels.rgba(x: 0, y: 8).r == 255)
+        #expect(tiled.pixels.rgba(x: 0, y: 8).b < 10)
+        #expect(centred.pixels.rgba(x: 0, y: 8).b > 100)
+        try await servers.stop()
+    }
 }
