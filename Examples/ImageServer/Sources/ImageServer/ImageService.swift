@@ -76,14 +76,17 @@ final class ImageService: Sendable {
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
             var headers = cacheHeaders(rendered, request)
             let tagged = configuration.usesETag && request.fallback == nil
-            if tagged { headers.append(("ETag", rendered.etag)) }
+            // IMGPROXY_ETAG_BUSTER: a new buster gives every answer a new tag, so clients revalidate all.
+            let etag = configuration.etagBuster.isEmpty
+                ? rendered.etag : RenderedImage.etag(of: Data((configuration.etagBuster + "\u{0}" + rendered.etag).utf8))
+            if tagged { headers.append(("ETag", etag)) }
             let lastModified = configuration.usesLastModified ? rendered.originHeaders.lastModified : nil
             if let lastModified { headers.append(("Last-Modified", lastModified)) }
             if !varies.isEmpty { headers.append(("Vary", varies)) }
             if configuration.setsCanonicalHeader, ["http", "https"].contains(request.sourceURL.scheme?.lowercased() ?? "") {
                 headers.append(("Link", "<\(request.sourceURL.absoluteString)>; rel=\"canonical\""))
             }
-            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: rendered.etag) } == true
+            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: etag) } == true
                 || ifNoneMatch == nil && Self.notModifiedSince(ifModifiedSince, lastModified: lastModified)
             if notModified {
                 answer = Answer(status: 304, headers: headers, body: Data())

@@ -78,6 +78,7 @@ extension ServerConfiguration {
         allowedProcessingOptions = Set(reader.list("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") ?? [])
         readsClientHints = try reader.bool("IMGPROXY_ENABLE_CLIENT_HINTS") ?? readsClientHints
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
+        etagBuster = reader.string("IMGPROXY_ETAG_BUSTER") ?? ""
         usesLastModified = try reader.bool("IMGPROXY_USE_LAST_MODIFIED") ?? usesLastModified
         cacheControlPassthrough = try reader.bool("IMGPROXY_CACHE_CONTROL_PASSTHROUGH") ?? cacheControlPassthrough
         setsCanonicalHeader = try reader.bool("IMGPROXY_SET_CANONICAL_HEADER") ?? setsCanonicalHeader

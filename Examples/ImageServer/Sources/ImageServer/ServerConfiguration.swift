@@ -195,6 +195,9 @@ public struct ServerConfiguration: Sendable {
     public var setsCanonicalHeader = false
     /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
     public var usesETag = false
+    /// Mixed into every ETag (`IMGPROXY_ETAG_BUSTER`): changing it makes clients and CDNs refetch every
+    /// answer, for a change of processing the bytes' tags would not show. Empty by default.
+    public var etagBuster = ""
 
     /// The image answered in place of a source that cannot be downloaded (`IMGPROXY_FALLBACK_IMAGE_*`);
     /// nil: the download error is the answer.

@@ -264,4 +264,25 @@ import WebImage
         #expect(centred.pixels.rgba(x: 0, y: 8).b > 100)
         try await servers.stop()
     }
+
+    /// `IMGPROXY_ETAG_BUSTER` changes every ETag (so an old tag no longer answers 304); the tag stays stable
+    /// under one buster.
+    @Test func etagBusterChangesTags() async throws {
+        #expect(try ServerConfiguration(environment: ["IMGPROXY_ETAG_BUSTER": "v2"]).etagBuster == "v2")
+        let plain = try await TestServers.start { $0.usesETag = true }
+        let busted = try await TestServers.start { $0.usesETag = true; $0.etagBuster = "v2" }
+        func tag(_ servers: TestServers, ifNoneMatch: String? = nil) async throws -> (Int, String?) {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")),
+                                                 headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
+            return (reply.status, reply.header("ETag"))
+        }
+        let (_, old) = try await tag(plain)
+        let (_, new) = try await tag(busted)
+        #expect(old != nil && new != nil && old != new)
+        #expect(try await tag(busted).1 == new)
+        #expect(try await tag(busted, ifNoneMatch: new).0 == 304)
+        #expect(try await tag(busted, ifNoneMatch: old).0 == 200)
+        try await busted.stop()
+        try await plain.stop()
+    }
 }
