@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImage
 
 /// A setting that could not be read: its name, the value and what was expected.
@@ -166,6 +167,19 @@ extension ServerConfiguration {
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
         sourceBytesLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_BYTES", in: 0...Int.max) ?? sourceBytesLimit
+    }
+
+    /// The level of the server's log lines: `LOG_LEVEL` (swift-log's names), else imgproxy's
+    /// `IMGPROXY_LOG_LEVEL` (`debug`, `info`, `warn`, `error`), else `info`. An unknown name is `info`.
+    public static func logLevel(environment: [String: String]) -> Logger.Level {
+        if let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { return level }
+        switch environment["IMGPROXY_LOG_LEVEL"]?.lowercased() {
+        case "debug": return .debug
+        case "warn", "warning": return .warning
+        case "error": return .error
+        case "fatal", "panic": return .critical
+        default: return .info
+        }
     }
 
     /// Reads a configuration file of `NAME=VALUE` lines (the variables of ``init(environment:)``; `#`

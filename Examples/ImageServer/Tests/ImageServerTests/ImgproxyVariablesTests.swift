@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import WebImage
 @testable import ImageServer
@@ -284,5 +285,13 @@ import WebImage
         #expect(try await tag(busted, ifNoneMatch: old).0 == 200)
         try await busted.stop()
         try await plain.stop()
+    }
+
+    /// `IMGPROXY_LOG_LEVEL` in imgproxy's names, under our `LOG_LEVEL`.
+    @Test func logLevelFromImgproxysVariable() {
+        #expect(ServerConfiguration.logLevel(environment: [:]) == .info)
+        #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "warn"]) == .warning)
+        #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "debug"]) == .debug)
+        #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "error", "LOG_LEVEL": "trace"]) == .trace)
     }
 }
