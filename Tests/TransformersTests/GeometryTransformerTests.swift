@@ -246,6 +246,26 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(output.rgba(x: 0, y: 5) == (0, 0, 0, 255))
     }
 
+    /// imgproxy's `re`: the mark tiled with the offsets as spacing, an odd count of tiles centred on the
+    /// image. 10 px with 2 px marks and 2 px spacing: three 4 px tiles (12 px) centred, so marks cover
+    /// columns and rows 0-1, 4-5 and 8-9.
+    @Test func replicationTilesTheMarkCentred() throws {
+        let black = gray(10, 10, [UInt8](repeating: 0, count: 100))
+        let output = try WatermarkTransformer(watermark: whiteMark, offsetX: 2, offsetY: 2, replicates: true).transformFrame(black)
+        let marked: Set<Int> = [0, 1, 4, 5, 8, 9]
+        for y in 0..<10 {
+            for x in 0..<10 {
+                let expected: UInt8 = marked.contains(x) && marked.contains(y) ? 255 : 0
+                #expect(output.rgba(x: x, y: y).r == expected, "(\(x), \(y))")
+            }
+        }
+        // Without spacing the tiles touch: every pixel is covered.
+        let full = try WatermarkTransformer(watermark: whiteMark, replicates: true).transformFrame(gray(5, 3, [UInt8](repeating: 0, count: 15)))
+        #expect(full.bytes.allSatisfy { $0 == 255 })
+        #expect(try WatermarkTransformer(watermark: whiteMark, replicates: true).transformerKey
+            != WatermarkTransformer(watermark: whiteMark).transformerKey)
+    }
+
     @Test func compositingOverTransparencyIsPremultiplied() throws {
         let clear = PixelBuffer(width: 2, height: 1, layout: .rgba8, bytes: [0, 0, 0, 0, 0, 0, 0, 0])
         let mark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgba8, bytes: [255, 255, 255, 100]))

@@ -105,6 +105,7 @@ import WebImageTransformers
             $0.watermark = WatermarkOption(opacity: 1, position: .southEast, offsetX: 10, offsetY: -5, scale: 0.25)
         }),
         ("wm:0.7:no:0.1", options { $0.watermark = WatermarkOption(opacity: 0.7, position: .north, offsetX: 0.1) }),
+        ("wm:0.5:re:10:20", options { $0.watermark = WatermarkOption(opacity: 0.5, offsetX: 10, offsetY: 20, replicate: true) }),
         ("wm:0", ProcessingOptions()),
         ("q:80", options { $0.quality = 80 }), ("quality:100", options { $0.quality = 100 }),
         ("q:0", ProcessingOptions()),
@@ -139,7 +140,7 @@ import WebImageTransformers
         ("col:0.5:f00:0", "col"), ("col:0.5:f00:1:dodge", "col"), ("rc:-1", "rc"), ("rc:5:1:nothex", "rc"),
         ("ci:-2", "ci"), ("ci:1:2:3", "ci"), ("pd", "pd"), ("pd:-1", "pd"), ("pd:1:2:3:4:5", "pd"),
         ("padding:1:x", "padding"), ("bg:1:2", "bg"), ("bg:256:0:0", "bg"), ("bg:ggg", "bg"),
-        ("wm:1.5", "wm"), ("wm:1:re", "wm"), ("wm:1:sm", "wm"), ("wm:1:ce:x", "wm"), ("wm:1:ce:0:0:2", "wm"),
+        ("wm:1.5", "wm"), ("wm:1:sm", "wm"), ("wm:1:ce:x", "wm"), ("wm:1:ce:0:0:2", "wm"),
         ("q:101", "q"), ("q:-1", "q"), ("quality:high", "quality"), ("f:bmpx", "f"), ("format:svgz", "format"),
         ("rs:fit:100:100/unknown", "unknown"),
     ]
@@ -176,6 +177,7 @@ import WebImageTransformers
             ("g:fp:0.5:0.25/s:0:100:1", "rs:fit:0:100:1/g:fp:0.5:0.25"),
             ("t:10::1:0", "t:10::1"),
             ("wm:1:ce:0:0:0.5", "wm:1:ce:0:0:0.5"),
+            ("watermark:1:re:4", "wm:1:re:4"),
             ("rs:fit:0:0/ex:1/bl:0/q:0", "ex:1"),
             ("", ""),
         ]

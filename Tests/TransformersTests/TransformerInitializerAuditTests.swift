@@ -67,6 +67,9 @@ import WebImageTransformers
         }
         for offset in Self.ints {
             Self.check { () throws(ImageError) in try WatermarkTransformer(watermark: logo, offsetX: offset, offsetY: offset) }
+            Self.check { () throws(ImageError) in
+                try WatermarkTransformer(watermark: logo, offsetX: offset, offsetY: offset, replicates: true)
+            }
         }
         Self.check { () throws(ImageError) in try WatermarkTransformer(watermark: Image(frames: [])) }
     }

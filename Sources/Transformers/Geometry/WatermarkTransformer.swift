@@ -6,7 +6,10 @@ import WebImageCore
 ///
 /// Offsets move the watermark inward from the edge or corner its gravity names (for ``Gravity/southEast``
 /// a positive `offsetX` moves it left, away from the right edge); for ``Gravity/center`` and focal points
-/// positive values move it right and down. An animated watermark contributes its first frame.
+/// positive values move it right and down. With `replicates` (imgproxy's position `re`) the watermark is
+/// tiled over the whole image instead, the offsets being the space between tiles, and the tiling centred
+/// on the image as imgproxy (libvips' replicate, an odd count of tiles each way) centres it. An animated
+/// watermark contributes its first frame.
 ///
 /// ```swift
 /// let stamped = try WatermarkTransformer(watermark: logo, gravity: .southEast, offsetX: 10, offsetY: 10, opacity: 0.5)
@@ -25,14 +28,18 @@ public struct WatermarkTransformer: FrameTransformer {
     /// The watermark's width as a fraction of the image's (0 < scale ≤ 1, height in proportion), or nil
     /// to draw it at its own size.
     public let scale: Double?
+    /// Whether the watermark is tiled over the whole image (``offsetX``/``offsetY`` are then the spacing
+    /// between tiles, negative meaning none); false by default.
+    public let replicates: Bool
     /// A hash of the watermark's pixels, computed once for the key.
     private let watermarkFingerprint: String
 
     /// Draws `watermark` at `gravity` (bottom-right by default) moved by `offsetX`/`offsetY`, with `opacity`
     /// (0...1) and, when `scale` is given, `scale` times the image's width wide (0 < scale ≤ 1). Bad values
-    /// throw `ImageError/invalidParameter(name:reason:)`.
+    /// throw `ImageError/invalidParameter(name:reason:)`. With `replicates` the watermark is tiled over the
+    /// image (the gravity is unused and the offsets are the spacing between tiles); false by default.
     public init(watermark: Image, gravity: Gravity = .southEast, offsetX: Int = 0, offsetY: Int = 0,
-                opacity: Double = 1, scale: Double? = nil) throws(ImageError) {
+                opacity: Double = 1, scale: Double? = nil, replicates: Bool = false) throws(ImageError) {
         guard (0...1).contains(opacity) else {
             throw .invalidParameter(name: "watermark opacity", reason: "\(opacity) is not within 0...1")
         }
@@ -51,6 +58,7 @@ public struct WatermarkTransformer: FrameTransformer {
         self.watermark = watermark.isOrientationApplied || watermark.orientation == .up
             ? watermark.pixels : watermark.pixels.applyingOrientation(watermark.orientation)
         (self.gravity, self.offsetX, self.offsetY, self.opacity, self.scale) = (gravity, offsetX, offsetY, opacity, scale)
+        self.replicates = replicates
         watermarkFingerprint = Self.fingerprint(self.watermark)
     }
 
@@ -58,7 +66,7 @@ public struct WatermarkTransformer: FrameTransformer {
     /// for the image.
     public var transformerKey: String {
         "watermark(\(watermark.width)x\(watermark.height)#\(watermarkFingerprint),\(gravity),\(offsetX),\(offsetY),"
-            + "\(opacity),\(scale.map { "\($0)" } ?? "none"))"
+            + "\(opacity),\(scale.map { "\($0)" } ?? "none")\(replicates ? ",tiled" : ""))"
     }
 
     /// The image with the watermark drawn over it.
@@ -72,10 +80,43 @@ public struct WatermarkTransformer: FrameTransformer {
                 mark = ImageResampler.resample(mark, width: width, height: height)
             }
         }
+        if replicates {
+            return pixels.compositing(tiled(mark, width: pixels.width, height: pixels.height), x: 0, y: 0, opacity: opacity)
+        }
         let origin = gravity.regionOrigin(regionWidth: mark.width, regionHeight: mark.height,
                                           containerWidth: pixels.width, containerHeight: pixels.height)
         let shift = inwardShift()
         return pixels.compositing(mark, x: origin.x + shift.x, y: origin.y + shift.y, opacity: opacity)
+    }
+
+    /// A transparent layer of `width` x `height` holding `mark` repeated with the offsets as spacing: each
+    /// tile is the mark with half the spacing before it and the rest after, the tiles counted odd each way
+    /// and centred on the layer, as imgproxy pads and replicates its watermark.
+    private func tiled(_ mark: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+        let mark = mark.converted(to: .rgba8).packed()
+        let (spaceX, spaceY) = (max(0, offsetX), max(0, offsetY))
+        let (tileWidth, tileHeight) = (mark.width + spaceX, mark.height + spaceY)
+        var (across, down) = ((width + tileWidth - 1) / tileWidth, (height + tileHeight - 1) / tileHeight)
+        if across % 2 == 0 { across += 1 }
+        if down % 2 == 0 { down += 1 }
+        let (left, top) = ((across * tileWidth - width) / 2, (down * tileHeight - height) / 2)
+        var layer = PixelBuffer(width: width, height: height, layout: .rgba8)
+        let stride = layer.bytesPerRow
+        layer.bytes.withUnsafeMutableBufferPointer { out in
+            mark.bytes.withUnsafeBufferPointer { source in
+                for row in 0..<height {
+                    let markY = (row + top) % tileHeight - spaceY / 2
+                    guard markY >= 0, markY < mark.height else { continue }
+                    for column in 0..<width {
+                        let markX = (column + left) % tileWidth - spaceX / 2
+                        guard markX >= 0, markX < mark.width else { continue }
+                        let from = markY * mark.bytesPerRow + markX * 4, to = row * stride + column * 4
+                        for channel in 0..<4 { out[to + channel] = source[from + channel] }
+                    }
+                }
+            }
+        }
+        return layer
     }
 
     /// The offset turned into a move: away from the right or bottom edge when the gravity anchors there.

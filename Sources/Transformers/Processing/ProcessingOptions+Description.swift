@@ -74,7 +74,7 @@ extension ProcessingOptions: CustomStringConvertible {
         }
         if let background { out.append("bg:" + background.hexString) }
         if let watermark {
-            let arguments = [number(watermark.opacity), ProcessingNames.text(watermark.position),
+            let arguments = [number(watermark.opacity), watermark.replicate ? "re" : ProcessingNames.text(watermark.position),
                              number(watermark.offsetX), number(watermark.offsetY), number(watermark.scale ?? 0)]
             out.append("wm:" + trimmed(arguments, defaults: ["", "ce", "0", "0", "0"]).joined(separator: ":"))
         }

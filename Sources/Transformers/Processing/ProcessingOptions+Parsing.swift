@@ -372,17 +372,23 @@ extension ProcessingOptions {
     private mutating func parseWatermark(_ a: inout ProcessingArguments) throws(ImageError) {
         let opacity = try a.double("opacity", default: 0, in: 0...1)
         var position = Gravity.center
+        var replicate = false
         if let code = a.next() {
-            guard code != "sm", code != "fp", let named = ProcessingNames.gravity(code: code) else {
-                throw a.invalid("unknown watermark position \"\(code)\" (ce, no, so, ea, we, noea, nowe, soea, sowe; tiling with re is not supported)")
+            if code == "re" {
+                replicate = true   // tiled over the image; the offsets are the spacing
+            } else {
+                guard code != "sm", code != "fp", let named = ProcessingNames.gravity(code: code) else {
+                    throw a.invalid("unknown watermark position \"\(code)\" (ce, no, so, ea, we, noea, nowe, soea, sowe, re)")
+                }
+                position = named
             }
-            position = named
         }
         let offsetLimit = Double(Self.maximumDimension)
         let x = try a.double("x offset", default: 0, in: -offsetLimit...offsetLimit)
         let y = try a.double("y offset", default: 0, in: -offsetLimit...offsetLimit)
         let scale = try a.double("scale", default: 0, in: 0...1)
         watermark = opacity == 0 ? nil
-            : WatermarkOption(opacity: opacity, position: position, offsetX: x, offsetY: y, scale: scale == 0 ? nil : scale)
+            : WatermarkOption(opacity: opacity, position: position, offsetX: x, offsetY: y, scale: scale == 0 ? nil : scale,
+                              replicate: replicate)
     }
 }

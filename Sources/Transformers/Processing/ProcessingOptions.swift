@@ -392,14 +392,18 @@ public struct WatermarkOption: Sendable, Hashable {
     public var offsetY: Double
     /// The watermark's width relative to the image's; nil keeps its own size.
     public var scale: Double?
+    /// Tile the watermark over the whole image (position `re`); the offsets are then the spacing between
+    /// tiles. False by default.
+    public var replicate: Bool
 
     /// A watermark placement; values are checked when the transformer is built.
     public init(opacity: Double, position: Gravity = .center, offsetX: Double = 0, offsetY: Double = 0,
-                scale: Double? = nil) {
+                scale: Double? = nil, replicate: Bool = false) {
         self.opacity = opacity
         self.position = position
         self.offsetX = offsetX
         self.offsetY = offsetY
         self.scale = scale
+        self.replicate = replicate
     }
 }

@@ -16,7 +16,8 @@ struct ProcessingRelativeWatermark: FrameTransformer {
         self.option = option
         self.devicePixelRatio = devicePixelRatio
         baseKey = try WatermarkTransformer(watermark: watermark, gravity: option.position, offsetX: 0, offsetY: 0,
-                                           opacity: option.opacity, scale: option.scale).transformerKey
+                                           opacity: option.opacity, scale: option.scale,
+                                           replicates: option.replicate).transformerKey
     }
 
     var transformerKey: String {
@@ -41,6 +42,6 @@ struct ProcessingRelativeWatermark: FrameTransformer {
             watermark: watermark, gravity: option.position,
             offsetX: offset(option.offsetX, devicePixelRatio: devicePixelRatio, length: imageWidth),
             offsetY: offset(option.offsetY, devicePixelRatio: devicePixelRatio, length: imageHeight),
-            opacity: option.opacity, scale: option.scale)
+            opacity: option.opacity, scale: option.scale, replicates: option.replicate)
     }
 }

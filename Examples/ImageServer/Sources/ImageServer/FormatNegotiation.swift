@@ -92,6 +92,9 @@ struct FormatNegotiation: Sendable {
     /// Formats whose encoders write animations.
     static func keepsAnimation(_ format: ImageFormat) -> Bool { format == .gif || format == .webp }
 
-    /// Formats that store alpha.
+    /// Formats that store alpha, as imgproxy counts them when it picks a preferred format: JPEG and BMP
+    /// do not. Our BMP encoder can write alpha (a V4 header with an alpha mask), but many BMP readers
+    /// ignore it, and imgproxy passes BMP over for a transparent image: so do we, and `f:bmp` still
+    /// keeps the alpha.
     static func keepsAlpha(_ format: ImageFormat) -> Bool { format != .jpeg && format != .bmp }
 }

@@ -111,6 +111,10 @@ public final class ImageServer: Sendable {
                     }
                     let headers = request.headers
                     func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+                    // IMGPROXY_SECRET: imgproxy's 403 for a missing or wrong bearer token.
+                    if let secret = configuration.secret, !Self.matches(headers[.authorization], bearer: secret) {
+                        throw ServerFailure(status: 403, "invalid secret")
+                    }
                     let hints = ClientHints(dpr: header("Sec-CH-DPR") ?? header("DPR"), width: header("Sec-CH-Width") ?? header("Width"))
                     return Self.response(await service.answer(target: String(target.dropFirst(prefix.count)),
                                                               accept: headers[.accept],
@@ -163,6 +167,15 @@ public final class ImageServer: Sendable {
                 + [application(onServerRunning: onServerRunning)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// Whether `authorization` is `Bearer SECRET`, compared in time independent of where they differ,
+    /// so the token cannot be guessed byte by byte from answer times.
+    static func matches(_ authorization: String?, bearer secret: String) -> Bool {
+        let given = Array((authorization ?? "").utf8), expected = Array("Bearer \(secret)".utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
     }
 
     static func response(_ answer: ImageService.Answer) -> Response {

@@ -22,6 +22,8 @@ final class ImageService: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     let watermark: Image?
+    /// `IMGPROXY_WATERMARK_URL`'s image, fetched when first asked for (nil with a data or file watermark).
+    let watermarkSource: FallbackImage?
 
     init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics, logger: Logger) throws {
         self.configuration = configuration
@@ -43,13 +45,17 @@ final class ImageService: Sendable {
                                       redis: try Self.redisTier(configuration.resultRedisURLs,
                                                                  timeout: configuration.resultRedisTimeout))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
-        if let path = configuration.watermarkPath {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // imgproxy's order: IMGPROXY_WATERMARK_DATA, then IMGPROXY_WATERMARK_PATH.
+        if let data = try configuration.watermarkData ?? configuration.watermarkPath.map({ try Data(contentsOf: URL(fileURLWithPath: $0)) }) {
             watermark = try coders.decode(data, options: DecodeOptions(maxPixelCount: configuration.maxSourcePixels))
         } else {
             watermark = nil
         }
+        watermarkSource = watermark == nil ? configuration.watermarkURL.map { FallbackImage(origin: .url($0), status: nil, ttl: nil) } : nil
     }
+
+    /// Stands in for a watermark not fetched yet while a URL's options are checked before any fetch.
+    static let placeholderWatermark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgba8, bytes: [0, 0, 0, 0]))
 
     /// What the HTTP layer sends back.
     struct Answer: Sendable {
@@ -70,14 +76,17 @@ final class ImageService: Sendable {
             format = rendered.contentType.split(separator: "/").last.map(String.init) ?? "none"
             var headers = cacheHeaders(rendered, request)
             let tagged = configuration.usesETag && request.fallback == nil
-            if tagged { headers.append(("ETag", rendered.etag)) }
+            // IMGPROXY_ETAG_BUSTER: a new buster gives every answer a new tag, so clients revalidate all.
+            let etag = configuration.etagBuster.isEmpty
+                ? rendered.etag : RenderedImage.etag(of: Data((configuration.etagBuster + "\u{0}" + rendered.etag).utf8))
+            if tagged { headers.append(("ETag", etag)) }
             let lastModified = configuration.usesLastModified ? rendered.originHeaders.lastModified : nil
             if let lastModified { headers.append(("Last-Modified", lastModified)) }
             if !varies.isEmpty { headers.append(("Vary", varies)) }
             if configuration.setsCanonicalHeader, ["http", "https"].contains(request.sourceURL.scheme?.lowercased() ?? "") {
                 headers.append(("Link", "<\(request.sourceURL.absoluteString)>; rel=\"canonical\""))
             }
-            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: rendered.etag) } == true
+            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: etag) } == true
                 || ifNoneMatch == nil && Self.notModifiedSince(ifModifiedSince, lastModified: lastModified)
             if notModified {
                 answer = Answer(status: 304, headers: headers, body: Data())
@@ -245,25 +254,39 @@ final class ImageService: Sendable {
         }
         // Client hints are defaults: the URL's own options (and presets) come after them and win.
         let hinted = configuration.readsClientHints ? hints.segments : []
-        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)))
+        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)),
+                                           returnsAttachment: configuration.returnsAttachment)
         if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
-        let plan: ProcessingPlan
+        var parsedPlan: ProcessingPlan
         do {
             // The URL's extension asks for what `f:` asks for (JPEG output flattened onto the background).
             let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
-            plan = try ProcessingPlan(segments: response.remaining + formatSegment)
+            parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment,
+                                            watermarkOpacity: configuration.watermarkOpacity)
             // Every option's range is checked here, by the transformers that will apply it, so a value
             // the parser took but a transformer refuses is refused now, not a 500 after the fetch.
-            _ = try plan.makeTransformer(watermark, { false })
+            _ = try parsedPlan.makeTransformer(watermark ?? (watermarkSource == nil ? nil : Self.placeholderWatermark), { false })
         } catch {
             // imgproxy answers options it cannot read with 404, as it does any invalid URL.
             throw ServerFailure(status: 404, "invalid processing options: \(error)")
         }
-        if let options = plan.options, Self.usesSecurityOptions(options), !configuration.allowsSecurityOptions {
+        if let options = parsedPlan.options, Self.usesSecurityOptions(options), !configuration.allowsSecurityOptions {
             // imgproxy's answer to per-request limits without IMGPROXY_ALLOW_SECURITY_OPTIONS.
             throw ServerFailure(status: 403, "security processing options are not allowed")
         }
-        let decoding = SourceDecoding(plan)
+        if configuration.maxResultDimension > 0, parsedPlan.options?.maxResultDimension == nil {
+            // IMGPROXY_MAX_RESULT_DIMENSION is the default of `mrd`: the same limit, applied by the same step.
+            do {
+                let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
+                parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment
+                                                    + [Substring("mrd:\(configuration.maxResultDimension)")],
+                                                watermarkOpacity: configuration.watermarkOpacity)
+            } catch {
+                throw ServerFailure(status: 404, "invalid processing options: \(error)")
+            }
+        }
+        let plan = parsedPlan
+        let decoding = SourceDecoding(plan, stripsColorProfile: configuration.stripsColorProfile)
         let explicitFormat = plan.format
         if let explicitFormat, !coders.canEncode(to: explicitFormat) {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
@@ -323,11 +346,20 @@ final class ImageService: Sendable {
                       preference: FormatNegotiation.Preference) async throws -> RenderedImage {
         try Task.checkCancellation()
         let processStarted = ContinuousClock.now
-        let watermark = plan.wantsWatermark ? self.watermark : nil
+        let watermark: Image?
+        if plan.wantsWatermark, self.watermark == nil, let watermarkSource {
+            watermark = try await watermarkSource.image(using: self.fetcher)
+        } else {
+            watermark = plan.wantsWatermark ? self.watermark : nil
+        }
+        let frameResolutionLimit = plan.options?.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
         let (effort, defaultQuality, rowFilter) = (configuration.webpEffort, configuration.defaultQuality,
                                                    configuration.pngRowFilter)
+        let (formatQuality, stripsColorProfile) = (configuration.formatQuality, configuration.stripsColorProfile)
         let options = plan.options
+        // `maf`, else IMGPROXY_MAX_ANIMATION_FRAMES: as imgproxy, a longer animation keeps its first frames.
+        let frameLimit = options?.maxAnimationFrames ?? configuration.maxAnimationFrames
         if var unprocessed = try skipped(source, plan: plan, explicitFormat: explicitFormat) {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
@@ -336,8 +368,10 @@ final class ImageService: Sendable {
         let decodeCancellation = DecodeCancellation()
         var rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
-                let image = try fetcher.decode(source, cancellation: decodeCancellation)
-                if let limit = options?.maxAnimationFrameResolution, limit > 0, image.isAnimated,
+                let image = try Self.firstFrames(of: try fetcher.decode(source, cancellation: decodeCancellation),
+                                                 limit: frameLimit)
+                // `mafr`, else IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION.
+                if case let limit = frameResolutionLimit, limit > 0, image.isAnimated,
                    Double(image.width * image.height) > limit * 1_000_000 {
                     throw .imageTooLarge(width: image.width, height: image.height, limit: Int(limit * 1_000_000))
                 }
@@ -357,14 +391,16 @@ final class ImageService: Sendable {
                 if isCancelled() { throw .cancelled }
                 let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
                                                       image: output, sourceFormat: image.format)
-                // `q`, else `fq` for this format, else the server's quality.
-                var encoding = EncodeOptions(quality: Double(options?.quality ?? options?.formatQuality[format] ?? defaultQuality) / 100)
+                // `q`, else `fq` for this format, else IMGPROXY_FORMAT_QUALITY's, else the server's quality.
+                let quality = options?.quality ?? options?.formatQuality[format] ?? formatQuality[format] ?? defaultQuality
+                var encoding = EncodeOptions(quality: Double(quality) / 100)
                 encoding.lossyEffort = effort
                 encoding.rowFilter = rowFilter
                 // A format that cannot hold an animation gets its first frame (never an APNG for `f:png`).
                 encoding.firstFrameOnly = !FormatNegotiation.keepsAnimation(format)
-                // `scp:0` keeps the source's ICC profile; by default it is dropped, as imgproxy does.
-                encoding.keepsColorProfile = options?.stripColorProfile == false
+                // `scp:0` keeps the source's ICC profile, `scp:1` drops it; without either,
+                // IMGPROXY_STRIP_COLOR_PROFILE decides (dropped by default, as imgproxy does).
+                encoding.keepsColorProfile = !(options?.stripColorProfile ?? stripsColorProfile)
                 let data = try Self.encode(output, as: format, options: encoding, maxBytes: options?.maxBytes ?? 0,
                                            coders: coders, isCancelled: isCancelled)
                 return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
@@ -420,6 +456,20 @@ extension ImageService {
             data = try coders.encode(image, as: format, options: smaller)
         }
         return data
+    }
+
+    /// `image` cut to its first `limit` frames when it has more, as imgproxy loads at most
+    /// `max_animation_frames` pages of an animation instead of refusing it; only those frames are composed.
+    static func firstFrames(of image: Image, limit: Int) throws(ImageError) -> Image {
+        guard let animation = image.animation, limit >= 1, animation.frameCount > limit else { return image }
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(limit)
+        for index in 0..<limit {
+            do { frames.append(try animation.frame(at: index)) } catch let error as ImageError { throw error } catch {
+                throw .badImageData(reason: "frame \(index): \(error)")
+            }
+        }
+        return Image(frames: frames, loopCount: animation.loopCount, format: image.format)
     }
 
     /// Formats `max_bytes` re-encodes at lower quality.

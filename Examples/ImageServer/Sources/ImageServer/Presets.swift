@@ -7,18 +7,32 @@ struct Presets: Sendable, Equatable {
     /// `IMGPROXY_ONLY_PRESETS`: the URL's option segments are preset names, nothing else.
     var onlyPresets = false
 
-    /// Reads `IMGPROXY_PRESETS`: `name=option/option,name=option` (imgproxy's form).
-    init(_ text: String?, onlyPresets: Bool = false) throws(ConfigurationError) {
+    /// Reads `IMGPROXY_PRESETS`: `name=option/option,name=option` (imgproxy's form), the presets divided
+    /// by `separator` (`IMGPROXY_PRESETS_SEPARATOR`, a comma by default).
+    init(_ text: String?, separator: String = ",", onlyPresets: Bool = false) throws(ConfigurationError) {
         self.onlyPresets = onlyPresets
         guard let text else { return }
-        for entry in text.split(separator: ",") {
-            let trimmed = entry.trimmingCharacters(in: .whitespaces)
-            guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else {
-                throw ConfigurationError(name: "IMGPROXY_PRESETS", value: String(trimmed), expected: "name=options")
-            }
-            let body = trimmed[trimmed.index(after: equals)...]
-            options[String(trimmed[..<equals])] = body.split(separator: "/").map { Substring($0) }
+        for entry in text.split(separator: separator) {
+            try add(String(entry), source: "IMGPROXY_PRESETS")
         }
+    }
+
+    /// Adds the presets of a presets file (`IMGPROXY_PRESETS_PATH`) as imgproxy reads one: a preset a
+    /// line; empty lines and lines starting with `#` are skipped. A later preset of the same name wins.
+    mutating func add(lines text: String, source: String) throws(ConfigurationError) {
+        for line in text.split(whereSeparator: \.isNewline) where !line.isEmpty && !line.hasPrefix("#") {
+            try add(String(line), source: source)
+        }
+    }
+
+    /// Adds one `name=option/option` definition; `source` names the variable in errors.
+    private mutating func add(_ entry: String, source: String) throws(ConfigurationError) {
+        let trimmed = entry.trimmingCharacters(in: .whitespaces)
+        guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else {
+            throw ConfigurationError(name: source, value: trimmed, expected: "name=options")
+        }
+        let body = trimmed[trimmed.index(after: equals)...]
+        options[String(trimmed[..<equals])] = body.split(separator: "/").map { Substring($0) }
     }
 
     init() {}

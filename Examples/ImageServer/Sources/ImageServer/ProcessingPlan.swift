@@ -30,12 +30,16 @@ struct ProcessingPlan: Sendable {
                                             decodeBox: nil, makeTransformer: { _, _ in nil })
 
     /// Reads the option segments of a processing URL; throws the parser's error for options it refuses.
-    init(segments: [Substring]) throws(ImageError) {
+    /// `watermarkOpacity` (`IMGPROXY_WATERMARK_OPACITY`) multiplies a `wm:` opacity, as imgproxy's base
+    /// opacity does.
+    init(segments: [Substring], watermarkOpacity: Double = 1) throws(ImageError) {
         if segments.isEmpty {
             self = .passthrough
             return
         }
-        let options = try ProcessingOptions(segments: segments)
+        var parsed = try ProcessingOptions(segments: segments)
+        parsed.watermark?.opacity *= watermarkOpacity
+        let options = parsed
         self.init(canonicalText: options.description, format: options.format, quality: options.quality,
                   wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
                   makeTransformer: { watermark, isCancelled throws(ImageError) in

@@ -18,7 +18,9 @@ struct ResponseOptions: Sendable, Equatable {
 
     /// The options after `f:EXT` is added for the URL's `@ext`/`.ext`: the extension asks for the same
     /// output as `f:` does (flattened onto white for JPEG, as `f:jpg` is).
-    init(segments: [Substring]) throws(ServerFailure) {
+    /// `returnsAttachment` is the default of `att` (`IMGPROXY_RETURN_ATTACHMENT`).
+    init(segments: [Substring], returnsAttachment defaultAttachment: Bool = false) throws(ServerFailure) {
+        returnsAttachment = defaultAttachment
         for segment in segments {
             let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
             let arguments = parts.dropFirst()
@@ -48,8 +50,13 @@ struct ResponseOptions: Sendable, Equatable {
         }
     }
 
-    /// imgproxy's boolean: `1`, `t` and `true` are true; anything else, false.
-    static func bool(_ text: Substring) -> Bool { ["1", "t", "true"].contains(text.lowercased()) }
+    /// imgproxy's boolean, Go's `strconv.ParseBool`: `1`, `t`, `T`, `true`, `TRUE` and `True` are true;
+    /// anything else (`tRUE`, `yes`) is false, as imgproxy reads it. Case matters: Go accepts these three
+    /// spellings of `true` and no other.
+    static func bool(_ text: Substring) -> Bool { trueSpellings.contains(text) }
+
+    /// The spellings `strconv.ParseBool` reads as true.
+    private static let trueSpellings: Set<Substring> = ["1", "t", "T", "true", "TRUE", "True"]
 
     /// Whether the URL has expired at `now`.
     func hasExpired(now: Date = Date()) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImage
 
 /// A setting that could not be read: its name, the value and what was expected.
@@ -32,6 +33,7 @@ extension ServerConfiguration {
         maxSourceFileSize = try reader.int("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int.max) ?? maxSourceFileSize
         if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
+        maxAnimationFrameResolution = try reader.double("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION") ?? maxAnimationFrameResolution
         showsTruncatedImages = try reader.bool("WEBIMAGE_SERVER_SHOW_TRUNCATED") ?? showsTruncatedImages
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
         shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
@@ -39,7 +41,9 @@ extension ServerConfiguration {
             throw ConfigurationError(name: "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", value: String(shrinkOnLoadGap),
                                      expected: "a number from 1 to 8")
         }
-        webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? webpEffort
+        // imgproxy's IMGPROXY_WEBP_EFFORT (1-6) is the same libwebp method; ours may also say 0.
+        let imgproxyEffort = try reader.int("IMGPROXY_WEBP_EFFORT", in: 1...6)
+        webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? imgproxyEffort ?? webpEffort
         if let filter = reader.string("WEBIMAGE_SERVER_PNG_ROW_FILTER") {
             guard let known = EncodeOptions.RowFilter(rawValue: filter) else {
                 throw ConfigurationError(name: "WEBIMAGE_SERVER_PNG_ROW_FILTER", value: filter, expected: "none or adaptive")
@@ -60,6 +64,13 @@ extension ServerConfiguration {
             ?? workers * Self.queuedRequestsPerWorker
         cacheTTL = try reader.int("IMGPROXY_TTL", in: 0...Int.max) ?? cacheTTL
         defaultQuality = try reader.int("IMGPROXY_QUALITY", in: 1...100) ?? defaultQuality
+        // As imgproxy: the pairs given replace those formats' defaults, the other defaults stay.
+        formatQuality.merge(try reader.formatQuality("IMGPROXY_FORMAT_QUALITY") ?? [:]) { _, given in given }
+        stripsColorProfile = try reader.bool("IMGPROXY_STRIP_COLOR_PROFILE") ?? stripsColorProfile
+        maxResultDimension = try reader.int("IMGPROXY_MAX_RESULT_DIMENSION", in: 0...Int(Int32.max)) ?? maxResultDimension
+        userAgent = reader.string("IMGPROXY_USER_AGENT")
+        returnsAttachment = try reader.bool("IMGPROXY_RETURN_ATTACHMENT") ?? returnsAttachment
+        secret = reader.string("IMGPROXY_SECRET")
         negotiatesWebP = try reader.bool("IMGPROXY_AUTO_WEBP") ?? negotiatesWebP
         negotiatesAVIF = try reader.bool("IMGPROXY_AUTO_AVIF") ?? negotiatesAVIF
         negotiatesJXL = try reader.bool("IMGPROXY_AUTO_JXL") ?? negotiatesJXL
@@ -74,6 +85,7 @@ extension ServerConfiguration {
         allowedProcessingOptions = Set(reader.list("IMGPROXY_ALLOWED_PROCESSING_OPTIONS") ?? [])
         readsClientHints = try reader.bool("IMGPROXY_ENABLE_CLIENT_HINTS") ?? readsClientHints
         usesETag = try reader.bool("IMGPROXY_USE_ETAG") ?? usesETag
+        etagBuster = reader.string("IMGPROXY_ETAG_BUSTER") ?? ""
         usesLastModified = try reader.bool("IMGPROXY_USE_LAST_MODIFIED") ?? usesLastModified
         cacheControlPassthrough = try reader.bool("IMGPROXY_CACHE_CONTROL_PASSTHROUGH") ?? cacheControlPassthrough
         setsCanonicalHeader = try reader.bool("IMGPROXY_SET_CANONICAL_HEADER") ?? setsCanonicalHeader
@@ -111,7 +123,16 @@ extension ServerConfiguration {
         if let root = reader.string("IMGPROXY_LOCAL_FILESYSTEM_ROOT") {
             localFileSystemRoot = URL(fileURLWithPath: root, isDirectory: true)
         }
-        presets = try Presets(reader.string("IMGPROXY_PRESETS"), onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
+        presets = try Presets(reader.string("IMGPROXY_PRESETS"), separator: reader.string("IMGPROXY_PRESETS_SEPARATOR") ?? ",",
+                              onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
+        if let path = reader.string("IMGPROXY_PRESETS_PATH") {
+            // imgproxy's file: one preset a line; empty lines and lines starting with `#` are skipped.
+            let text: String
+            do { text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) } catch {
+                throw ConfigurationError(name: "IMGPROXY_PRESETS_PATH", value: path, expected: "a readable UTF-8 file (\(error))")
+            }
+            try presets.add(lines: text, source: "IMGPROXY_PRESETS_PATH")
+        }
         maxRedirects = try reader.int("IMGPROXY_MAX_REDIRECTS", in: 0...100) ?? maxRedirects
         trustedSignatures = Set(reader.list("IMGPROXY_TRUSTED_SIGNATURES") ?? [])
         if let prefix = reader.string("IMGPROXY_PATH_PREFIX") {
@@ -122,6 +143,24 @@ extension ServerConfiguration {
         }
         healthCheckPath = reader.string("IMGPROXY_HEALTH_CHECK_PATH").map { $0.hasPrefix("/") ? $0 : "/" + $0 }
         watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+        if let text = reader.string("IMGPROXY_WATERMARK_DATA") {
+            guard let data = Data(base64Encoded: text) else {
+                throw ConfigurationError(name: "IMGPROXY_WATERMARK_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
+            }
+            watermarkData = data
+        }
+        if let text = reader.string("IMGPROXY_WATERMARK_URL") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ConfigurationError(name: "IMGPROXY_WATERMARK_URL", value: text, expected: "an http or https URL")
+            }
+            watermarkURL = url
+        }
+        if let text = reader.string("IMGPROXY_WATERMARK_OPACITY") {
+            guard let opacity = Double(text), opacity > 0, opacity <= 1 else {
+                throw ConfigurationError(name: "IMGPROXY_WATERMARK_OPACITY", value: text, expected: "a number above 0, at most 1")
+            }
+            watermarkOpacity = opacity
+        }
         fallbackImage = try Self.fallbackImage(reader)
         if let directory = environment["WEBIMAGE_SERVER_CACHE_DIR"], !directory.isEmpty {
             resultCacheDirectory = URL(fileURLWithPath: directory, isDirectory: true)
@@ -134,6 +173,19 @@ extension ServerConfiguration {
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit
         sourceBytesLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_BYTES", in: 0...Int.max) ?? sourceBytesLimit
+    }
+
+    /// The level of the server's log lines: `LOG_LEVEL` (swift-log's names), else imgproxy's
+    /// `IMGPROXY_LOG_LEVEL` (`debug`, `info`, `warn`, `error`), else `info`. An unknown name is `info`.
+    public static func logLevel(environment: [String: String]) -> Logger.Level {
+        if let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { return level }
+        switch environment["IMGPROXY_LOG_LEVEL"]?.lowercased() {
+        case "debug": return .debug
+        case "warn", "warning": return .warning
+        case "error": return .error
+        case "fatal", "panic": return .critical
+        default: return .info
+        }
     }
 
     /// Reads a configuration file of `NAME=VALUE` lines (the variables of ``init(environment:)``; `#`
@@ -232,6 +284,22 @@ struct EnvironmentReader {
             formats.append(format)
         }
         return formats
+    }
+
+    /// `format=quality,...` (imgproxy's `IMGPROXY_FORMAT_QUALITY`: `jpeg=70,avif=40`), qualities 1–100;
+    /// nil when unset.
+    func formatQuality(_ name: String) throws(ConfigurationError) -> [ImageFormat: Int]? {
+        guard let pairs = list(name) else { return nil }
+        var qualities: [ImageFormat: Int] = [:]
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let format = parts.count == 2 ? ImageFormat.fromFileExtension(parts[0]) : .undefined
+            guard format != .undefined, let quality = Int(parts[1]), (1...100).contains(quality) else {
+                throw ConfigurationError(name: name, value: pair, expected: "format=quality pairs, quality 1–100 (jpeg=70,avif=40)")
+            }
+            qualities[format] = quality
+        }
+        return qualities
     }
 
     func list(_ name: String) -> [String]? {

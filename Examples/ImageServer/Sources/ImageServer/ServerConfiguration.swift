@@ -53,8 +53,11 @@ public struct ServerConfiguration: Sendable {
     /// Largest source file in bytes (`IMGPROXY_MAX_SRC_FILE_SIZE`).
     public var maxSourceFileSize = ServerConfiguration.defaultMaxSourceFileSize
     /// Most frames of an animated source (`IMGPROXY_MAX_ANIMATION_FRAMES`); 1, imgproxy's default, makes
-    /// every animation its first frame. A longer animation is refused (imgproxy keeps its first frames).
+    /// every animation its first frame. A longer animation keeps its first frames, as imgproxy's does.
     public var maxAnimationFrames = ServerConfiguration.defaultMaxAnimationFrames
+    /// Megapixels of one frame of an animated source at most (`IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`);
+    /// 0, the default, leaves animations to ``maxSourcePixels``. A URL's `mafr` wins.
+    public var maxAnimationFrameResolution = 0.0
     /// A truncated source shows the rows it has instead of failing, as imgproxy (libvips) and browsers
     /// show it (`WEBIMAGE_SERVER_SHOW_TRUNCATED`; on by default).
     public var showsTruncatedImages = true
@@ -106,6 +109,27 @@ public struct ServerConfiguration: Sendable {
     public var cacheTTL = ServerConfiguration.defaultTTL
     /// Quality when the URL gives none (`IMGPROXY_QUALITY`, 1–100).
     public var defaultQuality = ServerConfiguration.defaultQualityPercent
+    /// Quality per output format when the URL gives neither `q:` nor `fq:` for it
+    /// (`IMGPROXY_FORMAT_QUALITY`, `jpeg=70,avif=40,webp=60`, laid over the defaults); a format without
+    /// one uses ``defaultQuality``.
+    /// imgproxy's default (v3.31), `webp=79,avif=63,jxl=77`: the qualities at which those formats look like
+    /// JPEG at 80.
+    public var formatQuality: [ImageFormat: Int] = ServerConfiguration.defaultFormatQuality
+    /// Drop the source's ICC profile (after converting to sRGB) unless the URL says `scp:0`
+    /// (`IMGPROXY_STRIP_COLOR_PROFILE`; true by default, as in imgproxy). False keeps it unless `scp:1`.
+    public var stripsColorProfile = true
+    /// The largest width or height of an answer (`IMGPROXY_MAX_RESULT_DIMENSION`); a larger result is
+    /// scaled down to fit, as the `mrd` option does. 0, the default, sets no limit. A URL's own `mrd`
+    /// (with `IMGPROXY_ALLOW_SECURITY_OPTIONS`) wins.
+    public var maxResultDimension = 0
+    /// Answers are `Content-Disposition: attachment` unless the URL says `att:0`
+    /// (`IMGPROXY_RETURN_ATTACHMENT`; false by default, as in imgproxy).
+    public var returnsAttachment = false
+    /// The token every image request must bring as `Authorization: Bearer TOKEN` (`IMGPROXY_SECRET`), for
+    /// a server only a trusted proxy or CDN may call; others get 403. nil: no such check.
+    public var secret: String?
+    /// The `User-Agent` of source requests (`IMGPROXY_USER_AGENT`); nil: the HTTP loader's own.
+    public var userAgent: String?
     /// Pick WebP from `Accept` (`IMGPROXY_AUTO_WEBP`; off by default, as in imgproxy).
     public var negotiatesWebP = false
     /// Pick AVIF from `Accept` when an AVIF encoder is registered (`IMGPROXY_AUTO_AVIF`; off by default).
@@ -175,6 +199,9 @@ public struct ServerConfiguration: Sendable {
     public var setsCanonicalHeader = false
     /// Send `ETag` and answer `If-None-Match` with 304 (`IMGPROXY_USE_ETAG`; off by default, as in imgproxy).
     public var usesETag = false
+    /// Mixed into every ETag (`IMGPROXY_ETAG_BUSTER`): changing it makes clients and CDNs refetch every
+    /// answer, for a change of processing the bytes' tags would not show. Empty by default.
+    public var etagBuster = ""
 
     /// The image answered in place of a source that cannot be downloaded (`IMGPROXY_FALLBACK_IMAGE_*`);
     /// nil: the download error is the answer.
@@ -182,6 +209,16 @@ public struct ServerConfiguration: Sendable {
 
     /// The watermark image for `wm:` (`IMGPROXY_WATERMARK_PATH`, a local file).
     public var watermarkPath: String?
+    /// The watermark image's bytes (`IMGPROXY_WATERMARK_DATA`, base64); used before ``watermarkPath``,
+    /// as imgproxy does, so a container can carry it in its environment.
+    public var watermarkData: Data?
+    /// The watermark image's URL (`IMGPROXY_WATERMARK_URL`), used when neither ``watermarkData`` nor
+    /// ``watermarkPath`` is set; fetched as any source (allow-list, address guard, limits) the first time a
+    /// URL asks for `wm:`, then kept decoded.
+    public var watermarkURL: URL?
+    /// Multiplies every `wm:` opacity (`IMGPROXY_WATERMARK_OPACITY`, 0–1; 1 by default), so a deployment
+    /// can make its watermark fainter without changing URLs.
+    public var watermarkOpacity = 1.0
 
     /// Directory of the result cache's disk level (`WEBIMAGE_SERVER_CACHE_DIR`); nil: memory only.
     public var resultCacheDirectory: URL?
@@ -237,6 +274,8 @@ public struct ServerConfiguration: Sendable {
     public static let defaultTTL = 31_536_000
     /// imgproxy's default quality.
     public static let defaultQualityPercent = 80
+    /// imgproxy's default `IMGPROXY_FORMAT_QUALITY` (v3.31): WebP 79, AVIF 63, JPEG XL 77.
+    public static let defaultFormatQuality: [ImageFormat: Int] = [.webp: 79, .avif: 63, .jpegXL: 77]
     /// 64 MB of encoded results: thousands of thumbnails.
     public static let defaultResultMemoryLimit = 64 * 1024 * 1024
     /// 256 MB of decoded sources: a handful of 12 MP photos, so repeated requests for one size decode once.

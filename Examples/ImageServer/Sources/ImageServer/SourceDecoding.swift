@@ -13,13 +13,17 @@ struct SourceDecoding: Sendable, Hashable {
     var maxFrameCount: Int?
     /// Whether the EXIF orientation is applied (`auto_rotate`, on by default).
     var appliesOrientation = true
+    /// Decode without converting to sRGB, so the source's ICC profile survives to the encoder
+    /// (`scp:0`, or `IMGPROXY_STRIP_COLOR_PROFILE=false`): converted pixels have no profile left to keep.
+    var keepsColorProfile = false
 
     /// The decoding of a fit into `box`, nothing else.
     init(box: PixelSize? = nil) { self.box = box }
 
-    /// The decoding `plan` asks for.
-    init(_ plan: ProcessingPlan) {
+    /// The decoding `plan` asks for; `stripsColorProfile` is the server's default for `scp`.
+    init(_ plan: ProcessingPlan, stripsColorProfile: Bool = true) {
         box = plan.decodeBox
+        keepsColorProfile = !(plan.options?.stripColorProfile ?? stripsColorProfile)
         guard let options = plan.options else { return }
         maxPixelCount = options.maxSourceResolution.map { Int($0 * 1_000_000) }
         maxFrameCount = options.maxAnimationFrames
@@ -31,11 +35,10 @@ struct SourceDecoding: Sendable, Hashable {
         var options = base
         options.thumbnailPixelSize = box
         if let maxPixelCount { options.maxPixelCount = maxPixelCount }
-        if let maxFrameCount {
-            options.maxFrameCount = maxFrameCount
-            options.firstFrameOnly = maxFrameCount <= 1
-        }
+        // A longer animation keeps its first frames (ImageService.firstFrames); 1 decodes only the first.
+        if let maxFrameCount { options.firstFrameOnly = maxFrameCount <= 1 }
         options.applyOrientation = appliesOrientation
+        if keepsColorProfile { options.colorConversion = .off }
         return options
     }
 
@@ -46,6 +49,7 @@ struct SourceDecoding: Sendable, Hashable {
         if let maxPixelCount { parts.append("px\(maxPixelCount)") }
         if let maxFrameCount { parts.append("f\(maxFrameCount)") }
         if !appliesOrientation { parts.append("noar") }
+        if keepsColorProfile { parts.append("icc") }
         return parts.isEmpty ? "" : "#" + parts.joined(separator: ",")
     }
 }

@@ -31,6 +31,8 @@ struct SourceFetcher: Sendable {
         self.metrics = metrics
         self.coders = coders
         var http = HTTPLoaderConfiguration.server
+        // IMGPROXY_USER_AGENT: some origins answer only the agents they know.
+        if let userAgent = configuration.userAgent { http.userAgent = userAgent }
         http.maxResponseSize = configuration.maxSourceFileSize
         http.timeout = .seconds(configuration.downloadTimeout)
         http.maxRedirects = configuration.maxRedirects
@@ -73,7 +75,9 @@ struct SourceFetcher: Sendable {
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
         var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
-                                          maxFrameCount: configuration.maxAnimationFrames,
+                                          // The frame limit keeps the first frames (ImageService.firstFrames), as
+                                          // imgproxy does; the decoder's own cap bounds the bookkeeping.
+                                          maxFrameCount: DecodeOptions.defaultMaxFrameCount,
                                           maxTotalPixelCount: configuration.maxTotalSourcePixels,
                                           timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap

@@ -15,7 +15,7 @@ struct WebImageServerCommand: AsyncParsableCommand {
         commandName: "webimage-server",
         abstract: "An imgproxy-compatible image server on SwiftWebImage.",
         discussion: "Settings come from imgproxy's environment variables (IMGPROXY_BIND, IMGPROXY_KEY, ...); "
-            + "see Examples/ImageServer/README.md. LOG_LEVEL sets the log level (info by default).")
+            + "see Examples/ImageServer/README.md. LOG_LEVEL (or IMGPROXY_LOG_LEVEL) sets the log level (info by default).")
 
     @Option(name: .long, help: "A file of NAME=VALUE lines, under the environment's variables.")
     var config: String?
@@ -36,7 +36,7 @@ struct WebImageServerCommand: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            handler.logLevel = ServerConfiguration.logLevel(environment: ProcessInfo.processInfo.environment)
             return handler
         }
         let logger = Logger(label: "webimage-server")
