@@ -131,7 +131,7 @@ import WebImage
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let profile = try Data(contentsOf: root.appendingPathComponent("Tests/ColorManagementTests/Profiles/display-p3.icc"))
-        _ = WebImage.shared
+        WebImage.registerBuiltInCoders()
         let png = try ImageCodersManager.shared.encode(Image(pixels: Fixtures.photoPixels()), as: .png,
                                                        options: EncodeOptions(iccProfile: profile))
         var files = Fixtures.standardFiles
