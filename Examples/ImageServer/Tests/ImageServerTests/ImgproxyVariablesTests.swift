@@ -60,10 +60,7 @@ import WebImage
         }
         let photo = servers.sourceURL("/photo.jpg")  // 64 x 48
         func size(_ options: String) async throws -> (Int, Int) {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: photo, extension: "png"))
-            #expect(reply.status == 200)
-            let image = try Fixtures.decode(reply.body)
-            return (image.width, image.height)
+            try await servers.answeredSize(servers.plainPath(options: options, source: photo, extension: "png"))
         }
         #expect(try await size("") == (32, 24))
         #expect(try await size("rs:fit:60:60") == (32, 24))

@@ -37,9 +37,7 @@ import WebImageTransformers
     @Test func sizesFollowImgproxy() async throws {
         let servers = try await TestServers.start()
         func size(_ options: String) async throws -> (Int, Int) {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
-            let image = try Fixtures.decode(reply.body)
-            return (image.width, image.height)
+            try await servers.answeredSize(servers.encodedPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
         }
         // The photo is 64x48.
         #expect(try await size("rs:fit:32:32") == (32, 24))

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
+import Testing
 @testable import ImageServer
 
 /// An image server and its origin, both on 127.0.0.1 with ports picked by the system, run in one
@@ -73,6 +74,14 @@ final class TestServers: Sendable {
     func plainPath(options: String = "", source: String, extension ext: String? = nil) -> String {
         let tail = "plain/" + DemoPage.percentEncoded(source) + (ext.map { "@" + $0 } ?? "")
         return server.service.signer.signedPath("/" + (options.isEmpty ? "" : options + "/") + tail)
+    }
+
+    /// The width and height of the image this server answers for `path`, which must answer 200.
+    func answeredSize(_ path: String) async throws -> (Int, Int) {
+        let reply = try await HTTPClient.get(baseURL + path)
+        #expect(reply.status == 200, "\(path)")
+        let image = try Fixtures.decode(reply.body)
+        return (image.width, image.height)
     }
 
     /// A signed processing path for `source` in the base64 form.
