@@ -329,8 +329,10 @@ final class ImageService: Sendable {
                 }
             }
             metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
+            // Fetched, like the source, before a worker slot is taken: a download never holds a worker.
+            let watermark = try await watermarkImage(for: plan)
             let rendered = try await gate.run {
-                try await make(plan: plan, source: source, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
+                try await make(plan: plan, source: source, watermark: watermark, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
                                preference: preference)
             }
             return (rendered, fallback)
@@ -341,17 +343,19 @@ final class ImageService: Sendable {
         return (rendered, varies, facts)
     }
 
-    /// Decodes, transforms and encodes one answer from its fetched source, in a worker slot.
-    private func make(plan: ProcessingPlan, source: SourceFetcher.Fetched, sourceURL: URL, explicitFormat: ImageFormat?,
-                      preference: FormatNegotiation.Preference) async throws -> RenderedImage {
+    /// The watermark `plan` asks for: the configured image, else the one at `IMGPROXY_WATERMARK_URL`
+    /// (fetched on first use, then kept); nil when the plan has no `wm:`.
+    private func watermarkImage(for plan: ProcessingPlan) async throws -> Image? {
+        guard plan.wantsWatermark else { return nil }
+        if let watermark { return watermark }
+        return try await watermarkSource?.image(using: fetcher)
+    }
+
+    /// Decodes, transforms and encodes one answer from its fetched source (and watermark), in a worker slot.
+    private func make(plan: ProcessingPlan, source: SourceFetcher.Fetched, watermark: Image?, sourceURL: URL,
+                      explicitFormat: ImageFormat?, preference: FormatNegotiation.Preference) async throws -> RenderedImage {
         try Task.checkCancellation()
         let processStarted = ContinuousClock.now
-        let watermark: Image?
-        if plan.wantsWatermark, self.watermark == nil, let watermarkSource {
-            watermark = try await watermarkSource.image(using: self.fetcher)
-        } else {
-            watermark = plan.wantsWatermark ? self.watermark : nil
-        }
         let frameResolutionLimit = plan.options?.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
         let (effort, defaultQuality, rowFilter) = (configuration.webpEffort, configuration.defaultQuality,
