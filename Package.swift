@@ -331,10 +331,10 @@ targets += [
 
 products += [.library(name: "WebImageRedisCache", targets: ["WebImageRedisCache"])]
 targets += [
-    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O, and
-    // zlib's crc32 for the checksum stored with each value.
+    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O; ISA-L's
+    // CRC-32C (libisal-dev) for the checksum stored with each value, zlib's CRC-32 for the older layout.
     .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
-            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("z")]),
+            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("isal"), .linkedLibrary("z")]),
     .target(name: "WebImageRedisCache",
             dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"] + pluginObservability,
             path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
