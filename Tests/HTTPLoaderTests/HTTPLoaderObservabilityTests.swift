@@ -112,7 +112,7 @@ struct HTTPLoaderObservabilityTests {
         #expect(HTTPMetricsRecorder.statusClass(503) == "5xx")
         #expect(HTTPMetricsRecorder.statusClass(0) == "none")
         #expect(HTTPMetricsRecorder.retryReason(.timeout) == "timeout")
-        #expect(HTTPMetricsRecorder.retryReason(.network(code: 7, message: "refused")) == "network")
+        #expect(HTTPMetricsRecorder.retryReason(.httpLoader(.network(curlCode: 7), message: "refused")) == "network")
         #expect(HTTPMetricsRecorder.retryReason(.invalidStatusCode(503)) == "status")
     }
 }

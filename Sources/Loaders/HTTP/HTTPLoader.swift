@@ -29,7 +29,7 @@ public final class HTTPLoader: ImageLoader {
     /// A loader with `configuration`; starts its event thread.
     ///
     /// When the system refuses a new thread (a process or container at its thread limit), the loader
-    /// is still made, and every request fails at once with `ImageError.network(code:message:)`
+    /// is still made, and every request fails at once with ``HTTPLoaderFailure/network(curlCode:)``
     /// (libcurl's `CURLE_FAILED_INIT`) saying why, instead of waiting for a thread that never runs.
     public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration()) {
         self.init(configuration: configuration, startThread: EventThread.start)
@@ -46,8 +46,8 @@ public final class HTTPLoader: ImageLoader {
         let failure = startThread { CurlMultiLoop(scheduler: scheduler, configuration: configuration).run() }
         if failure != 0 {
             let reason = String(cString: strerror(failure))
-            scheduler.refuseAll(.network(code: Int(CURLE_FAILED_INIT.rawValue),
-                                         message: "the loader could not start its event thread: \(reason)"))
+            scheduler.refuseAll(.httpLoader(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue)),
+                                            message: "the loader could not start its event thread: \(reason)"))
             // Shut down already, so it frees libcurl's handles and returns at once.
             CurlMultiLoop(scheduler: scheduler, configuration: configuration).run()
         }

@@ -141,7 +141,7 @@ final class CurlMultiLoop {
                                   handles: handles, connections: connections,
                                   share: request.handlesCookies ? cookieShare : share) else {
             answer(id, request: request, status: nil,
-                   outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")),
+                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "curl_easy_init failed")),
                    metrics: nil)
             return
         }
@@ -235,7 +235,7 @@ final class CurlMultiLoop {
         if metrics.httpVersion == "2" || metrics.httpVersion == "3" { scheduler.markMultiplexed(io.request.hostKey) }
         if case .failure(let error) = outcome {
             if case .timeout = error { keepResumableData(of: io) }
-            if case .network = error { keepResumableData(of: io) }
+            if case .network = error.httpLoaderFailure { keepResumableData(of: io) }
             if io.rangeRefused, scheduler.parkForRetry(io.id) {
                 // The kept bytes could not be resumed (and are gone): start over at once, whatever the
                 // policy says, since the server did answer.
@@ -274,8 +274,8 @@ final class CurlMultiLoop {
             logger(io.request).debug("redirect refused", metadata: [
                 "url": "\(url)", "target": "\(target)", "reason": "too many redirects"])
             answer(io.id, request: io.request, status: io.response?.statusCode,
-                   outcome: .failure(.network(code: Int(CURLE_TOO_MANY_REDIRECTS.rawValue),
-                                              message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
+                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_TOO_MANY_REDIRECTS.rawValue)),
+                                                 message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
                    metrics: metrics)
             return
         }
@@ -316,8 +316,8 @@ final class CurlMultiLoop {
         keepResumableData(of: io)
         guard io.reuse == .pooled else {
             // Not expected: a transfer on new connections never meets a reused one.
-            answer(io.id, request: io.request, status: nil, outcome: .failure(.network(
-                code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "a new connection was refused (\(refusal.rawValue))")),
+            answer(io.id, request: io.request, status: nil, outcome: .failure(.httpLoader(
+                .network(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue)), message: "a new connection was refused (\(refusal.rawValue))")),
                    metrics: nil)
             return
         }
@@ -423,7 +423,7 @@ final class CurlMultiLoop {
         }
         if let error {
             metadata["error"] = "\(error)"
-            if case .tls(let failure, _) = error {
+            if case .tls(let failure) = error.httpLoaderFailure {
                 logger.debug("TLS failure", metadata: ["url": "\(request.url)", "failure": "\(failure)"])
             }
         }
