@@ -12,6 +12,8 @@ import WebImageCore
 final class CurlMultiLoop {
     private let scheduler: TransferScheduler
     private let configuration: HTTPLoaderConfiguration
+    /// The loader's logger, for transfers whose request brought none.
+    private let loaderLogger: Logger
     private let validator: ResponseValidator
     private let multi: UnsafeMutableRawPointer
     /// DNS and connection caches shared by every transfer without cookies. Only this thread touches
@@ -57,9 +59,10 @@ final class CurlMultiLoop {
     /// How long to sleep when nothing at all is happening; a wakeup ends it early.
     private static let idleWaitMilliseconds: Int32 = 60_000
 
-    init(scheduler: TransferScheduler, configuration: HTTPLoaderConfiguration) {
+    init(scheduler: TransferScheduler, configuration: HTTPLoaderConfiguration, logger: Logger) {
         self.scheduler = scheduler
         self.configuration = configuration
+        self.loaderLogger = logger
         self.validator = ResponseValidator(configuration: configuration)
         multi = scheduler.multi.raw
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -396,7 +399,7 @@ final class CurlMultiLoop {
     // MARK: Logs and metrics
 
     /// The logger of `request`'s caller, else the configuration's.
-    private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? configuration.logger }
+    private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? loaderLogger }
 
     private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: Duration) {
         HTTPMetricsRecorder.recordRetry(reason: reason)
