@@ -1,8 +1,8 @@
 import WebImageCore
 
-/// The HTTP loader's reason for a failed load, inside ``WebImageCore/ImageError/loadingFailed(_:)``'s
-/// ``WebImageCore/LoadingFailure``: libcurl's result code, the TLS check that failed, or the loader limit
-/// the reply broke. Read it with ``WebImageCore/ImageError/httpLoaderFailure``.
+/// The HTTP loader's reason for a failed load, inside `ImageError.loadingFailed(_:)`'s
+/// `LoadingFailure`: libcurl's result code, the TLS check that failed, or the loader limit
+/// the reply broke. Read it with `ImageError.httpLoaderFailure`.
 public enum HTTPLoaderFailure: LoaderFailureReason {
     /// libcurl failed the transfer; `curlCode` is its `CURLcode` (6 host not resolved, 7 could not
     /// connect, 18 body cut short, 47 too many redirects, 56 receive failed, ...).
