@@ -4,114 +4,94 @@ import PackageDescription
 /// Swift 6 language mode everywhere; strict concurrency is part of it.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
-// Each section below declares one part of the framework: its products, targets and tests.
-// A user depends on the products they need; the C libraries are linked only by the plugins that use them.
+// The sections below follow the architecture, each depending only on sections above it: Core, loaders,
+// coders, caches, transformers and colour management, the umbrella module, the tools and examples, test
+// support, and the tests. A user depends on the products they need; the C libraries are linked only by
+// the plugins that use them.
 
-// MARK: - Core, file loader, memory cache
+// MARK: - Package dependencies
 
-// Observability: swift-log, swift-metrics and swift-distributed-tracing are the server-side Swift APIs;
-// with no backend bootstrapped by the application they cost next to nothing.
 var dependencies: [Package.Dependency] = [
+    // Observability: swift-log, swift-metrics and swift-distributed-tracing are the server-side Swift APIs;
+    // with no backend bootstrapped by the application they cost next to nothing.
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
     // `swift package generate-documentation` (scripts/docs); a plugin, so no product links it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
+    // The `webimage` command's arguments.
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
 ]
 
-/// What every plugin records through: a `Logger` in its configuration, metrics by name.
+/// What every plugin records through: a `Logger` it takes at init, metrics by name.
 let pluginObservability: [Target.Dependency] = [.product(name: "Logging", package: "swift-log"),
                                                 .product(name: "Metrics", package: "swift-metrics")]
 /// The recording backends the tests bootstrap once per test process (`TestBackends` in Tests/Support).
 let testBackends: [Target.Dependency] = [.product(name: "MetricsTestKit", package: "swift-metrics"),
                                          .product(name: "InMemoryTracing", package: "swift-distributed-tracing")]
 
-var products: [Product] = [
-    .library(name: "WebImageCore", targets: ["WebImageCore"]),
-    .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
-    .library(name: "WebImageMemoryCache", targets: ["WebImageMemoryCache"]),
-]
+var products: [Product] = []
+var targets: [Target] = []
 
-var targets: [Target] = [
+// MARK: - Core
+
+products += [.library(name: "WebImageCore", targets: ["WebImageCore"])]
+targets += [
     .target(name: "WebImageCore",
             dependencies: [.product(name: "Logging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Sources/Core", swiftSettings: swiftSettings),
-    .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"] + pluginObservability,
-            path: "Sources/Loaders/File", swiftSettings: swiftSettings),
-    .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"] + pluginObservability,
-            path: "Sources/Caches/Memory", swiftSettings: swiftSettings),
-    // Fixtures, corpus access and helpers shared by every test target.
-    .target(name: "WebImageTestSupport",
-            dependencies: ["WebImageCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
-                + pluginObservability + testBackends,
-            path: "Tests/Support", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageCoreTests",
-                dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageTesting"] + testBackends,
-                path: "Tests/CoreTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageTesting", "WebImageFileLoader", "WebImageTestSupport"] + testBackends,
-                path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"] + testBackends,
-                path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
 ]
 
-// MARK: - PNG coder
+// MARK: - Loaders
 
-products += [.library(name: "WebImagePNGCoder", targets: ["WebImagePNGCoder"])]
+products += [
+    .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
+    .library(name: "WebImageHTTPLoader", targets: ["WebImageHTTPLoader"]),
+]
+targets += [
+    .target(name: "WebImageFileLoader", dependencies: ["WebImageCore"] + pluginObservability,
+            path: "Sources/Loaders/File", swiftSettings: swiftSettings),
+    // libcurl: the variadic setopt/getinfo calls need typed C wrappers.
+    .target(name: "CCurl", path: "Sources/CLibraries/CCurl", linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"] + pluginObservability,
+            path: "Sources/Loaders/HTTP", swiftSettings: swiftSettings),
+]
+
+// MARK: - Coders
+
+products += [
+    .library(name: "WebImagePNGCoder", targets: ["WebImagePNGCoder"]),
+    .library(name: "WebImageJPEGCoder", targets: ["WebImageJPEGCoder"]),
+    .library(name: "WebImageWebPCoder", targets: ["WebImageWebPCoder"]),
+    .library(name: "WebImageGIFCoder", targets: ["WebImageGIFCoder"]),
+    .library(name: "WebImageAVIFCoder", targets: ["WebImageAVIFCoder"]),
+    .library(name: "WebImageHEIFCoder", targets: ["WebImageHEIFCoder"]),
+    .library(name: "WebImageSVGCoder", targets: ["WebImageSVGCoder"]),
+    .library(name: "WebImageJXLCoder", targets: ["WebImageJXLCoder"]),
+    .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
+    .library(name: "WebImageBMPCoder", targets: ["WebImageBMPCoder"]),
+    .library(name: "WebImageICOCoder", targets: ["WebImageICOCoder"]),
+]
 targets += [
     // libpng with a C shim: its progressive reader runs behind a setjmp inside the shim, so no longjmp
     // crosses a Swift frame. Encoding uses libpng's simplified API, which keeps its setjmp internal.
     .target(name: "CPNG", path: "Sources/CLibraries/CPNG", linkerSettings: [.linkedLibrary("png16")]),
     .target(name: "WebImagePNGCoder", dependencies: ["WebImageCore", "CPNG"], path: "Sources/Coders/PNG",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImageTesting", "WebImagePNGCoder", "WebImageTestSupport"],
-                path: "Tests/PNGCoderTests", exclude: ["png-reference.tsv"], swiftSettings: swiftSettings),
-]
-
-// MARK: - JPEG coder
-
-products += [.library(name: "WebImageJPEGCoder", targets: ["WebImageJPEGCoder"])]
-targets += [
     // libjpeg-turbo with a C shim: error_exit longjmps only to a setjmp inside the shim.
     .target(name: "CJPEG", path: "Sources/CLibraries/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
     .target(name: "WebImageJPEGCoder", dependencies: ["WebImageCore", "CJPEG"], path: "Sources/Coders/JPEG",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageJPEGCoderTests", dependencies: ["WebImageTesting", "WebImageJPEGCoder", "WebImageTestSupport"],
-                path: "Tests/JPEGCoderTests", swiftSettings: swiftSettings),
-]
-
-// MARK: - WebP coder
-
-products += [.library(name: "WebImageWebPCoder", targets: ["WebImageWebPCoder"])]
-targets += [
     .systemLibrary(name: "CWebP", path: "Sources/CLibraries/CWebP", pkgConfig: "libwebpdemux",
                    providers: [.apt(["libwebp-dev"])]),
     .target(name: "WebImageWebPCoder", dependencies: ["WebImageCore", "CWebP"], path: "Sources/Coders/WebP",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageWebPCoderTests", dependencies: ["WebImageTesting", "WebImageWebPCoder", "WebImageTestSupport"],
-                path: "Tests/WebPCoderTests", exclude: ["webp-reference.tsv"], swiftSettings: swiftSettings),
-]
-
-// MARK: - GIF coder
-
-products += [.library(name: "WebImageGIFCoder", targets: ["WebImageGIFCoder"])]
-targets += [
     // giflib has no pkg-config file on Debian; a C target with memory I/O callbacks links it.
     .target(name: "CGIF", path: "Sources/CLibraries/CGIF", linkerSettings: [.linkedLibrary("gif")]),
     .target(name: "WebImageGIFCoder", dependencies: ["WebImageCore", "CGIF"], path: "Sources/Coders/GIF",
             swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageGIFCoderTests", dependencies: ["WebImageTesting", "WebImageGIFCoder", "WebImageTestSupport"],
-                path: "Tests/GIFCoderTests", exclude: ["gif-reference.tsv"], swiftSettings: swiftSettings),
-]
-
-// MARK: - AVIF and HEIF coders
-
-products += [
-    .library(name: "WebImageAVIFCoder", targets: ["WebImageAVIFCoder"]),
-    .library(name: "WebImageHEIFCoder", targets: ["WebImageHEIFCoder"]),
-]
-targets += [
     // libavif (with dav1d/libgav1/aom decoders and aom/rav1e/SVT encoders on Debian 12).
     // No pkgConfig: libavif.pc's -DAVIF_DLL is a flag SwiftPM refuses with a warning; the headers are in
     // /usr/include and the module map links the library.
@@ -123,19 +103,6 @@ targets += [
                    providers: [.apt(["libheif-dev"])]),
     .target(name: "WebImageHEIFCoder", dependencies: ["WebImageCore", "CHEIF"], path: "Sources/Coders/HEIF",
             swiftSettings: swiftSettings),
-    // The tests make files with avifenc/heif-enc and compare with avifdec/heif-convert's PNGs, read by PNGCoder.
-    .testTarget(name: "WebImageAVIFCoderTests",
-                dependencies: ["WebImageTesting", "WebImageAVIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
-                path: "Tests/AVIFCoderTests", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageHEIFCoderTests",
-                dependencies: ["WebImageTesting", "WebImageHEIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
-                path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
-]
-
-// MARK: - SVG coder
-
-products += [.library(name: "WebImageSVGCoder", targets: ["WebImageSVGCoder"])]
-targets += [
     // librsvg and cairo. No pkgConfig: librsvg-2.0.pc's flags include -pthread, which SwiftPM refuses, and
     // GLib's headers sit under an architecture directory; CSVG.c declares the few functions it calls.
     .target(name: "CSVG", path: "Sources/CLibraries/CSVG",
@@ -143,34 +110,10 @@ targets += [
                              .linkedLibrary("glib-2.0")]),
     .target(name: "WebImageSVGCoder", dependencies: ["WebImageCore", "CSVG"], path: "Sources/Coders/SVG",
             swiftSettings: swiftSettings),
-    // The tests compare with rsvg-convert's PNGs, read by PNGCoder.
-    .testTarget(name: "WebImageSVGCoderTests",
-                dependencies: ["WebImageTesting", "WebImageSVGCoder", "WebImagePNGCoder", "WebImageTestSupport"],
-                path: "Tests/SVGCoderTests", swiftSettings: swiftSettings),
-]
-
-// MARK: - JPEG XL coder
-
-products += [.library(name: "WebImageJXLCoder", targets: ["WebImageJXLCoder"])]
-targets += [
     // libjxl and its thread runner. No pkgConfig: libjxl.pc's -DHWY_SHARED_DEFINE is a flag SwiftPM refuses.
     .systemLibrary(name: "CJXL", path: "Sources/CLibraries/CJXL", providers: [.apt(["libjxl-dev"])]),
     .target(name: "WebImageJXLCoder", dependencies: ["WebImageCore", "CJXL"], path: "Sources/Coders/JXL",
             swiftSettings: swiftSettings),
-    // The tests make files with cjxl and compare with djxl's PNGs, read by PNGCoder.
-    .testTarget(name: "WebImageJXLCoderTests",
-                dependencies: ["WebImageTesting", "WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
-                path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
-]
-
-// MARK: - TIFF, BMP and ICO coders
-
-products += [
-    .library(name: "WebImageTIFFCoder", targets: ["WebImageTIFFCoder"]),
-    .library(name: "WebImageBMPCoder", targets: ["WebImageBMPCoder"]),
-    .library(name: "WebImageICOCoder", targets: ["WebImageICOCoder"]),
-]
-targets += [
     // libtiff (Debian's libtiff-dev) with a C shim: memory I/O callbacks, per-handle error handlers and
     // libtiff's allocation cap, set for each open.
     .target(name: "CTIFF", path: "Sources/CLibraries/CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
@@ -182,6 +125,148 @@ targets += [
     // ICO and CUR in Swift: entries are BMP (the DIB reader above) or PNG (PNGCoder).
     .target(name: "WebImageICOCoder", dependencies: ["WebImageCore", "WebImageBMPCoder", "WebImagePNGCoder"],
             path: "Sources/Coders/ICO", swiftSettings: swiftSettings),
+]
+
+// MARK: - Caches
+
+products += [
+    .library(name: "WebImageMemoryCache", targets: ["WebImageMemoryCache"]),
+    .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
+    .library(name: "WebImageRedisCache", targets: ["WebImageRedisCache"]),
+]
+targets += [
+    .target(name: "WebImageMemoryCache", dependencies: ["WebImageCore"] + pluginObservability,
+            path: "Sources/Caches/Memory", swiftSettings: swiftSettings),
+    // SHA-256 for cache file names from the system's OpenSSL libcrypto: already on every machine that
+    // builds the HTTP loader (libcurl's TLS), so it costs no build time, unlike compiling swift-crypto.
+    .systemLibrary(name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto",
+                   providers: [.apt(["libssl-dev"])]),
+    // Extended attributes and the futimens special values, which Glibc's module lacks (libc itself).
+    .systemLibrary(name: "CFileSystem", path: "Sources/CLibraries/CFileSystem"),
+    // The disk cache, and the two-level image cache whose convenience init uses both default storages.
+    .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"] + pluginObservability,
+            path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
+    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O; ISA-L's
+    // CRC-32C (libisal-dev) for the checksum stored with each value, zlib's CRC-32 for the older layout.
+    .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
+            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("isal"), .linkedLibrary("z")]),
+    .target(name: "WebImageRedisCache",
+            dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"] + pluginObservability,
+            path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
+]
+
+// MARK: - Transformers and colour management
+
+products += [
+    .library(name: "WebImageTransformers", targets: ["WebImageTransformers"]),
+    .library(name: "WebImageColorManagement", targets: ["WebImageColorManagement"]),
+]
+targets += [
+    // Resize, crop, geometry, filters and the processing-option text form; pure Swift on Core's pixels.
+    // pixman: arbitrary-angle rotation (SIMD bilinear); measured in Benchmarks' geometry-bench.
+    .systemLibrary(name: "CPixman", path: "Sources/CLibraries/CPixman", pkgConfig: "pixman-1",
+                   providers: [.apt(["libpixman-1-dev"])]),
+    .target(name: "WebImageTransformers", dependencies: ["WebImageCore", "CPixman"], path: "Sources/Transformers",
+            swiftSettings: swiftSettings),
+    // Little CMS 2 (Debian liblcms2-dev): ICC profiles read from memory, transforms to sRGB.
+    .systemLibrary(name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2",
+                   providers: [.apt(["liblcms2-dev"])]),
+    // Converts images with an embedded ICC profile to sRGB (Core's ColorProfileConverter seam);
+    // animations frame by frame through Core's FrameTransformer.
+    .target(name: "WebImageColorManagement", dependencies: ["WebImageCore", "CLCMS2"],
+            path: "Sources/ColorManagement", swiftSettings: swiftSettings),
+]
+
+// MARK: - Umbrella module
+
+products += [.library(name: "WebImage", targets: ["WebImage"])]
+targets += [
+    .target(name: "WebImage",
+            dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
+                           "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageAVIFCoder",
+                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageTIFFCoder", "WebImageBMPCoder",
+                           "WebImageICOCoder", "WebImageMemoryCache",
+                           "WebImageDiskCache", "WebImageColorManagement"],
+            path: "Sources/WebImage", swiftSettings: swiftSettings),
+]
+
+// MARK: - Tools and examples
+
+targets += [
+    // `webimage cache info` shows the Redis tier when one is configured.
+    .executableTarget(name: "webimage",
+                      dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTransformers", "WebImageRedisCache",
+                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                      path: "Examples/WebImageCLI", swiftSettings: swiftSettings),
+    .executableTarget(name: "TerminalGallery", dependencies: ["WebImage"],
+                      path: "Examples/TerminalGallery", swiftSettings: swiftSettings),
+    .executableTarget(name: "CustomCoder",
+                      dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageMemoryCache"],
+                      path: "Examples/CustomCoder", swiftSettings: swiftSettings),
+    .executableTarget(name: "CustomLoader", dependencies: ["WebImageCore", "WebImageMemoryCache"],
+                      path: "Examples/CustomLoader", swiftSettings: swiftSettings),
+]
+
+// MARK: - Test support
+
+products += [.library(name: "WebImageTesting", targets: ["WebImageTesting"])]
+targets += [
+    // Contract checks for plugin authors (coders, loaders, caches); the project's plugins run them too.
+    .target(name: "WebImageTesting", dependencies: ["WebImageCore"], path: "Sources/Testing",
+            swiftSettings: swiftSettings),
+    // Fixtures, corpus access and helpers shared by every test target.
+    .target(name: "WebImageTestSupport",
+            dependencies: ["WebImageCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
+                + pluginObservability + testBackends,
+            path: "Tests/Support", swiftSettings: swiftSettings),
+    // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
+    .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
+    // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
+    .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
+    // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
+    .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
+                      path: "Tests/HostileFilesTool", swiftSettings: swiftSettings),
+    // Not a product: a second process for the shared-directory tests.
+    .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
+                      path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
+]
+
+// MARK: - Tests
+
+targets += [
+    .testTarget(name: "WebImageCoreTests",
+                dependencies: ["WebImageCore", "WebImageTestSupport", "WebImageTesting"] + testBackends,
+                path: "Tests/CoreTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageFileLoaderTests", dependencies: ["WebImageTesting", "WebImageFileLoader", "WebImageTestSupport"] + testBackends,
+                path: "Tests/FileLoaderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageHTTPLoaderTests",
+                dependencies: ["WebImageTesting", "WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport",
+                               "WebImageTestSupport"] + testBackends,
+                path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImagePNGCoderTests", dependencies: ["WebImageTesting", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/PNGCoderTests", exclude: ["png-reference.tsv"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageJPEGCoderTests", dependencies: ["WebImageTesting", "WebImageJPEGCoder", "WebImageTestSupport"],
+                path: "Tests/JPEGCoderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageWebPCoderTests", dependencies: ["WebImageTesting", "WebImageWebPCoder", "WebImageTestSupport"],
+                path: "Tests/WebPCoderTests", exclude: ["webp-reference.tsv"], swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageGIFCoderTests", dependencies: ["WebImageTesting", "WebImageGIFCoder", "WebImageTestSupport"],
+                path: "Tests/GIFCoderTests", exclude: ["gif-reference.tsv"], swiftSettings: swiftSettings),
+    // The tests make files with avifenc/heif-enc and compare with avifdec/heif-convert's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageAVIFCoderTests",
+                dependencies: ["WebImageTesting", "WebImageAVIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/AVIFCoderTests", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageHEIFCoderTests",
+                dependencies: ["WebImageTesting", "WebImageHEIFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/HEIFCoderTests", swiftSettings: swiftSettings),
+    // The tests compare with rsvg-convert's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageSVGCoderTests",
+                dependencies: ["WebImageTesting", "WebImageSVGCoder", "WebImagePNGCoder", "WebImageTestSupport"],
+                path: "Tests/SVGCoderTests", swiftSettings: swiftSettings),
+    // The tests make files with cjxl and compare with djxl's PNGs, read by PNGCoder.
+    .testTarget(name: "WebImageJXLCoderTests",
+                dependencies: ["WebImageTesting", "WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
+                path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
     // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
     .testTarget(name: "WebImageTIFFCoderTests",
                 dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
@@ -192,161 +277,32 @@ targets += [
     .testTarget(name: "WebImageICOCoderTests",
                 dependencies: ["WebImageTesting", "WebImageICOCoder", "WebImageBMPCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/ICOCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
-]
-
-// MARK: - HTTP loader
-
-products += [
-    .library(name: "WebImageHTTPLoader", targets: ["WebImageHTTPLoader"]),
-]
-
-targets += [
-    // libcurl: the variadic setopt/getinfo calls need typed C wrappers.
-    .target(name: "CCurl", path: "Sources/CLibraries/CCurl", linkerSettings: [.linkedLibrary("curl")]),
-    .target(name: "WebImageHTTPLoader", dependencies: ["WebImageCore", "CCurl"] + pluginObservability,
-            path: "Sources/Loaders/HTTP", swiftSettings: swiftSettings),
-    // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
-    .target(name: "LoopbackHTTPServer", dependencies: ["WebImageCore"], path: "Sources/Support/LoopbackHTTPServer", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageHTTPLoaderTests",
-                dependencies: ["WebImageTesting", "WebImageHTTPLoader", "LoopbackHTTPServer", "CHTTPTestSupport",
-                               "WebImageTestSupport"] + testBackends,
-                path: "Tests/HTTPLoaderTests", swiftSettings: swiftSettings),
-    // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
-    .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
-            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
-]
-
-// MARK: - Disk cache and two-level image cache
-
-products += [
-    .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
-]
-
-targets += [
-    // SHA-256 for cache file names from the system's OpenSSL libcrypto: already on every machine that
-    // builds the HTTP loader (libcurl's TLS), so it costs no build time, unlike compiling swift-crypto.
-    .systemLibrary(name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto",
-                   providers: [.apt(["libssl-dev"])]),
-    // Extended attributes and the futimens special values, which Glibc's module lacks (libc itself).
-    .systemLibrary(name: "CFileSystem", path: "Sources/CLibraries/CFileSystem"),
-    // The disk cache, and the two-level image cache whose convenience init uses both default storages.
-    .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"] + pluginObservability,
-            path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
-    // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
-    .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
-                      path: "Tests/HostileFilesTool", swiftSettings: swiftSettings),
-    // Not a product: a second process for the shared-directory tests.
-    .executableTarget(name: "disk-cache-stress", dependencies: ["WebImageDiskCache", "WebImageTestSupport"],
-                      path: "Tests/DiskCacheStress", swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageMemoryCacheTests", dependencies: ["WebImageMemoryCache", "WebImageTestSupport"] + testBackends,
+                path: "Tests/MemoryCacheTests", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageDiskCacheTests",
                 dependencies: ["WebImageTesting", "WebImageDiskCache", "WebImageMemoryCache", "WebImageTestSupport", "disk-cache-stress"] + testBackends,
                 path: "Tests/DiskCacheTests", swiftSettings: swiftSettings),
-]
-
-// MARK: - Umbrella module, command and examples
-
-dependencies += [
-    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-]
-
-products += [.library(name: "WebImage", targets: ["WebImage"])]
-
-targets += [
-    .target(name: "WebImage",
-            dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageHTTPLoader", "WebImagePNGCoder",
-                           "WebImageJPEGCoder", "WebImageWebPCoder", "WebImageGIFCoder", "WebImageAVIFCoder",
-                           "WebImageHEIFCoder", "WebImageJXLCoder", "WebImageTIFFCoder", "WebImageBMPCoder",
-                           "WebImageICOCoder", "WebImageMemoryCache",
-                           "WebImageDiskCache", "WebImageColorManagement"],
-            path: "Sources/WebImage", swiftSettings: swiftSettings),
-    .executableTarget(name: "webimage",
-                      dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTransformers",
-                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                      path: "Examples/WebImageCLI", swiftSettings: swiftSettings),
-    .executableTarget(name: "TerminalGallery", dependencies: ["WebImage"],
-                      path: "Examples/TerminalGallery", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageIntegrationTests",
-                dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport", "WebImageTransformers",
-                               "webimage", "CustomCoder", "CustomLoader", "TerminalGallery"],
-                path: "Tests/IntegrationTests", swiftSettings: swiftSettings),
-    .executableTarget(name: "CustomCoder",
-                      dependencies: ["WebImageCore", "WebImageFileLoader", "WebImageMemoryCache"],
-                      path: "Examples/CustomCoder", swiftSettings: swiftSettings),
-    .executableTarget(name: "CustomLoader", dependencies: ["WebImageCore", "WebImageMemoryCache"],
-                      path: "Examples/CustomLoader", swiftSettings: swiftSettings),
-]
-
-// MARK: - Testing kit
-
-products += [.library(name: "WebImageTesting", targets: ["WebImageTesting"])]
-targets += [
-    // Contract checks for plugin authors (coders, loaders, caches); the project's plugins run them too.
-    .target(name: "WebImageTesting", dependencies: ["WebImageCore"], path: "Sources/Testing",
-            swiftSettings: swiftSettings),
-]
-
-// MARK: - Transformers
-
-products += [.library(name: "WebImageTransformers", targets: ["WebImageTransformers"])]
-targets += [
-    // Resize, crop, geometry, filters and the processing-option text form; pure Swift on Core's pixels.
-    // pixman: arbitrary-angle rotation (SIMD bilinear); measured in Benchmarks' geometry-bench.
-    .systemLibrary(name: "CPixman", path: "Sources/CLibraries/CPixman", pkgConfig: "pixman-1",
-                   providers: [.apt(["libpixman-1-dev"])]),
-    .target(name: "WebImageTransformers", dependencies: ["WebImageCore", "CPixman"], path: "Sources/Transformers",
-            swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageRedisCacheTests",
+                dependencies: ["WebImageTesting", "WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",
+                               "WebImageTestSupport", "CRedis"],
+                path: "Tests/RedisCacheTests", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageTransformersTests", dependencies: ["WebImageTransformers", "WebImageTestSupport"],
                 path: "Tests/TransformersTests", exclude: ["filter-reference.tsv", "geometry-reference.tsv", "resample-reference.tsv"],
                 swiftSettings: swiftSettings),
-]
-
-// MARK: - README examples
-
-targets += [
-    // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
-    .testTarget(name: "ReadmeSnippets",
-                dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers", "WebImageRedisCache"],
-                path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
-]
-
-// MARK: - Colour management
-
-products += [.library(name: "WebImageColorManagement", targets: ["WebImageColorManagement"])]
-targets += [
-    // Little CMS 2 (Debian liblcms2-dev): ICC profiles read from memory, transforms to sRGB.
-    .systemLibrary(name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2",
-                   providers: [.apt(["liblcms2-dev"])]),
-    // Converts images with an embedded ICC profile to sRGB (Core's ColorProfileConverter seam);
-    // animations frame by frame through the transformers' FrameTransformer.
-    .target(name: "WebImageColorManagement", dependencies: ["WebImageCore", "WebImageTransformers", "CLCMS2"],
-            path: "Sources/ColorManagement", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageColorManagementTests",
                 dependencies: ["WebImageColorManagement", "CLCMS2", "WebImageJPEGCoder", "WebImagePNGCoder",
                                "WebImageWebPCoder", "WebImage", "WebImageTestSupport"],
                 path: "Tests/ColorManagementTests", exclude: ["color-reference.tsv", "cmyk-tiles.jpg", "Profiles"],
                 swiftSettings: swiftSettings),
+    .testTarget(name: "WebImageIntegrationTests",
+                dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport", "WebImageTransformers",
+                               "webimage", "CustomCoder", "CustomLoader", "TerminalGallery"],
+                path: "Tests/IntegrationTests", swiftSettings: swiftSettings),
+    // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
+    .testTarget(name: "ReadmeSnippets",
+                dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers", "WebImageRedisCache"],
+                path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
 ]
-
-// MARK: - Redis cache tier
-
-products += [.library(name: "WebImageRedisCache", targets: ["WebImageRedisCache"])]
-targets += [
-    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O; ISA-L's
-    // CRC-32C (libisal-dev) for the checksum stored with each value, zlib's CRC-32 for the older layout.
-    .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
-            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("isal"), .linkedLibrary("z")]),
-    .target(name: "WebImageRedisCache",
-            dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"] + pluginObservability,
-            path: "Sources/Caches/Redis", swiftSettings: swiftSettings),
-    .testTarget(name: "WebImageRedisCacheTests",
-                dependencies: ["WebImageTesting", "WebImageRedisCache", "WebImageHTTPLoader", "WebImagePNGCoder", "LoopbackHTTPServer",
-                               "WebImageTestSupport", "CRedis"],
-                path: "Tests/RedisCacheTests", swiftSettings: swiftSettings),
-]
-// `webimage cache info` shows the Redis tier when one is configured.
-targets.first { $0.name == "webimage" }?.dependencies.append("WebImageRedisCache")
-
-// MARK: - Package
 
 let package = Package(
     name: "SwiftWebImage",

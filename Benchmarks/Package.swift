@@ -5,43 +5,45 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+// The sections follow the framework's architecture: what the benchmarks share, then coders, the HTTP
+// loader, caches, transformers and colour management.
+
 var dependencies: [Package.Dependency] = [
     .package(name: "SwiftWebImage", path: ".."),
+    // The HTTP loader's peers.
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
 ]
 var targets: [Target] = []
 var products: [Product] = []
 
-// MARK: - Coders (issues 3 and 4)
+// MARK: - Shared
 
-products += [.executable(name: "coder-bench", targets: ["CoderBench"])]
 targets += [
     // The corpus photos and the 12 MP pictures tiled from them, shared by coder-bench and transform-bench.
     .target(name: "CorpusPhotos", dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
             path: "Sources/CorpusPhotos", swiftSettings: swiftSettings),
+]
+
+// MARK: - Coders (issues 3 and 4; AVIF and HEIF: issue 17)
+
+products += [.executable(name: "coder-bench", targets: ["CoderBench"])]
+targets += [
     // libjpeg-turbo (TurboJPEG API), libpng and libwebp called directly: the baseline.
     .systemLibrary(name: "CRawCodecs", path: "Sources/CRawCodecs"),
     // giflib plus a plain-C compositor: the baseline for decoding every frame of an animated GIF.
     .target(name: "CRawGIF", path: "Sources/CRawGIF",
             linkerSettings: [.linkedLibrary("gif")]),
+    // libavif, libheif and libjxl called directly, for `coder-bench avif-heif`.
+    .systemLibrary(name: "CRawAVIFHEIF", path: "Sources/CRawAVIFHEIF"),
     .executableTarget(name: "CoderBench",
-                      dependencies: ["CRawCodecs", "CRawGIF", "CorpusPhotos", .product(name: "WebImage", package: "SwiftWebImage")],
+                      dependencies: ["CRawCodecs", "CRawGIF", "CRawAVIFHEIF", "CorpusPhotos",
+                                     .product(name: "WebImage", package: "SwiftWebImage")],
                       path: "Sources/CoderBench", swiftSettings: swiftSettings),
 ]
 
-// MARK: - AVIF and HEIF coders (issue 17)
-
-targets += [
-    // libavif, libheif and libjxl called directly, for `coder-bench avif-heif`.
-    .systemLibrary(name: "CRawAVIFHEIF", path: "Sources/CRawAVIFHEIF"),
-]
-targets[targets.firstIndex { $0.name == "CoderBench" }!].dependencies.append("CRawAVIFHEIF")
-
 // MARK: - HTTP loader (issue 5)
 
-dependencies += [
-    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
-]
 products += [
     .executable(name: "http-bench", targets: ["HTTPBench"]),
 ]
@@ -72,15 +74,6 @@ targets += [
                           .product(name: "WebImagePNGCoder", package: "SwiftWebImage"),
                       ],
                       path: "Sources/CacheBench", swiftSettings: swiftSettings),
-]
-
-// MARK: - Colour management (issue 13)
-
-products += [.executable(name: "icc-bench", targets: ["IccBench"])]
-targets += [
-    // A 12 MP Display P3 JPEG to sRGB: JPEGCoder + LittleCMSConverter vs lcms2's `jpgicc`.
-    .executableTarget(name: "IccBench", dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
-                      path: "Sources/IccBench", swiftSettings: swiftSettings),
 ]
 
 // MARK: - Transformers (issue 13)
@@ -134,6 +127,15 @@ targets += [
     .executableTarget(name: "BlurBench",
                       dependencies: [.product(name: "WebImageTransformers", package: "SwiftWebImage")],
                       path: "Sources/BlurBench", swiftSettings: swiftSettings),
+]
+
+// MARK: - Colour management (issue 13)
+
+products += [.executable(name: "icc-bench", targets: ["IccBench"])]
+targets += [
+    // A 12 MP Display P3 JPEG to sRGB: JPEGCoder + LittleCMSConverter vs lcms2's `jpgicc`.
+    .executableTarget(name: "IccBench", dependencies: [.product(name: "WebImage", package: "SwiftWebImage")],
+                      path: "Sources/IccBench", swiftSettings: swiftSettings),
 ]
 
 let package = Package(

@@ -1,6 +1,5 @@
 import Foundation
 import WebImageCore
-import WebImageTransformers
 
 /// Converts images with an embedded ICC profile to sRGB with Little CMS 2: Display P3 from phones,
 /// Adobe RGB from cameras, gray with a profile, and (through the JPEG coder) CMYK with a profile.

@@ -78,8 +78,9 @@ struct ManagerFlowTests {
         let url = Harness.url("flaky.raw")
         h.loader.fail(url, with: .timeout)
         await #expect(throws: ImageError.timeout) { try await h.manager.image(for: url) }
-        h.loader.fail(url, with: .network(code: 7, message: "couldn't connect"))
-        await #expect(throws: ImageError.network(code: 7, message: "couldn't connect")) { try await h.manager.image(for: url) }
+        let refused = ImageError.loadingFailed(LoadingFailure(message: "couldn't connect", isRetryable: true))
+        h.loader.fail(url, with: refused)
+        await #expect(throws: refused) { try await h.manager.image(for: url) }
         #expect(!h.manager.isFailedURL(url))
         #expect(h.loader.requestCount == 2)
     }

@@ -97,7 +97,7 @@ struct VocabularyTests {
         #expect(!ImageError.isPermanentFailure(.invalidStatusCode(429)))
         #expect(!ImageError.isPermanentFailure(.cancelled))
         #expect(!ImageError.isPermanentFailure(.timeout))
-        #expect(!ImageError.isPermanentFailure(.network(code: 6, message: "dns")))
+        #expect(!ImageError.isPermanentFailure(.loadingFailed(LoadingFailure(message: "dns", isRetryable: false))))
         #expect(ImageError.isPermanentFailure(.invalidStatusCode(410)))
         for transient in [401, 403, 408, 500, 502, 503, 504] {
             #expect(!ImageError.isPermanentFailure(.invalidStatusCode(transient)), "\(transient)")

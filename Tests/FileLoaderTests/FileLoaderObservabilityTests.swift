@@ -14,8 +14,7 @@ struct FileLoaderObservabilityTests {
         let log = RecordingLog()
         var configuration = FileLoaderConfiguration()
         configuration.allowedRoots = [allowed.url]
-        configuration.logger = log.logger(level: .debug)
-        let result = await load(FileLoader(configuration: configuration), file)
+        let result = await load(FileLoader(configuration: configuration, logger: log.logger(level: .debug)), file)
         #expect(throws: ImageError.self) { try result.get() }
         let refusal = try #require(log.entries("read refused: outside the allowed roots").first)
         #expect(refusal.level == .debug)
@@ -28,8 +27,7 @@ struct FileLoaderObservabilityTests {
         let log = RecordingLog()
         var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 10
-        configuration.logger = log.logger(level: .debug)
-        _ = await load(FileLoader(configuration: configuration), file)
+        _ = await load(FileLoader(configuration: configuration, logger: log.logger(level: .debug)), file)
         let refusal = try #require(log.entries("read refused: over the size limit").first)
         #expect(refusal.metadata["limit"] == "10")
     }
@@ -41,10 +39,9 @@ struct FileLoaderObservabilityTests {
         let perRequest = RecordingLog()
         var configuration = FileLoaderConfiguration()
         configuration.maxFileSize = 10
-        configuration.logger = configured.logger(level: .debug)
         var context = ImageContext()
         context.logger = perRequest.logger(level: .info)
-        let loader = FileLoader(configuration: configuration)
+        let loader = FileLoader(configuration: configuration, logger: configured.logger(level: .debug))
         _ = await withCheckedContinuation { continuation in
             _ = loader.requestImage(with: file, options: [], context: context, progress: nil) {
                 continuation.resume(returning: $0)

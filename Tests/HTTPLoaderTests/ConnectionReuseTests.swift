@@ -101,9 +101,8 @@ struct ConnectionReuseTests {
         for index in 0..<16 { try PGMCoder.sample(width: 16 + index).write(to: root.appendingPathComponent("\(index).pgm")) }
         let h2 = try NGHTTPServer(documentRoot: root, certificate: fixtures.serverCertificate, key: fixtures.serverKey)
         let log = RecordingLog()
-        let loader = makeLoader {
+        let loader = makeLoader(logger: log.logger(level: .debug)) {
             $0.tls.caBundlePath = fixtures.rootCA.path
-            $0.logger = log.logger(level: .debug)
         }
         for batch in [0..<8, 8..<16] {
             let urls = batch.map { (index: $0, url: h2.url("/\($0).pgm")) }

@@ -43,14 +43,14 @@ struct FaultTests {
     @Test func aTruncatedBodyIsANetworkError() async {
         let loader = makeLoader()
         let error = await error("/truncated", loader: loader)
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 18) // CURLE_PARTIAL_FILE
     }
 
     @Test func aContentLengthLongerThanTheBodyIsANetworkError() async {
         let loader = makeLoader()
         let error = await error("/wrong-length", loader: loader)
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 18)
     }
 
@@ -79,8 +79,8 @@ struct FaultTests {
         let url = server.url("/x")
         #expect(!loader.shouldBlockFailedURL(url, error: .cancelled))
         #expect(!loader.shouldBlockFailedURL(url, error: .timeout))
-        #expect(!loader.shouldBlockFailedURL(url, error: .network(code: 6, message: "Could not resolve host")))
-        #expect(!loader.shouldBlockFailedURL(url, error: .network(code: 7, message: "Could not connect")))
+        #expect(!loader.shouldBlockFailedURL(url, error: .httpLoader(.network(curlCode: 6), message: "Could not resolve host")))
+        #expect(!loader.shouldBlockFailedURL(url, error: .httpLoader(.network(curlCode: 7), message: "Could not connect")))
         #expect(loader.shouldBlockFailedURL(url, error: .badImageData(reason: "garbage")))
     }
 
@@ -108,7 +108,7 @@ struct FaultTests {
     @Test func moreRedirectsThanTheLimitFail() async {
         let loader = makeLoader { $0.maxRedirects = 5 }
         let error = await error("/chain/6", loader: loader)
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 47) // CURLE_TOO_MANY_REDIRECTS
         #expect(server.requestCount(for: "/chain/0") == 0)
     }
@@ -116,7 +116,7 @@ struct FaultTests {
     @Test func aRedirectLoopEndsAtTheLimit() async {
         let loader = makeLoader()
         let error = await error("/loop", loader: loader)
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 47)
         #expect(server.requestCount(for: "/loop") == 6) // the request and five redirects
     }
@@ -134,19 +134,19 @@ struct FaultTests {
 
     @Test func hugeHeadersStopAtTheHeaderLimit() async {
         let loader = makeLoader { $0.maxHeaderSize = 64 * 1024 }
-        #expect(await error("/huge-headers", loader: loader) == .headerTooLarge(limit: 64 * 1024))
+        #expect(await error("/huge-headers", loader: loader)?.httpLoaderFailure == .headerTooLarge(limit: 64 * 1024))
     }
 
     @Test func oneHugeHeaderLineIsHeaderTooLargeNotOutOfMemory() async {
         let loader = makeLoader { $0.maxHeaderSize = 64 * 1024 }
         let error = await error("/huge-header-line", loader: loader)
-        #expect(error == .headerTooLarge(limit: 64 * 1024), "got \(String(describing: error))")
+        #expect(error?.httpLoaderFailure == .headerTooLarge(limit: 64 * 1024), "got \(String(describing: error))")
     }
 
     @Test func aReplyThatIsNotHTTPIsAMalformedResponse() async {
         let loader = makeLoader()
         let error = await error("/garbage", loader: loader)
-        guard case .malformedResponse = error else { Issue.record("expected .malformedResponse, got \(String(describing: error))"); return }
+        guard case .malformedResponse = error?.httpLoaderFailure else { Issue.record("expected .malformedResponse, got \(String(describing: error))"); return }
         #expect(!loader.shouldBlockFailedURL(server.url("/garbage"), error: error!))
     }
 
@@ -166,7 +166,7 @@ struct FaultTests {
         let events = loader.events()
         let error = failure(await load(loader, url))
         await waitUntilIdle(loader, events: events)
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 7) // CURLE_COULDNT_CONNECT
         #expect(!loader.shouldBlockFailedURL(url, error: error!))
     }

@@ -17,7 +17,7 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func aTransferLogsItsStartAndItsEndWithStatusBytesAndTiming() async throws {
         let log = RecordingLog()
-        let loader = makeLoader { $0.logger = log.logger(level: .trace) }
+        let loader = makeLoader(logger: log.logger(level: .trace))
         _ = try await load(loader, server.url("/ok.pgm")).get()
         #expect(log.messages.contains("request queued"))
         #expect(log.entries("transfer started").count == 1)
@@ -29,10 +29,10 @@ struct HTTPLoaderObservabilityTests {
         #expect(log.levels.isSubset(of: [.trace, .debug]))
     }
 
-    @Test func theRequestsLoggerWinsOverTheConfigurations() async throws {
+    @Test func theRequestsLoggerWinsOverTheLoaders() async throws {
         let configured = RecordingLog()
         let perRequest = RecordingLog()
-        let loader = makeLoader { $0.logger = configured.logger(level: .debug) }
+        let loader = makeLoader(logger: configured.logger(level: .debug))
         var context = ImageContext()
         context.logger = perRequest.logger(level: .debug)
         _ = try await load(loader, server.url("/ok.pgm"), context: context).get()
@@ -42,7 +42,7 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func nothingIsLoggedAtInfo() async throws {
         let log = RecordingLog()
-        let loader = makeLoader { $0.logger = log.logger(level: .info) }
+        let loader = makeLoader(logger: log.logger(level: .info))
         _ = try await load(loader, server.url("/ok.pgm")).get()
         _ = await load(loader, server.url("/no-such-route"))
         #expect(log.messages.isEmpty)
@@ -54,9 +54,8 @@ struct HTTPLoaderObservabilityTests {
         let script = ScriptedRoute(failures: [(503, [])])
         server.route("/flaky") { _, connection in try script.answer(connection) }
         let log = RecordingLog()
-        let loader = makeLoader {
+        let loader = makeLoader(logger: log.logger(level: .debug)) {
             $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1))
-            $0.logger = log.logger(level: .debug)
         }
         _ = try await load(loader, server.url("/flaky")).get()
         let retry = try #require(log.entries("retrying").first)
@@ -69,9 +68,8 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func theAddressGuardsRefusalIsLoggedWithTheAddress() async throws {
         let log = RecordingLog()
-        let loader = makeLoader {
+        let loader = makeLoader(logger: log.logger(level: .debug)) {
             $0.refusesPrivateAddresses = true
-            $0.logger = log.logger(level: .debug)
         }
         let result = await load(loader, server.url("/ok.pgm"))
         guard case .requestRefused = failure(result) else {
@@ -112,7 +110,7 @@ struct HTTPLoaderObservabilityTests {
         #expect(HTTPMetricsRecorder.statusClass(503) == "5xx")
         #expect(HTTPMetricsRecorder.statusClass(0) == "none")
         #expect(HTTPMetricsRecorder.retryReason(.timeout) == "timeout")
-        #expect(HTTPMetricsRecorder.retryReason(.network(code: 7, message: "refused")) == "network")
+        #expect(HTTPMetricsRecorder.retryReason(.httpLoader(.network(curlCode: 7), message: "refused")) == "network")
         #expect(HTTPMetricsRecorder.retryReason(.invalidStatusCode(503)) == "status")
     }
 }

@@ -14,10 +14,12 @@ struct LoaderLifetimeTests {
         let loader = HTTPLoader(configuration: configuration, startThread: { _ in EAGAIN })
         for _ in 0..<2 {
             let result = await load(loader, server.url("/ok.pgm"))
-            guard case .network(let code, let message) = failure(result) else {
+            guard let loading = failure(result)?.loadingFailure,
+                  case .network(let code) = loading.reason(as: HTTPLoaderFailure.self) else {
                 Issue.record("expected .network, got \(result)")
                 return
             }
+            let message = loading.message
             #expect(code == 2) // CURLE_FAILED_INIT
             #expect(message.contains("event thread"))
         }

@@ -170,7 +170,7 @@ struct ProxyTests {
         #expect(followed.data == Data(FaultServer.image))
         #expect(followed.response?.url.path == "/chain/0")
         let error = failure(await run(loader, intranet.url("/chain/4")))
-        guard case .network(let code, _) = error else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
         #expect(code == 47) // CURLE_TOO_MANY_REDIRECTS
     }
 }

@@ -40,7 +40,7 @@ struct ResumeTests {
         let origin = origin("/big")
         let loader = makeLoader()
         let first = await loadAndSettle(loader, "/big")
-        guard case .network(let code, _) = failure(first) else { Issue.record("expected .network, got \(first)"); return }
+        guard case .network(let code) = failure(first)?.httpLoaderFailure else { Issue.record("expected .network, got \(first)"); return }
         #expect(code == 18) // CURLE_PARTIAL_FILE
         #expect(loader.resumableDataCount == 1)
         #expect(loader.resumableDataByteCount == Self.half)
@@ -222,7 +222,7 @@ struct ResumeTests {
         let closed = try RefusingPort(port: vanishing.port)
         defer { closed.close() }
         let refused = await load(loader, url)
-        guard case .network(let code, _) = failure(refused) else { Issue.record("expected .network, got \(refused)"); return }
+        guard case .network(let code) = failure(refused)?.httpLoaderFailure else { Issue.record("expected .network, got \(refused)"); return }
         #expect(code == 7) // CURLE_COULDNT_CONNECT
         await waitUntilIdle(loader, events: events)
         #expect(loader.resumableDataByteCount == Self.half)

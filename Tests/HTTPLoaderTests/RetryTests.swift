@@ -131,8 +131,8 @@ struct RetryTests {
         for status in [408, 429, 500, 502, 503, 504] { #expect(retries(policy, context(.invalidStatusCode(status))), "\(status)") }
         for status in [400, 401, 403, 404, 410, 501] { #expect(!retries(policy, context(.invalidStatusCode(status))), "\(status)") }
         #expect(retries(policy, context(.timeout)))
-        for code in [7, 18, 52, 56] { #expect(retries(policy, context(.network(code: code, message: ""))), "\(code)") }
-        for code in [6, 47, 60] { #expect(!retries(policy, context(.network(code: code, message: ""))), "\(code)") }
+        for code in [7, 18, 52, 56] { #expect(retries(policy, context(.httpLoader(.network(curlCode: code)))), "\(code)") }
+        for code in [6, 47, 60] { #expect(!retries(policy, context(.httpLoader(.network(curlCode: code)))), "\(code)") }
         #expect(!retries(policy, context(.responseTooLarge(limit: 1))))
         #expect(!retries(policy, context(.badImageData(reason: "x"))))
     }

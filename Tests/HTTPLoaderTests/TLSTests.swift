@@ -31,7 +31,7 @@ struct TLSTests {
     @Test func verificationIsOnByDefaultAndRefusesAPrivateCA() async throws {
         let https = try front()
         let error = failure(await load(makeLoader(), https.url("/ok.pgm")))
-        guard case .tls(.untrustedCertificate(let verifyResult), _) = error else {
+        guard case .tls(.untrustedCertificate(let verifyResult)) = error?.httpLoaderFailure else {
             Issue.record("expected an untrusted certificate, got \(String(describing: error))"); return
         }
         #expect(verifyResult != 0)
@@ -61,7 +61,7 @@ struct TLSTests {
         #expect(proxy.requestLines == ["CONNECT 127.0.0.1:\(https.port) HTTP/1.1"])
         // The certificate is still checked end to end through the tunnel.
         let wrong = try front(wrongName: true)
-        guard case .tls = failure(await load(loader, wrong.url("/ok.pgm"))) else {
+        guard case .tls = failure(await load(loader, wrong.url("/ok.pgm")))?.httpLoaderFailure else {
             Issue.record("a wrong host name behind the proxy must fail TLS"); return
         }
     }
@@ -97,7 +97,7 @@ struct TLSTests {
             $0.tls.trustsSystemCertificates = false
         }
         let error = failure(await load(loader, https.url("/ok.pgm")))
-        guard case .tls(.untrustedCertificate, _) = error else {
+        guard case .tls(.untrustedCertificate) = error?.httpLoaderFailure else {
             Issue.record("expected an untrusted certificate, got \(String(describing: error))"); return
         }
     }
@@ -106,7 +106,7 @@ struct TLSTests {
         let https = try front(wrongName: true)
         let loader = makeLoader { $0.tls.caBundlePath = fixtures.rootCA.path }
         let error = failure(await load(loader, https.url("/ok.pgm")))
-        guard case .tls(.hostnameMismatch, _) = error else {
+        guard case .tls(.hostnameMismatch) = error?.httpLoaderFailure else {
             Issue.record("expected a host name mismatch, got \(String(describing: error))"); return
         }
         #expect(server.requestCount(for: "/ok.pgm") == 0)
@@ -122,7 +122,7 @@ struct TLSTests {
         let https = try front()
         let loader = makeLoader { $0.tls.caBundlePath = fixtures.file("missing.pem").path }
         let error = failure(await load(loader, https.url("/ok.pgm")))
-        guard case .tls(.localConfiguration, _) = error else {
+        guard case .tls(.localConfiguration) = error?.httpLoaderFailure else {
             Issue.record("expected a local configuration error, got \(String(describing: error))"); return
         }
     }
@@ -146,7 +146,7 @@ struct TLSTests {
         }
         for options in [ImageOptions(), .allowInvalidSSLCertificates] {
             let error = failure(await load(loader, https.url("/ok.pgm"), options: options))
-            guard case .tls(.pinnedKeyMismatch, _) = error else {
+            guard case .tls(.pinnedKeyMismatch) = error?.httpLoaderFailure else {
                 Issue.record("expected a pin mismatch with \(options), got \(String(describing: error))"); return
             }
         }
@@ -162,8 +162,8 @@ struct TLSTests {
         // Over TLS 1.3 the client finishes its side of the handshake before the server refuses, so the
         // refusal reaches libcurl as an alert on the first read (a failed handshake) or, when the
         // server's close wins the race, as a send failure on a dead connection.
-        switch error {
-        case .tls(.handshakeFailed, _), .network: break
+        switch error?.httpLoaderFailure {
+        case .tls(.handshakeFailed), .network: break
         default: Issue.record("expected a failed handshake, got \(String(describing: error))")
         }
         #expect(https.waitForHandshakes(1))

@@ -77,7 +77,7 @@ public protocol ImageLoader: Sendable {
 extension ImageLoader {
     /// Blocks URLs whose failure will repeat: bad data, unsupported formats, invalid URLs, and the
     /// statuses in ``ImageError/permanentStatusCodes``. Never 5xx, 408, 429, cancellation, timeouts,
-    /// network failures or "not modified".
+    /// loading failures (``ImageError/loadingFailed(_:)``) or "not modified".
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
         ImageError.isPermanentFailure(error)
     }
@@ -108,12 +108,10 @@ extension ImageError {
         case .decodeBudgetExceeded(let budget, _, _):
             // The same file over the same budget fails again; running out of time may not.
             return budget != .time
-        case .cancelled, .timeout, .network, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
+        case .cancelled, .timeout, .loadingFailed, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
              .requestRefused, .blockedURL, .cacheIO:
-            return false
-        case .tls, .decompressionRatioExceeded, .malformedResponse, .headerTooLarge:
-            // TLS settings and certificates get fixed, a ratio cap or header limit can be raised, and a
-            // garbled reply may be a transient proxy fault: not the URL's fault.
+            // A loading failure is the connection's or the loader's (TLS settings get fixed, a limit
+            // can be raised, a garbled reply may be a passing proxy fault), not the URL's.
             return false
         }
     }

@@ -26,8 +26,9 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     /// The request timed out.
     case timeout
-    /// A network failure, with libcurl's error code (`CURLcode`) when there is one.
-    case network(code: Int, message: String)
+    /// The loader could not fetch the bytes (the connection failed, the reply was unusable): what every
+    /// caller needs in ``LoadingFailure``, and the loader's own detail in its ``LoadingFailure/reason``.
+    case loadingFailed(LoadingFailure)
     /// The request was refused before it was sent: a request modifier returned nil, a redirect went to a
     /// forbidden scheme, or the address is not allowed.
     case requestRefused(reason: String)
@@ -39,16 +40,6 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// pixels, progressive scans, time, decoder memory); `value` is what the image needed or reached and
     /// `limit` the budget, in the budget's unit (``DecodeBudget/unit``).
     case decodeBudgetExceeded(DecodeBudget, value: Int, limit: Int)
-    /// The TLS connection failed a check (trust, host name, pinned key, handshake); `message` is
-    /// libcurl's text.
-    case tls(TLSFailure, message: String)
-    /// A compressed response decoded to more than `limit` times the bytes received: a decompression
-    /// bomb, stopped before it fills memory.
-    case decompressionRatioExceeded(limit: Int)
-    /// The server's reply is not HTTP: no status line, or bytes no HTTP parser accepts.
-    case malformedResponse(reason: String)
-    /// The response head (one header line, or all of them together) exceeded the loader's limit.
-    case headerTooLarge(limit: Int)
     /// A parameter given to a transformer, a parser or another public API is out of its range; `name` is
     /// the parameter, `reason` what is wrong with its value.
     case invalidParameter(name: String, reason: String)
@@ -71,16 +62,12 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .downloadNotAllowed(let reason): "download not allowed: \(reason)"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes"
         case .timeout: "timed out"
-        case .network(let code, let message): "network error \(code): \(message)"
+        case .loadingFailed(let failure): "loading failed: \(failure)"
         case .requestRefused(let reason): "request refused: \(reason)"
         case .fileIO(let path, let reason): "\(path): \(reason)"
         case .cacheIO(let reason): "cache I/O error: \(reason)"
         case .decodeBudgetExceeded(let budget, let value, let limit):
             "decode over its \(budget) budget: \(value) \(budget.unit), limit \(limit)"
-        case .tls(let failure, let message): "TLS: \(failure): \(message)"
-        case .decompressionRatioExceeded(let limit): "response decompressed to more than \(limit)x its size on the wire"
-        case .malformedResponse(let reason): "not an HTTP response: \(reason)"
-        case .headerTooLarge(let limit): "response head larger than \(limit) bytes"
         case .invalidParameter(let name, let reason): "invalid \(name): \(reason)"
         case .pluginFailure(let message, let isRetryable): "\(message)\(isRetryable ? "" : " (permanent)")"
         }

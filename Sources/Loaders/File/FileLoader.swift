@@ -16,11 +16,16 @@ public final class FileLoader: ImageLoader {
     /// The loader's settings.
     public let configuration: FileLoaderConfiguration
     private let coders: ImageCodersManager
+    /// Where the loader logs, at `debug`: reads refused (outside the allowed roots, over the size limit,
+    /// by a request modifier). A request's `ImageContext/logger` wins.
+    public let logger: Logger
 
     /// A loader with `configuration`; `coders` decode partial images for `.progressiveLoad`.
-    public init(configuration: FileLoaderConfiguration = FileLoaderConfiguration(), coders: ImageCodersManager = .shared) {
+    public init(configuration: FileLoaderConfiguration = FileLoaderConfiguration(), coders: ImageCodersManager = .shared,
+                logger: Logger = Logger(label: "SwiftWebImage.FileLoader")) {
         self.configuration = configuration
         self.coders = coders
+        self.logger = logger
     }
 
     /// A loader restricted to `allowedRoots`.
@@ -52,7 +57,7 @@ public final class FileLoader: ImageLoader {
         // The context's request modifier may refuse a file or point at another one; the allowed roots
         // still apply to wherever it points.
         var url = url
-        let logger = context.logger ?? configuration.logger
+        let logger = context.logger ?? self.logger
         if let modifier = context.requestModifier {
             guard let modified = modifier.modify(ImageRequest(url: url)) else {
                 logger.debug("request refused by the request modifier", metadata: ["path": "\(url.path)"])

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 /// The settings of a ``FileLoader``.
 public struct FileLoaderConfiguration: Sendable {
@@ -16,10 +15,6 @@ public struct FileLoaderConfiguration: Sendable {
     /// is the file `a/b.jpg` under this directory, and nothing outside it (after resolving symbolic
     /// links and `..`), whatever ``allowedRoots`` says. Nil by default.
     public var localRoot: URL?
-    /// Where the loader logs, at `debug`: reads refused (outside ``allowedRoots``, over
-    /// ``maxFileSize``, by a request modifier). A request's `ImageContext/logger` wins.
-    /// `Logger(label: "SwiftWebImage.FileLoader")` by default; the library never bootstraps logging.
-    public var logger = Logger(label: "SwiftWebImage.FileLoader")
     /// The defaults: any readable file, up to the default size limit.
     public init() {}
 }

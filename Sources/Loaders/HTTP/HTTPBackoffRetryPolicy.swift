@@ -8,7 +8,8 @@ import WebImageCore
 ///   - only the methods in ``retriedMethods`` (GET and HEAD: sending them twice changes nothing);
 ///   - statuses in ``retriedStatusCodes`` (408, 429, 500, 502, 503, 504). 4xx other than 408 and 429
 ///     are never retried even when listed: the same request gets the same answer;
-///   - `.timeout`, and `.network` failures of the connection or the transfer (refused connection,
+///   - `.timeout`, and loading failures that say they are retryable: the HTTP loader's
+///     ``HTTPLoaderFailure/network(curlCode:)`` failures of the connection or the transfer (refused connection,
 ///     reset, empty reply, body cut short, HTTP/2 stream errors: see ``retriedNetworkCodes``). Not DNS
 ///     failures, TLS verification failures, redirect loops, size limits or bad data.
 ///
@@ -39,7 +40,7 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
     /// Methods safe to send twice. GET and HEAD by default.
     public var retriedMethods: Set<String>
 
-    /// libcurl codes (`ImageError.network(code:)`) of failures that another attempt may not meet:
+    /// libcurl codes (``HTTPLoaderFailure/network(curlCode:)``) of failures that another attempt may not meet:
     /// 7 could not connect, 16 HTTP/2 framing, 18 body cut short, 33 range not honoured (a resumed
     /// transfer starts over), 52 empty reply, 55 send failed, 56 receive failed, 92 HTTP/2 stream reset.
     public static let retriedNetworkCodes: Set<Int> = [7, 16, 18, 33, 52, 55, 56, 92]
@@ -90,8 +91,8 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
             return retriedStatusCodes.contains(code)
         case .timeout:
             return true
-        case .network(let code, _):
-            return Self.retriedNetworkCodes.contains(code)
+        case .loadingFailed(let failure):
+            return failure.isRetryable
         default:
             return false
         }

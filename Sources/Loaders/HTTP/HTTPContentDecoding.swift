@@ -14,7 +14,7 @@ public struct HTTPContentDecoding: Sendable, Hashable {
     public var isEnabled = true
     /// Largest ratio of decoded body bytes to bytes received (after TLS, before decoding) once the
     /// decoded body passes ``ratioCheckMinimumBytes``; beyond it the transfer stops with
-    /// `.decompressionRatioExceeded`. 100 by default: gzip over real images gains 1-3x and over text
+    /// ``HTTPLoaderFailure/decompressionRatioExceeded(limit:)``. 100 by default: gzip over real images gains 1-3x and over text
     /// 5-10x, while a deflate bomb reaches about 1000x. Nil turns the check off.
     ///
     /// libcurl counts a read (up to `receiveBufferSize`, 256 KB) as received before it is decoded, and

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import Logging
 import WebImageCore
 
 /// Downloads images over HTTP and HTTPS with libcurl (SDWebImage's `SDWebImageDownloader`), built for
@@ -22,34 +23,43 @@ import WebImageCore
 public final class HTTPLoader: ImageLoader {
     /// The settings the loader was made with.
     public let configuration: HTTPLoaderConfiguration
+    /// Where the loader logs, at `debug` (transfers started and finished with status, bytes and timing;
+    /// retries and their reason; refusals by the address guard, the queue or a redirect; TLS failures)
+    /// and `trace` (requests queued). A request's `ImageContext/logger` wins for what concerns its
+    /// transfer.
+    public let logger: Logger
     let scheduler: TransferScheduler
     private let builder: RequestBuilder
     private let broadcaster: EventBroadcaster
 
-    /// A loader with `configuration`; starts its event thread.
+    /// A loader with `configuration`, logging to `logger` (`Logger(label: "SwiftWebImage.HTTPLoader")` by
+    /// default; the library never bootstraps logging); starts its event thread.
     ///
     /// When the system refuses a new thread (a process or container at its thread limit), the loader
-    /// is still made, and every request fails at once with `ImageError.network(code:message:)`
+    /// is still made, and every request fails at once with ``HTTPLoaderFailure/network(curlCode:)``
     /// (libcurl's `CURLE_FAILED_INIT`) saying why, instead of waiting for a thread that never runs.
-    public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration()) {
-        self.init(configuration: configuration, startThread: EventThread.start)
+    public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration(),
+                            logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader")) {
+        self.init(configuration: configuration, logger: logger, startThread: EventThread.start)
     }
 
     /// A loader whose event thread is started by `startThread` (which returns 0 or an `errno`); tests
     /// use it to see a refused thread.
-    init(configuration: HTTPLoaderConfiguration, startThread: (@escaping @Sendable () -> Void) -> Int32) {
+    init(configuration: HTTPLoaderConfiguration, logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
+         startThread: (@escaping @Sendable () -> Void) -> Int32) {
         self.configuration = configuration
+        self.logger = logger
         broadcaster = EventBroadcaster()
         scheduler = TransferScheduler(configuration: configuration, events: broadcaster)
         builder = RequestBuilder(configuration: configuration)
         let scheduler = self.scheduler
-        let failure = startThread { CurlMultiLoop(scheduler: scheduler, configuration: configuration).run() }
+        let failure = startThread { CurlMultiLoop(scheduler: scheduler, configuration: configuration, logger: logger).run() }
         if failure != 0 {
             let reason = String(cString: strerror(failure))
-            scheduler.refuseAll(.network(code: Int(CURLE_FAILED_INIT.rawValue),
-                                         message: "the loader could not start its event thread: \(reason)"))
+            scheduler.refuseAll(.httpLoader(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue)),
+                                            message: "the loader could not start its event thread: \(reason)"))
             // Shut down already, so it frees libcurl's handles and returns at once.
-            CurlMultiLoop(scheduler: scheduler, configuration: configuration).run()
+            CurlMultiLoop(scheduler: scheduler, configuration: configuration, logger: logger).run()
         }
     }
 
@@ -116,7 +126,7 @@ public final class HTTPLoader: ImageLoader {
         switch builder.prepare(url: url, options: options, context: context) {
         case .success(let prepared): request = prepared
         case .failure(let error):
-            (context.logger ?? configuration.logger).debug("request refused", metadata: [
+            (context.logger ?? logger).debug("request refused", metadata: [
                 "url": "\(url)", "error": "\(error)"])
             return .failure(error)
         }
@@ -134,7 +144,7 @@ public final class HTTPLoader: ImageLoader {
             Subscriber(token: token, progress: progress, completion: completion, wantsPartialImages: wantsPartial,
                        progressInterval: interval, responseModifier: responseModifier, decryptor: decryptor)
         }
-        let logger = request.logger ?? configuration.logger
+        let logger = request.logger ?? self.logger
         switch queued {
         case .success(let token):
             logger.trace("request queued", metadata: ["url": "\(request.url)", "transfer": "\(token.transferID)"])

@@ -155,13 +155,6 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// images. `ImageCodersManager/shared` by default.
     public var coders: ImageCodersManager = .shared
 
-    /// Where the loader logs, at `debug` (transfers started and finished with status, bytes and timing;
-    /// retries and their reason; refusals by the address guard, the queue or a redirect; TLS failures)
-    /// and `trace` (requests queued). A request's `ImageContext/logger` wins for what concerns its
-    /// transfer. `Logger(label: "SwiftWebImage.HTTPLoader")` by default; the library never bootstraps
-    /// logging.
-    public var logger = Logger(label: "SwiftWebImage.HTTPLoader")
-
     /// The defaults.
     public init() {}
 }

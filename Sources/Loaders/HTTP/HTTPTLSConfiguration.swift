@@ -31,7 +31,7 @@ public struct HTTPTLSConfiguration: Sendable, Hashable {
     public var clientCertificate: HTTPClientCertificate?
     /// SHA-256 digests, in base64, of the DER SubjectPublicKeyInfo of the server keys to accept
     /// (`CURLOPT_PINNEDPUBLICKEY`): a connection whose server key matches none fails with
-    /// `.tls(.pinnedKeyMismatch, ...)`, even when `.allowInvalidSSLCertificates` is set. List a backup
+    /// ``HTTPLoaderFailure/tls(_:)`` ``TLSFailure/pinnedKeyMismatch``, even when `.allowInvalidSSLCertificates` is set. List a backup
     /// key too, so a key rotation does not lock you out. Compute one with
     /// `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64`.
     /// Empty by default: no pinning. Applies to every https host of the loader.

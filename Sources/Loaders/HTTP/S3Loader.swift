@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebImageCore
 
 /// Loads `s3://bucket/key` URLs (imgproxy's S3 sources) from S3 or an S3-compatible store, through an
@@ -16,11 +17,11 @@ public final class S3Loader: ImageLoader {
     public let httpLoader: HTTPLoader
 
     /// A loader with `configuration`.
-    public init(configuration: S3LoaderConfiguration) {
+    public init(configuration: S3LoaderConfiguration, logger: Logger = Logger(label: "SwiftWebImage.S3Loader")) {
         self.configuration = configuration
         var http = configuration.http
         http.awsSignature = configuration.signature
-        httpLoader = HTTPLoader(configuration: http)
+        httpLoader = HTTPLoader(configuration: http, logger: logger)
     }
 
     /// The scheme of S3 sources.

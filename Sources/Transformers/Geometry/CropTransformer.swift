@@ -64,7 +64,7 @@ public struct CropTransformer: FrameTransformer {
         try? transformed(image)
     }
 
-    /// ``FrameTransformer``'s frame-by-frame transformation.
+    /// `FrameTransformer`'s frame-by-frame transformation.
     private func transformedFrames(_ image: Image) throws(ImageError) -> Image {
         try frameByFrame(self, image)
     }
@@ -90,7 +90,7 @@ public struct CropTransformer: FrameTransformer {
     }
 }
 
-/// ``FrameTransformer``'s own `transformed(_:)` (frame by frame), for conformers that shadow it with a
+/// `FrameTransformer`'s own `transformed(_:)` (frame by frame), for conformers that shadow it with a
 /// version of their own and still need it: in a generic context the extension's method is the one called.
 func frameByFrame<Transformer: FrameTransformer>(_ transformer: Transformer, _ image: Image) throws(ImageError) -> Image {
     try transformer.transformed(image)

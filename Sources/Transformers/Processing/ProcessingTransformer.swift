@@ -2,8 +2,8 @@ import WebImageCore
 
 /// The transformers a ``ProcessingOptions`` value builds, applied one after another to each frame.
 ///
-/// One ``FrameTransformer`` rather than a `PipelineTransformer`: an animation gets one lazy layer (each
-/// frame runs through every step when it is asked for), and ``FrameTransformer/transformed(_:)`` reports
+/// One `FrameTransformer` rather than a `PipelineTransformer`: an animation gets one lazy layer (each
+/// frame runs through every step when it is asked for), and `FrameTransformer.transformed(_:)` reports
 /// the first step that fails instead of silently keeping the original.
 public struct ProcessingTransformer: FrameTransformer {
     /// The steps, in the order they run.

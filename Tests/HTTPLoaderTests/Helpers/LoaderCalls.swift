@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import WebImageCore
 import WebImageHTTPLoader
@@ -31,13 +32,14 @@ func waitUntilIdle(_ loader: HTTPLoader, events: AsyncStream<HTTPDownloadEvent>)
 }
 
 /// A loader with test-friendly settings: the PGM coder for Accept/progressive, short timeouts.
-func makeLoader(_ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }) -> HTTPLoader {
+func makeLoader(logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
+                _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }) -> HTTPLoader {
     var configuration = HTTPLoaderConfiguration()
     configuration.coders = ImageCodersManager(coders: [PGMCoder()])
     configuration.connectTimeout = .seconds(5)
     configuration.timeout = .seconds(20)
     adjust(&configuration)
-    return HTTPLoader(configuration: configuration)
+    return HTTPLoader(configuration: configuration, logger: logger)
 }
 
 /// Counts completions per caller, and resumes a waiter when a target total is reached.

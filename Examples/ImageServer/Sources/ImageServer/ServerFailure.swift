@@ -38,15 +38,21 @@ struct ServerFailure: Error, Sendable {
             self.init(status: 502, "source answered HTTP \(code)")
         case .invalidStatusCode(let code):
             self.init(status: 404, "source unreachable: HTTP \(code)")
-        case .responseTooLarge, .imageTooLarge, .decodeBudgetExceeded, .decompressionRatioExceeded:
+        case .responseTooLarge, .imageTooLarge, .decodeBudgetExceeded:
             self.init(status: 422, "source over the server's limits: \(error)")
+        case .loadingFailed(let failure):
+            if case .decompressionRatioExceeded = failure.reason(as: HTTPLoaderFailure.self) {
+                self.init(status: 422, "source over the server's limits: \(error)")
+            } else {
+                self.init(status: 404, "source unreachable: \(error)")
+            }
         case .badImageData, .unsupportedFormat, .invalidContentType:
             self.init(status: 422, "source is not an image this server reads: \(error)")
         case .invalidParameter:
             self.init(status: 422, "the processing options cannot be applied to this source: \(error)")
         case .timeout:
             self.init(status: 504, "source timed out")
-        case .network, .tls, .malformedResponse, .headerTooLarge, .fileIO:
+        case .fileIO:
             self.init(status: 404, "source unreachable: \(error)")
         case .cancelled:
             self.init(status: 504, "cancelled")

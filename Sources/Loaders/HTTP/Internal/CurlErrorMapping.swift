@@ -8,6 +8,7 @@ enum CurlErrorMapping {
     /// reported when libcurl's own header limit stopped it.
     static func error(for code: CURLcode, message: String, refusedAddress: String?, lastStatus: Int,
                       inHead: Bool, headerLimit: Int) -> ImageError {
+        let status = lastStatus > 0 ? lastStatus : nil
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout
@@ -18,18 +19,18 @@ enum CurlErrorMapping {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
             // No redirect: the reply itself is not HTTP ("Received HTTP/0.9 when not allowed", a
             // status line libcurl cannot parse).
-            return .malformedResponse(reason: message)
+            return .httpLoader(.malformedResponse, message: message, statusCode: status)
         case CURLE_OUT_OF_MEMORY where inHead:
             // libcurl refuses a single header line over its own cap (100 KB) this way, before our
             // header callback sees it, with no more detail than "Out of memory". A real allocation
             // failure while reading a head of at most our limit is the unlikely reading.
-            return .headerTooLarge(limit: headerLimit)
+            return .httpLoader(.headerTooLarge(limit: headerLimit), statusCode: status)
         case CURLE_COULDNT_CONNECT where refusedAddress != nil:
             return .requestRefused(reason: "connecting to the non-public address \(refusedAddress!) is not allowed")
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge(limit: 0)
         default:
-            return .network(code: Int(code.rawValue), message: message)
+            return .httpLoader(.network(curlCode: Int(code.rawValue)), message: message, statusCode: status)
         }
     }
 }

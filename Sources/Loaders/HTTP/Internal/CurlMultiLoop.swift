@@ -12,6 +12,8 @@ import WebImageCore
 final class CurlMultiLoop {
     private let scheduler: TransferScheduler
     private let configuration: HTTPLoaderConfiguration
+    /// The loader's logger, for transfers whose request brought none.
+    private let loaderLogger: Logger
     private let validator: ResponseValidator
     private let multi: UnsafeMutableRawPointer
     /// DNS and connection caches shared by every transfer without cookies. Only this thread touches
@@ -57,9 +59,10 @@ final class CurlMultiLoop {
     /// How long to sleep when nothing at all is happening; a wakeup ends it early.
     private static let idleWaitMilliseconds: Int32 = 60_000
 
-    init(scheduler: TransferScheduler, configuration: HTTPLoaderConfiguration) {
+    init(scheduler: TransferScheduler, configuration: HTTPLoaderConfiguration, logger: Logger) {
         self.scheduler = scheduler
         self.configuration = configuration
+        self.loaderLogger = logger
         self.validator = ResponseValidator(configuration: configuration)
         multi = scheduler.multi.raw
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -141,7 +144,7 @@ final class CurlMultiLoop {
                                   handles: handles, connections: connections,
                                   share: request.handlesCookies ? cookieShare : share) else {
             answer(id, request: request, status: nil,
-                   outcome: .failure(.network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")),
+                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "curl_easy_init failed")),
                    metrics: nil)
             return
         }
@@ -235,7 +238,7 @@ final class CurlMultiLoop {
         if metrics.httpVersion == "2" || metrics.httpVersion == "3" { scheduler.markMultiplexed(io.request.hostKey) }
         if case .failure(let error) = outcome {
             if case .timeout = error { keepResumableData(of: io) }
-            if case .network = error { keepResumableData(of: io) }
+            if case .network = error.httpLoaderFailure { keepResumableData(of: io) }
             if io.rangeRefused, scheduler.parkForRetry(io.id) {
                 // The kept bytes could not be resumed (and are gone): start over at once, whatever the
                 // policy says, since the server did answer.
@@ -274,8 +277,8 @@ final class CurlMultiLoop {
             logger(io.request).debug("redirect refused", metadata: [
                 "url": "\(url)", "target": "\(target)", "reason": "too many redirects"])
             answer(io.id, request: io.request, status: io.response?.statusCode,
-                   outcome: .failure(.network(code: Int(CURLE_TOO_MANY_REDIRECTS.rawValue),
-                                              message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
+                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_TOO_MANY_REDIRECTS.rawValue)),
+                                                 message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
                    metrics: metrics)
             return
         }
@@ -316,8 +319,8 @@ final class CurlMultiLoop {
         keepResumableData(of: io)
         guard io.reuse == .pooled else {
             // Not expected: a transfer on new connections never meets a reused one.
-            answer(io.id, request: io.request, status: nil, outcome: .failure(.network(
-                code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "a new connection was refused (\(refusal.rawValue))")),
+            answer(io.id, request: io.request, status: nil, outcome: .failure(.httpLoader(
+                .network(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue)), message: "a new connection was refused (\(refusal.rawValue))")),
                    metrics: nil)
             return
         }
@@ -396,7 +399,7 @@ final class CurlMultiLoop {
     // MARK: Logs and metrics
 
     /// The logger of `request`'s caller, else the configuration's.
-    private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? configuration.logger }
+    private func logger(_ request: PreparedRequest) -> Logger { request.logger ?? loaderLogger }
 
     private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: Duration) {
         HTTPMetricsRecorder.recordRetry(reason: reason)
@@ -423,7 +426,7 @@ final class CurlMultiLoop {
         }
         if let error {
             metadata["error"] = "\(error)"
-            if case .tls(let failure, _) = error {
+            if case .tls(let failure) = error.httpLoaderFailure {
                 logger.debug("TLS failure", metadata: ["url": "\(request.url)", "failure": "\(failure)"])
             }
         }

@@ -52,7 +52,7 @@ enum HTTPMetricsRecorder {
     static func retryReason(_ error: ImageError) -> String {
         switch error {
         case .timeout: "timeout"
-        case .network: "network"
+        case .loadingFailed: "network"
         case .invalidStatusCode: "status"
         default: "other"
         }

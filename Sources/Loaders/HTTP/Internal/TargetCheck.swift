@@ -12,7 +12,7 @@ import Glibc
 /// Runs `getaddrinfo`, which blocks: call it off the event thread.
 enum TargetCheck {
     /// The address to pin `host` to, or `.requestRefused` when any of its addresses is neither public nor
-    /// among `exceptions`, or `.network` when the name does not resolve.
+    /// among `exceptions`, or ``HTTPLoaderFailure/network(curlCode:)`` 6 when the name does not resolve.
     static func pinnedAddress(host: String, port: Int, except exceptions: AddressPolicy.Exceptions) -> Result<String, ImageError> {
         // URL.host keeps the brackets of an IPv6 literal on some platforms.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -23,7 +23,8 @@ enum TargetCheck {
         let status = getaddrinfo(name, String(port), &hints, &list)
         guard status == 0, let first = list else {
             // CURLE_COULDNT_RESOLVE_HOST, as libcurl would have reported it.
-            return .failure(.network(code: 6, message: "Could not resolve host: \(name) (\(String(cString: gai_strerror(status))))"))
+            return .failure(.httpLoader(.network(curlCode: 6),
+                                           message: "Could not resolve host: \(name) (\(String(cString: gai_strerror(status))))"))
         }
         // `list` is ours until freeaddrinfo; nothing below keeps a pointer into it.
         defer { freeaddrinfo(list) }
@@ -38,7 +39,8 @@ enum TargetCheck {
             }
             if pinned == nil { pinned = current.pointee.ai_family == AF_INET6 ? "[\(judged.printable)]" : judged.printable }
         }
-        guard let pinned else { return .failure(.network(code: 6, message: "Could not resolve host: \(name) (no address)")) }
+        guard let pinned else { return .failure(.httpLoader(.network(curlCode: 6),
+                                                                  message: "Could not resolve host: \(name) (no address)")) }
         return .success(pinned)
     }
 }

@@ -280,7 +280,7 @@ final class TransferIO {
         }
         headerBytes += bytes.count
         if headerBytes > configuration.maxHeaderSize {
-            failure = .headerTooLarge(limit: configuration.maxHeaderSize)
+            failure = .httpLoader(.headerTooLarge(limit: configuration.maxHeaderSize))
             return 0
         }
         if bytes.count <= 2, Self.trimmed(bytes).isEmpty {
@@ -346,11 +346,11 @@ final class TransferIO {
             return 0
         }
         if let decompressionGuard, decompressionGuard.isExceeded(decoded: body.count + bytes.count, received: receivedBytes()) {
-            failure = .decompressionRatioExceeded(limit: decompressionGuard.maxRatio)
+            failure = .httpLoader(.decompressionRatioExceeded(limit: decompressionGuard.maxRatio))
             return 0
         }
         guard body.append(bytes) else {
-            failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
+            failure = .httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
             return 0
         }
         deliverProgress(newBytes: bytes)
@@ -378,7 +378,7 @@ final class TransferIO {
             case .startOver: break
             case .refused(let reason):
                 rangeRefused = true
-                failure = .network(code: RangeResume.rangeErrorCode, message: reason)
+                failure = .httpLoader(.network(curlCode: RangeResume.rangeErrorCode), message: reason)
                 response = head
                 return false
             case .append(let whole, let complete):
@@ -402,7 +402,7 @@ final class TransferIO {
         if let prefix {
             let appended = prefix.withUnsafeBytes { body.append($0) }
             guard appended else {
-                failure = .network(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for the body")
+                failure = .httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
                 return false
             }
         }

@@ -1,10 +1,9 @@
 import Foundation
-import WebImageCore
 
 /// A transformer that works on one frame's pixels at a time.
 ///
 /// Conforming types write only ``transformFrame(_:)``; the protocol supplies
-/// `ImageTransformer/transform(_:forKey:)`. A still is oriented upright first (when its EXIF orientation
+/// ``ImageTransformer/transform(_:forKey:)``. A still is oriented upright first (when its EXIF orientation
 /// is not applied yet), so geometry such as crops and gravity means what the viewer sees. An animated image
 /// becomes a new animation whose frames are transformed one by one as they are asked for: no frame beyond
 /// the poster is composed or transformed up front, and durations and the loop count carry over.

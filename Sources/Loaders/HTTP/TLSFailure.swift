@@ -1,4 +1,4 @@
-/// Which TLS check failed, in ``ImageError/tls(_:message:)``: what a server author needs to tell a
+/// Which TLS check failed, in ``HTTPLoaderFailure/tls(_:)``: what a server author needs to tell a
 /// misconfigured origin (``untrustedCertificate(verifyResult:)``) from an attack or a stale pin (``pinnedKeyMismatch``)
 /// from a configuration mistake on this side (``localConfiguration``).
 public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
@@ -12,8 +12,8 @@ public enum TLSFailure: Sendable, Hashable, CustomStringConvertible {
     case pinnedKeyMismatch
     /// The handshake failed: no common protocol or cipher, the server refused our client certificate,
     /// or it asked for one and none was configured. Over TLS 1.3 the server refuses a client
-    /// certificate after the client finished its side, so that refusal can also surface as a
-    /// `.network` send or receive failure when the server's close arrives first.
+    /// certificate after the client finished its side, so that refusal can also surface as a send or
+    /// receive failure (``HTTPLoaderFailure/network(curlCode:)``) when the server's close arrives first.
     case handshakeFailed
     /// This side's TLS settings could not be used: the CA file or directory, the client certificate or
     /// its key is missing or unreadable.
