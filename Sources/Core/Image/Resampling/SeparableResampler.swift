@@ -79,14 +79,16 @@ struct SeparableResampler {
         floatRow.withUnsafeMutableBufferPointer { out in
             guard let out = out.baseAddress, let src = row.baseAddress else { return }
             if premultiply {
+                // A pixel at a time as SIMD4: the colour times alpha / 255, the alpha lane times 1.
+                let source = UnsafeRawPointer(src)
+                let target = UnsafeMutableRawPointer(out)
                 var i = span.lowerBound
                 while i < span.upperBound {
-                    let alpha = Float(src[i + 3])
-                    let factor = alpha * (1 / 255)
-                    out[i] = Float(src[i]) * factor
-                    out[i + 1] = Float(src[i + 1]) * factor
-                    out[i + 2] = Float(src[i + 2]) * factor
-                    out[i + 3] = alpha
+                    let pixel = SIMD4<Float>(source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+                    let factor = pixel.w * (1 / 255)
+                    let scale = SIMD4<Float>(factor, factor, factor, 1)
+                    target.storeBytes(of: pixel * scale, toByteOffset: i * MemoryLayout<Float>.stride,
+                                      as: SIMD4<Float>.self)
                     i += 4
                 }
             } else {
@@ -102,29 +104,68 @@ struct SeparableResampler {
         precondition(nextSourceRow < sourceHeight, "more rows than the source height")
         let y = nextSourceRow
         let span = floatSpan
-        var j = lowestOpenRow
-        while j < height && rows.first[j] <= y {
-            let weight = rows.weights[rows.offset[j] + y - rows.first[j]]
-            let slot = (j % slotCount) * slotStride
-            let starts = y == rows.first[j]
-            accumulators.withUnsafeMutableBufferPointer { all in
-                guard let acc = all.baseAddress.map({ $0 + slot }), let src = row.baseAddress else { return }
-                if starts {
-                    for i in span { acc[i] = src[i] * weight }
+        let rows = self.rows, slotCount = self.slotCount, slotStride = self.slotStride
+        // The open rows that read source row y: lowestOpenRow..<end.
+        var end = lowestOpenRow
+        while end < height && rows.first[end] <= y { end += 1 }
+        let open = lowestOpenRow
+        accumulators.withUnsafeMutableBufferPointer { all in
+            guard let base = all.baseAddress, let src = row.baseAddress else { return }
+            func target(_ j: Int) -> (acc: UnsafeMutablePointer<Float>, weight: Float, starts: Bool) {
+                (base + (j % slotCount) * slotStride, rows.weights[rows.offset[j] + y - rows.first[j]],
+                 y == rows.first[j])
+            }
+            // Two output rows per pass where both go on accumulating: the source row is read once for both.
+            var j = open
+            while j < end {
+                let a = target(j)
+                if j + 1 < end, case let b = target(j + 1), !a.starts, !b.starts {
+                    Self.accumulate(src, span, into: a.acc, a.weight, and: b.acc, b.weight)
+                    j += 2
                 } else {
-                    for i in span { acc[i] += src[i] * weight }
+                    Self.accumulate(src, span, into: a.acc, a.weight, starts: a.starts)
+                    j += 1
                 }
             }
-            if y == rows.last(j) {
-                emit(j)
-                lowestOpenRow = j + 1
-            }
+        }
+        // The rows whose last source row this was (the lowest open ones) are complete.
+        var j = open
+        while j < end && rows.last(j) == y {
+            emit(j)
             j += 1
         }
+        lowestOpenRow = j
         nextSourceRow += 1
     }
 
-    /// Filters output row `j`'s accumulator horizontally into the output bytes.
+    /// `acc` set to (`starts`) or increased by `src` times `weight`, over `span`.
+    @inline(__always)
+    private static func accumulate(_ src: UnsafePointer<Float>, _ span: Range<Int>, into acc: UnsafeMutablePointer<Float>,
+                                   _ weight: Float, starts: Bool) {
+        if starts {
+            for i in span { acc[i] = src[i] * weight }
+        } else {
+            for i in span { acc[i] += src[i] * weight }
+        }
+    }
+
+    /// `first` increased by `src` times `firstWeight`, `second` by `src` times `secondWeight`, over `span`,
+    /// in one pass (the same sums as two passes).
+    @inline(__always)
+    private static func accumulate(_ src: UnsafePointer<Float>, _ span: Range<Int>,
+                                   into first: UnsafeMutablePointer<Float>, _ firstWeight: Float,
+                                   and second: UnsafeMutablePointer<Float>, _ secondWeight: Float) {
+        for i in span {
+            let value = src[i]
+            first[i] += value * firstWeight
+            second[i] += value * secondWeight
+        }
+    }
+
+    /// Filters output row `j`'s accumulator horizontally into the output bytes. The hot loop of a
+    /// downscale: it reads the weight tables and the accumulator through pointers (no bounds checks or
+    /// retains per pixel), sums each pixel's taps as one SIMD4 in the order the taps lie, and clamps and
+    /// rounds the channels together (the same bytes as `byte(_:)` channel by channel).
     private mutating func emit(_ j: Int) {
         let slot = (j % slotCount) * slotStride
         let base = j * width * layout.bytesPerPixel
@@ -134,45 +175,57 @@ struct SeparableResampler {
         accumulators.withUnsafeBufferPointer { all in
             output.withUnsafeMutableBufferPointer { outAll in
                 columns.weights.withUnsafeBufferPointer { weightsAll in
+                columns.first.withUnsafeBufferPointer { firstAll in
+                columns.count.withUnsafeBufferPointer { countAll in
+                columns.offset.withUnsafeBufferPointer { offsetAll in
                     guard let acc = all.baseAddress.map({ $0 + slot }), let out = outAll.baseAddress.map({ $0 + base }),
-                          let weights = weightsAll.baseAddress else { return }
+                          let weights = weightsAll.baseAddress, let first = firstAll.baseAddress,
+                          let count = countAll.baseAddress, let offset = offsetAll.baseAddress else { return }
                     switch layout {
                     case .gray8:
                         for x in 0..<width {
-                            let w = weights + columns.offset[x]
-                            let s = acc + columns.first[x]
+                            let w = weights + offset[x]
+                            let s = acc + first[x]
                             var sum: Float = 0
-                            for k in 0..<columns.count[x] { sum += s[k] * w[k] }
+                            for k in 0..<count[x] { sum += s[k] * w[k] }
                             out[x] = byte(sum)
                         }
                     case .rgb8:
                         for x in 0..<width {
-                            let sum = Self.pixelSum(acc + columns.first[x] * 3, stride: 3,
-                                                    weights: weights + columns.offset[x], count: columns.count[x])
+                            let sum = Self.pixelSum(acc + first[x] * 3, stride: 3,
+                                                    weights: weights + offset[x], count: count[x])
                             out[x * 3] = byte(sum.x)
                             out[x * 3 + 1] = byte(sum.y)
                             out[x * 3 + 2] = byte(sum.z)
                         }
                     case .rgba8:
                         for x in 0..<width {
-                            let sum = Self.pixelSum(acc + columns.first[x] * 4, stride: 4,
-                                                    weights: weights + columns.offset[x], count: columns.count[x])
+                            let sum = Self.pixelSum(acc + first[x] * 4, stride: 4,
+                                                    weights: weights + offset[x], count: count[x])
                             let alpha = min(255, max(0, sum.w))
-                            let o = x * 4
+                            var colour = SIMD4<Float>(0, 0, 0, alpha)
                             if alpha > 0 {
                                 let unpremultiply = 255 / alpha
-                                out[o] = byte(sum.x * unpremultiply)
-                                out[o + 1] = byte(sum.y * unpremultiply)
-                                out[o + 2] = byte(sum.z * unpremultiply)
-                            } else {
-                                out[o] = 0; out[o + 1] = 0; out[o + 2] = 0
+                                colour = SIMD4(sum.x * unpremultiply, sum.y * unpremultiply,
+                                               sum.z * unpremultiply, alpha)
                             }
-                            out[o + 3] = byte(alpha)
+                            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: Self.bytes(colour),
+                                                                            as: SIMD4<UInt8>.self)
                         }
                     }
                 }
+                }
+                }
+                }
             }
         }
+    }
+
+    /// Each channel of `sum` as `byte(_:)` rounds it. Lane by lane on purpose: the generic SIMD
+    /// conversions and `clamped` are not specialised for SIMD4 and cost several times as much.
+    @inline(__always)
+    private static func bytes(_ sum: SIMD4<Float>) -> SIMD4<UInt8> {
+        SIMD4(byte(sum.x), byte(sum.y), byte(sum.z), byte(sum.w))
     }
 
     /// The weighted sum of `count` pixels from `pixels` (each read as 4 floats; the accumulators have
