@@ -191,17 +191,15 @@ struct SeparableResampler {
                             out[x] = byte(sum)
                         }
                     case .rgb8:
-                        for x in 0..<width {
-                            let sum = Self.pixelSum(acc + first[x] * 3, stride: 3,
-                                                    weights: weights + offset[x], count: count[x])
+                        Self.pixelSums(acc, stride: 3, width: width, first: first, count: count, offset: offset,
+                                       weights: weights) { x, sum in
                             out[x * 3] = byte(sum.x)
                             out[x * 3 + 1] = byte(sum.y)
                             out[x * 3 + 2] = byte(sum.z)
                         }
                     case .rgba8:
-                        for x in 0..<width {
-                            let sum = Self.pixelSum(acc + first[x] * 4, stride: 4,
-                                                    weights: weights + offset[x], count: count[x])
+                        Self.pixelSums(acc, stride: 4, width: width, first: first, count: count, offset: offset,
+                                       weights: weights) { x, sum in
                             let alpha = min(255, max(0, sum.w))
                             var colour = SIMD4<Float>(0, 0, 0, alpha)
                             if alpha > 0 {
@@ -228,18 +226,50 @@ struct SeparableResampler {
         SIMD4(byte(sum.x), byte(sum.y), byte(sum.z), byte(sum.w))
     }
 
-    /// The weighted sum of `count` pixels from `pixels` (each read as 4 floats; the accumulators have
-    /// slack after the last RGB pixel for the fourth).
+    /// The weighted sum of each output pixel's taps of the accumulator row `acc` (pixels `stride` floats
+    /// apart, each read as 4 floats; the accumulators have slack after the last RGB pixel for the fourth),
+    /// handed to `write` with its index. Four pixels are summed side by side, each in its own SIMD4 and in
+    /// the order its taps lie (so each sum is the one a pixel-at-a-time loop makes): one pixel's taps form
+    /// a chain of dependent additions, and four independent chains keep the adder busy instead of waiting
+    /// on each addition's latency.
     @inline(__always)
-    private static func pixelSum(_ pixels: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>,
-                                 count: Int) -> SIMD4<Float> {
-        var sum = SIMD4<Float>()
-        var p = UnsafeRawPointer(pixels)
-        for k in 0..<count {
-            sum += p.loadUnaligned(as: SIMD4<Float>.self) * weights[k]
-            p += stride * MemoryLayout<Float>.stride
+    private static func pixelSums(_ acc: UnsafePointer<Float>, stride: Int, width: Int, first: UnsafePointer<Int>,
+                                  count: UnsafePointer<Int>, offset: UnsafePointer<Int>, weights: UnsafePointer<Float>,
+                                  _ write: (Int, SIMD4<Float>) -> Void) {
+        let step = stride * MemoryLayout<Float>.stride
+        var x = 0
+        while x + 4 <= width {
+            let p0 = UnsafeRawPointer(acc + first[x] * stride), p1 = UnsafeRawPointer(acc + first[x + 1] * stride)
+            let p2 = UnsafeRawPointer(acc + first[x + 2] * stride), p3 = UnsafeRawPointer(acc + first[x + 3] * stride)
+            let w0 = weights + offset[x], w1 = weights + offset[x + 1]
+            let w2 = weights + offset[x + 2], w3 = weights + offset[x + 3]
+            let c0 = count[x], c1 = count[x + 1], c2 = count[x + 2], c3 = count[x + 3]
+            let common = min(min(c0, c1), min(c2, c3))
+            var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
+            var k = 0
+            while k < common {
+                let o = k * step
+                s0 += p0.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self) * w0[k]
+                s1 += p1.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self) * w1[k]
+                s2 += p2.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self) * w2[k]
+                s3 += p3.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self) * w3[k]
+                k += 1
+            }
+            // The taps past the shortest run (neighbours' runs differ by a tap or two).
+            for k in common..<c0 { s0 += p0.loadUnaligned(fromByteOffset: k * step, as: SIMD4<Float>.self) * w0[k] }
+            for k in common..<c1 { s1 += p1.loadUnaligned(fromByteOffset: k * step, as: SIMD4<Float>.self) * w1[k] }
+            for k in common..<c2 { s2 += p2.loadUnaligned(fromByteOffset: k * step, as: SIMD4<Float>.self) * w2[k] }
+            for k in common..<c3 { s3 += p3.loadUnaligned(fromByteOffset: k * step, as: SIMD4<Float>.self) * w3[k] }
+            write(x, s0); write(x + 1, s1); write(x + 2, s2); write(x + 3, s3)
+            x += 4
         }
-        return sum
+        while x < width {
+            let p = UnsafeRawPointer(acc + first[x] * stride), w = weights + offset[x]
+            var sum = SIMD4<Float>()
+            for k in 0..<count[x] { sum += p.loadUnaligned(fromByteOffset: k * step, as: SIMD4<Float>.self) * w[k] }
+            write(x, sum)
+            x += 1
+        }
     }
 
     /// The output rows finished so far (later rows zero).
