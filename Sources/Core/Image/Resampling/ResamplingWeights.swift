@@ -24,9 +24,25 @@ struct ResamplingWeights {
 
     /// The weights of output pixels `outputs` (all of them by default) of a `source` -> `destination`
     /// resample: a part is exactly that part of the whole resample (a crop of it, without the rest).
+    /// Taken from ``ResamplingWeightsCache/shared`` when the same resample ran recently (a server answers
+    /// the same few sizes over and over; the Lanczos taps cost a `sin` each), else computed and kept there.
     init(source: Int, destination: Int, filter: ResamplingFilter, outputs: Range<Int>? = nil) {
         precondition(source > 0 && destination > 0, "resampling needs positive sizes")
         let outputs = outputs ?? 0..<destination
+        let key = ResamplingWeightsCache.Key(source: source, destination: destination, filter: filter,
+                                             outputs: outputs)
+        if let cached = ResamplingWeightsCache.shared.weights(for: key) {
+            self = cached
+            return
+        }
+        self = ResamplingWeights(computing: source, destination: destination, filter: filter, outputs: outputs)
+        ResamplingWeightsCache.shared.keep(self, for: key)
+    }
+
+    /// Size of the arrays, in elements: what ``ResamplingWeightsCache`` counts against its budget.
+    var elementCount: Int { weights.count + 3 * first.count }
+
+    private init(computing source: Int, destination: Int, filter: ResamplingFilter, outputs: Range<Int>) {
         first = []; count = []; offset = []; weights = []
         first.reserveCapacity(outputs.count)
         count.reserveCapacity(outputs.count)
@@ -76,4 +92,66 @@ struct ResamplingWeights {
         let hi = max(lo, min(source - 1, Int((end - 1e-9).rounded(.down))))
         return (lo, (lo...hi).map { max(0, min(end, Double($0 + 1)) - max(start, Double($0))) })
     }
+}
+
+/// The weights of recent resamples, so that resampling the same sizes again (what a server answering
+/// the same presets does all day) never recomputes them. Bounded: at most ``capacity`` entries and
+/// ``elementBudget`` array elements in all (about 4 MB); the least recently used go first.
+final class ResamplingWeightsCache: Sendable {
+    /// What a set of weights is the result of: the whole resample and the outputs computed.
+    struct Key: Hashable, Sendable {
+        let source: Int
+        let destination: Int
+        let filter: ResamplingFilter
+        let outputs: Range<Int>
+    }
+
+    private struct Entry {
+        let key: Key
+        let weights: ResamplingWeights
+    }
+
+    /// The one every resample in the process shares.
+    static let shared = ResamplingWeightsCache()
+
+    let capacity: Int
+    let elementBudget: Int
+
+    /// Guards the entries, most recently used last, and their elements' total.
+    private let state = Locked<(entries: [Entry], elements: Int)>((entries: [], elements: 0))
+
+    init(capacity: Int = 32, elementBudget: Int = 1 << 19) {
+        self.capacity = capacity
+        self.elementBudget = elementBudget
+    }
+
+    /// The weights kept for `key`, now the most recently used; nil when none are.
+    func weights(for key: Key) -> ResamplingWeights? {
+        state.withLock { state in
+            guard let index = state.entries.lastIndex(where: { $0.key == key }) else { return nil }
+            let entry = state.entries.remove(at: index)
+            state.entries.append(entry)
+            return entry.weights
+        }
+    }
+
+    /// Keeps `weights` for `key`, dropping the least recently used entries beyond the bounds (weights
+    /// larger than half the budget are not kept at all).
+    func keep(_ weights: ResamplingWeights, for key: Key) {
+        let size = weights.elementCount
+        guard size <= elementBudget / 2 else { return }
+        state.withLock { state in
+            if let index = state.entries.firstIndex(where: { $0.key == key }) {
+                state.elements -= state.entries.remove(at: index).weights.elementCount
+            }
+            state.entries.append(Entry(key: key, weights: weights))
+            state.elements += size
+            while state.entries.count > capacity || state.elements > elementBudget {
+                state.elements -= state.entries.removeFirst().weights.elementCount
+            }
+        }
+    }
+
+    /// How many sets of weights are kept (for the tests).
+    var count: Int { state.withLock { $0.entries.count } }
 }
