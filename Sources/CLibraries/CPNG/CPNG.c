@@ -64,8 +64,19 @@ static void keep_copy(const void *bytes, size_t size, uint8_t **out, size_t *out
     *out_size = size;
 }
 
-/// Copies the ICC profile, EXIF and XMP chunks read so far (before IDAT at the header, the rest at the end).
+/// Copies the ICC profile, EXIF and XMP chunks read so far (before IDAT at the header, the rest at the end),
+/// and notes the sRGB, gAMA and cHRM chunks (which the PNG specification puts before IDAT).
 static void capture_metadata(png_structp png, png_infop info, cpng_reader *r) {
+    if (png_get_valid(png, info, PNG_INFO_sRGB) != 0) r->state.has_srgb = 1;
+    double gamma = 0;
+    if (png_get_valid(png, info, PNG_INFO_gAMA) != 0 && png_get_gAMA(png, info, &gamma) != 0 && gamma > 0) {
+        r->state.gamma = gamma;
+    }
+    double *c = r->state.chrm;
+    if (png_get_valid(png, info, PNG_INFO_cHRM) != 0
+        && png_get_cHRM(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0) {
+        r->state.has_chrm = 1;
+    }
     png_charp name; int compression; png_bytep profile; png_uint_32 profile_size;
     if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_size) != 0) {
         keep_copy(profile, profile_size, &r->state.icc, &r->state.icc_size);
@@ -101,6 +112,7 @@ static void on_info(png_structp png, png_infop info) {
     int depth, color, interlace;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
     capture_metadata(png, info, r);
+    r->state.gray_source = (color & PNG_COLOR_MASK_COLOR) == 0;
     if ((long long)w * (long long)h > r->max_pixels) {
         r->state.width = (int)w; r->state.height = (int)h;
         r->state.code = CPNG_TOO_LARGE;
