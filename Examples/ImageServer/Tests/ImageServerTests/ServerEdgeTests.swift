@@ -142,7 +142,7 @@ import WebImage
         third.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await third.read(timeout: .seconds(1)) == .nothing)
         withExtendedLifetime(first) {}
-        close(second.fd)
+        second.closeSocket()
         // Once one closes, the waiting one is served.
         guard case .bytes(let bytes) = await third.read(timeout: .seconds(30)) else { Issue.record("never served"); return }
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
