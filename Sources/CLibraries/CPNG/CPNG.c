@@ -18,6 +18,7 @@ struct cpng_reader {
     cpng_stop_check stop;
     void *stop_context;
     int rows_since_check;
+    int expand_gamma_gray; // gray with gAMA (no sRGB, no iCCP) decodes as RGB (cpng_reader_expand_gamma_gray)
     int defer_pixels;   // on_info leaves `pixels` NULL: the caller lends a buffer with cpng_reader_use_pixels
     int borrowed;       // `pixels` belongs to the caller: never freed here
 };
@@ -121,7 +122,9 @@ static void on_info(png_structp png, png_infop info) {
     png_set_expand(png);  // palette -> RGB, low-bit gray -> 8 bits, tRNS -> alpha
     png_set_strip_16(png);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    if (color == PNG_COLOR_TYPE_GRAY_ALPHA || (color == PNG_COLOR_TYPE_GRAY && has_trns)) png_set_gray_to_rgb(png);
+    int gamma_gray = r->expand_gamma_gray && (color & PNG_COLOR_MASK_COLOR) == 0 && r->state.gamma > 0
+        && !r->state.has_srgb && !r->state.icc;
+    if (color == PNG_COLOR_TYPE_GRAY_ALPHA || (color == PNG_COLOR_TYPE_GRAY && has_trns) || gamma_gray) png_set_gray_to_rgb(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     int channels = png_get_channels(png, info);
@@ -216,6 +219,8 @@ int cpng_reader_feed(cpng_reader *r, const uint8_t *data, size_t size) {
 const cpng_state *cpng_reader_state(const cpng_reader *r) { return &r->state; }
 
 void cpng_reader_defer_pixels(cpng_reader *r) { r->defer_pixels = 1; }
+
+void cpng_reader_expand_gamma_gray(cpng_reader *r) { if (r) r->expand_gamma_gray = 1; }
 
 void cpng_reader_use_pixels(cpng_reader *r, uint8_t *pixels) {
     if (!r->defer_pixels || r->state.streaming) return;

@@ -22,6 +22,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         rowStream = options.thumbnailPixelSize == nil ? nil : PNGRowStream(options: options)
         if let reader, let rowStream { rowStream.attach(to: reader) }
         if let reader { stopCheck.attach(to: reader) }
+        // Gray with gAMA is converted as RGB: Little CMS's gray-to-gray transform loses levels in the darks.
+        if let reader, options.appliesPNGGamma, options.colorConversion?.converter != nil { cpng_reader_expand_gamma_gray(reader) }
     }
 
     // The reader goes first: it points at `rowStream` and `stopCheck`, which are released after deinit.
@@ -106,8 +108,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
             chromaticities = .init(whiteX: c[0], whiteY: c[1], redX: c[2], redY: c[3],
                                    greenX: c[4], greenY: c[5], blueX: c[6], blueY: c[7])
         }
+        // A gray source was decoded as RGB for this (cpng_reader_expand_gamma_gray), so its space is RGB too.
         return GammaColorSpace(decodingExponent: 1 / state.gamma, chromaticities: chromaticities,
-                               isGray: state.gray_source != 0)
+                               isGray: state.channels == 1)
     }
 
     /// `pixels` (stored orientation: the whole image, or a thumbnail streamed at the size that fits once

@@ -85,7 +85,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// converted to sRGB. Off by default, as libvips and imgproxy, which show the stored values. Needs a
     /// converter (``colorConversion`` ``ColorConversion/sRGB(_:)`` with one that implements
     /// ``ColorProfileConverter/iccProfile(for:)``, as `LittleCMSConverter` does). Still PNG decodes only: the
-    /// frames of an animated PNG are kept as stored.
+    /// frames of an animated PNG are kept as stored. A gray file it converts is decoded as RGB.
     public var appliesPNGGamma = false
     /// How many times the thumbnail size a codec's own cheap scaling (JPEG's DCT scaling, libwebp's
     /// scaler) must leave before Core's Lanczos3 resample makes the exact size. The default,

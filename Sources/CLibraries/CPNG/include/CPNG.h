@@ -60,6 +60,9 @@ const cpng_state *cpng_reader_state(const cpng_reader *reader);
 /// lends one with `cpng_reader_use_pixels` before feeding image data, so a whole decode writes straight
 /// into the memory the decoded image keeps. Call before the first feed.
 void cpng_reader_defer_pixels(cpng_reader *reader);
+/// Decode gray images that have a gAMA chunk and neither sRGB nor iCCP as RGB, so the colour conversion
+/// that applies gAMA works on RGB pixels (Little CMS's gray-to-gray transforms lose levels in the darks).
+void cpng_reader_expand_gamma_gray(cpng_reader *reader);
 /// Lends `pixels` (width * height * channels bytes) as the image buffer of a deferring reader, or takes
 /// it back with NULL. The reader never frees a lent buffer. Ignored when rows are streamed.
 void cpng_reader_use_pixels(cpng_reader *reader, uint8_t *pixels);
