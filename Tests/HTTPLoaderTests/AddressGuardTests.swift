@@ -78,6 +78,44 @@ struct AddressGuardTests {
         #expect(server.totalRequestCount == 0)
     }
 
+    /// imgproxy's VerifySourceNetwork cases (security/source_test.go): each kind of address is let through
+    /// by its own setting only; public addresses always.
+    @Test(arguments: [
+        ([127, 0, 0, 1], "loopback"), ([127, 1, 2, 3], "loopback"), ([0, 0, 0, 0], "loopback"),
+        ([169, 254, 0, 1], "linkLocal"), ([169, 254, 169, 254], "linkLocal"), ([224, 0, 0, 251], "linkLocal"),
+        ([192, 168, 0, 1], "private"), ([10, 0, 0, 1], "private"),
+        ([8, 8, 8, 8], "public"),
+    ] as [([UInt8], String)])
+    func eachKindOfAddressHasItsOwnSetting(_ address: [UInt8], _ kind: String) {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        withUnsafeMutableBytes(of: &socketAddress.sin_addr) { $0.copyBytes(from: address) }
+        let judged = withUnsafeBytes(of: socketAddress) { AddressPolicy.judge(family: AF_INET, $0.baseAddress!) }
+        func allowed(_ change: (inout HTTPLoaderConfiguration) -> Void) -> Bool {
+            var configuration = HTTPLoaderConfiguration()
+            change(&configuration)
+            return judged.isAllowed(except: AddressPolicy.Exceptions(configuration))
+        }
+        #expect(allowed { _ in } == (kind == "public"))
+        #expect(allowed { $0.allowsLoopbackAddresses = true } == (kind == "public" || kind == "loopback"))
+        #expect(allowed { $0.allowsLinkLocalAddresses = true } == (kind == "public" || kind == "linkLocal"))
+        #expect(allowed { $0.allowsPrivateNetworks = true } == (kind == "public" || kind == "private"))
+    }
+
+    @Test func ipv6LoopbackAndLinkLocalAreClassified() {
+        func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))             // ::1
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))             // ::
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x7F00, 2])))   // ::ffff:127.0.0.2
+        #expect(!AddressPolicy.isLoopbackIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))       // fe80::1
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFEBF, 0, 0, 0, 0, 0, 0, 1])))       // top of fe80::/10
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFF02, 0, 0, 0, 0, 0, 0, 1])))       // ff02::1
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0xA9FE, 1])))  // ::ffff:169.254.0.1
+        #expect(!AddressPolicy.isLinkLocalIPv6(v6([0xFEC0, 0, 0, 0, 0, 0, 0, 1])))
+        #expect(!AddressPolicy.isLinkLocalIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))
+    }
+
     @Test func ipv6AddressesAreClassified() {
         func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
         #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))            // ::

@@ -18,6 +18,7 @@ struct cpng_reader {
     cpng_stop_check stop;
     void *stop_context;
     int rows_since_check;
+    int expand_gamma_gray; // gray with gAMA (no sRGB, no iCCP) decodes as RGB (cpng_reader_expand_gamma_gray)
     int defer_pixels;   // on_info leaves `pixels` NULL: the caller lends a buffer with cpng_reader_use_pixels
     int borrowed;       // `pixels` belongs to the caller: never freed here
 };
@@ -64,8 +65,19 @@ static void keep_copy(const void *bytes, size_t size, uint8_t **out, size_t *out
     *out_size = size;
 }
 
-/// Copies the ICC profile, EXIF and XMP chunks read so far (before IDAT at the header, the rest at the end).
+/// Copies the ICC profile, EXIF and XMP chunks read so far (before IDAT at the header, the rest at the end),
+/// and notes the sRGB, gAMA and cHRM chunks (which the PNG specification puts before IDAT).
 static void capture_metadata(png_structp png, png_infop info, cpng_reader *r) {
+    if (png_get_valid(png, info, PNG_INFO_sRGB) != 0) r->state.has_srgb = 1;
+    double gamma = 0;
+    if (png_get_valid(png, info, PNG_INFO_gAMA) != 0 && png_get_gAMA(png, info, &gamma) != 0 && gamma > 0) {
+        r->state.gamma = gamma;
+    }
+    double *c = r->state.chrm;
+    if (png_get_valid(png, info, PNG_INFO_cHRM) != 0
+        && png_get_cHRM(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0) {
+        r->state.has_chrm = 1;
+    }
     png_charp name; int compression; png_bytep profile; png_uint_32 profile_size;
     if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_size) != 0) {
         keep_copy(profile, profile_size, &r->state.icc, &r->state.icc_size);
@@ -101,6 +113,7 @@ static void on_info(png_structp png, png_infop info) {
     int depth, color, interlace;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
     capture_metadata(png, info, r);
+    r->state.gray_source = (color & PNG_COLOR_MASK_COLOR) == 0;
     if ((long long)w * (long long)h > r->max_pixels) {
         r->state.width = (int)w; r->state.height = (int)h;
         r->state.code = CPNG_TOO_LARGE;
@@ -109,7 +122,9 @@ static void on_info(png_structp png, png_infop info) {
     png_set_expand(png);  // palette -> RGB, low-bit gray -> 8 bits, tRNS -> alpha
     png_set_strip_16(png);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    if (color == PNG_COLOR_TYPE_GRAY_ALPHA || (color == PNG_COLOR_TYPE_GRAY && has_trns)) png_set_gray_to_rgb(png);
+    int gamma_gray = r->expand_gamma_gray && (color & PNG_COLOR_MASK_COLOR) == 0 && r->state.gamma > 0
+        && !r->state.has_srgb && !r->state.icc;
+    if (color == PNG_COLOR_TYPE_GRAY_ALPHA || (color == PNG_COLOR_TYPE_GRAY && has_trns) || gamma_gray) png_set_gray_to_rgb(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     int channels = png_get_channels(png, info);
@@ -204,6 +219,8 @@ int cpng_reader_feed(cpng_reader *r, const uint8_t *data, size_t size) {
 const cpng_state *cpng_reader_state(const cpng_reader *r) { return &r->state; }
 
 void cpng_reader_defer_pixels(cpng_reader *r) { r->defer_pixels = 1; }
+
+void cpng_reader_expand_gamma_gray(cpng_reader *r) { if (r) r->expand_gamma_gray = 1; }
 
 void cpng_reader_use_pixels(cpng_reader *r, uint8_t *pixels) {
     if (!r->defer_pixels || r->state.streaming) return;

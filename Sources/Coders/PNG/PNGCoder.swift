@@ -8,7 +8,9 @@ import WebImageCore
 /// `.rgb8` for opaque color, `.rgba8` whenever there is alpha or transparency; 16-bit samples are
 /// reduced to 8. The pixel limit is checked from IHDR before any pixel memory is allocated. The ICC
 /// profile (iCCP), EXIF (eXIf) and XMP (iTXt) are on `Image/metadata`, and an EXIF orientation is
-/// applied as browsers do (unless `DecodeOptions/applyOrientation` is off; it is reported either way). Thumbnails
+/// applied as browsers do (unless `DecodeOptions/applyOrientation` is off; it is reported either way).
+/// `gAMA` and `cHRM` are ignored, as libvips does, unless `DecodeOptions/appliesPNGGamma` asks to show
+/// them as browsers do. Thumbnails
 /// of non-interlaced images are downsampled while rows are read, so they never hold the full image.
 ///
 /// Encoding writes Gray8, RGB8 or RGBA8 at 8 bits with `EncodeOptions/compressionLevel` as the zlib

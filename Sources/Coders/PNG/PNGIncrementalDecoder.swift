@@ -22,6 +22,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         rowStream = options.thumbnailPixelSize == nil ? nil : PNGRowStream(options: options)
         if let reader, let rowStream { rowStream.attach(to: reader) }
         if let reader { stopCheck.attach(to: reader) }
+        // Gray with gAMA is converted as RGB: Little CMS's gray-to-gray transform loses levels in the darks.
+        if let reader, options.appliesPNGGamma, options.colorConversion?.converter != nil { cpng_reader_expand_gamma_gray(reader) }
     }
 
     // The reader goes first: it points at `rowStream` and `stopCheck`, which are released after deinit.
@@ -80,14 +82,35 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         return makeImage(pixels, isIncomplete: state.finished == 0)
     }
 
-    /// The ICC profile (iCCP), EXIF (eXIf) and XMP (iTXt) chunks read so far.
+    /// The ICC profile (iCCP), EXIF (eXIf) and XMP (iTXt) chunks read so far. With
+    /// ``DecodeOptions/appliesPNGGamma``, a file with `gAMA` and neither `iCCP` nor `sRGB` gets the profile
+    /// its converter builds from `gAMA` and `cHRM`, so the usual conversion to sRGB applies them.
     var metadata: ImageMetadata {
         let state = self.state
         var metadata = ImageMetadata()
-        if let icc = state.icc { metadata.iccProfile = Data(bytes: icc, count: state.icc_size) }
+        if let icc = state.icc {
+            metadata.iccProfile = Data(bytes: icc, count: state.icc_size)
+        } else if let space = gammaColorSpace(state), let converter = options.colorConversion?.converter {
+            metadata.iccProfile = converter.iccProfile(for: space)
+        }
         if let exif = state.exif { metadata.exif = Data(bytes: exif, count: state.exif_size) }
         if let xmp = state.xmp { metadata.xmp = Data(bytes: xmp, count: state.xmp_size) }
         return metadata
+    }
+
+    /// The colour space `gAMA` and `cHRM` describe, when ``DecodeOptions/appliesPNGGamma`` asks for it and
+    /// no `sRGB` chunk says the file is sRGB (libpng keeps only a `gAMA` it found valid).
+    private func gammaColorSpace(_ state: cpng_state) -> GammaColorSpace? {
+        guard options.appliesPNGGamma, state.has_srgb == 0, state.gamma > 0 else { return nil }
+        var chromaticities: GammaColorSpace.Chromaticities?
+        if state.has_chrm != 0 {
+            let c = withUnsafeBytes(of: state.chrm) { Array($0.bindMemory(to: Double.self)) }
+            chromaticities = .init(whiteX: c[0], whiteY: c[1], redX: c[2], redY: c[3],
+                                   greenX: c[4], greenY: c[5], blueX: c[6], blueY: c[7])
+        }
+        // A gray source was decoded as RGB for this (cpng_reader_expand_gamma_gray), so its space is RGB too.
+        return GammaColorSpace(decodingExponent: 1 / state.gamma, chromaticities: chromaticities,
+                               isGray: state.channels == 1)
     }
 
     /// `pixels` (stored orientation: the whole image, or a thumbnail streamed at the size that fits once

@@ -24,6 +24,12 @@ public protocol ColorProfileConverter: Sendable {
     /// them: 255 is no ink) in the colour space of the CMYK `profile`, as sRGB `.rgb8` pixels.
     func convertCMYKToSRGB(invertedSamples samples: [UInt8], width: Int, height: Int,
                            profile: Data) throws(ImageError) -> PixelBuffer
+
+    /// An ICC profile describing `space` (a tone curve and chromaticities, as PNG's `gAMA` and `cHRM`
+    /// give them), which ``convertedToSRGB(_:)`` then converts from as it does an embedded one; nil when
+    /// the converter cannot build one (the default) or the numbers describe no usable space. Coders use it
+    /// for ``DecodeOptions/appliesPNGGamma``.
+    func iccProfile(for space: GammaColorSpace) -> Data?
 }
 
 /// What a decode does with an embedded ICC profile.

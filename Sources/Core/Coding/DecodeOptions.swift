@@ -79,6 +79,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// thumbnail resize; CMYK JPEG before it, through the profile); the manager converts what a custom coder
     /// left with a profile.
     public var colorConversion: ColorConversion? = nil
+    /// Convert a PNG that has a `gAMA` chunk (and maybe `cHRM`) but neither `iCCP` nor `sRGB` to sRGB as
+    /// Chrome and Firefox show it: its values are decoded with the file's gamma (linear = value ^ (1 /
+    /// gAMA)), in the colour space of its `cHRM` primaries and white point (sRGB's without `cHRM`), then
+    /// converted to sRGB. Off by default, as libvips and imgproxy, which show the stored values. Needs a
+    /// converter (``colorConversion`` ``ColorConversion/sRGB(_:)`` with one that implements
+    /// ``ColorProfileConverter/iccProfile(for:)``, as `LittleCMSConverter` does). Still PNG decodes only: the
+    /// frames of an animated PNG are kept as stored. A gray file it converts is decoded as RGB.
+    public var appliesPNGGamma = false
     /// How many times the thumbnail size a codec's own cheap scaling (JPEG's DCT scaling, libwebp's
     /// scaler) must leave before Core's Lanczos3 resample makes the exact size. The default,
     /// ``ImageResampler/thumbnailReducingGap`` (2, libvips's rule), gives the filter two source pixels per

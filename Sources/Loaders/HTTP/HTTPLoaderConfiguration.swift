@@ -121,6 +121,13 @@ public struct HTTPLoaderConfiguration: Sendable {
     /// metadata answers), unspecified, multicast and reserved addresses stay refused: imgproxy's
     /// `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`. False by default.
     public var allowsPrivateNetworks = false
+    /// With the guard on, also let through loopback (127/8, ::1) and unspecified (0.0.0.0, ::) addresses:
+    /// imgproxy's `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`. False by default.
+    public var allowsLoopbackAddresses = false
+    /// With the guard on, also let through link-local addresses (169.254/16, fe80::/10, and link-local
+    /// multicast 224.0.0/24, ff02::/16), where cloud metadata services answer: imgproxy's
+    /// `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`. False by default.
+    public var allowsLinkLocalAddresses = false
     /// Where connections go: ``HTTPProxy/direct`` (proxy variables in the environment ignored) by
     /// default; set a proxy URL, or opt in to the environment.
     public var proxy = HTTPProxy.direct

@@ -251,8 +251,10 @@ extension ProcessingOptions {
 
     private mutating func parseFormat(_ a: inout ProcessingArguments) throws(ImageError) {
         guard let name = a.next() else { format = nil; return }
-        guard let named = ProcessingNames.format(name) else {
-            throw a.invalid("unknown format \"\(name)\" (jpg, png, webp, gif, avif, tiff, heic, bmp, ico, jxl)")
+        // `svg` is a format imgproxy's URLs may name: only an SVG source can be answered as SVG (passed
+        // through), which the caller knows once it has the source.
+        guard let named = ProcessingNames.sourceFormat(name) else {
+            throw a.invalid("unknown format \"\(name)\" (jpg, png, webp, gif, avif, tiff, heic, bmp, ico, jxl, svg)")
         }
         format = named
     }

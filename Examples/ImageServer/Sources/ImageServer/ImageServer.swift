@@ -39,7 +39,10 @@ public final class ImageServer: Sendable {
             logger.warning("no IMGPROXY_KEY/IMGPROXY_SALT: URL signatures are not checked")
         }
         if configuration.allowsPrivateSources {
-            logger.warning("source addresses in private networks allowed (loopback and link-local stay refused)")
+            logger.warning("source addresses in private networks allowed")
+        }
+        if configuration.allowsLinkLocalSources {
+            logger.warning("link-local source addresses allowed (cloud metadata services answer there)")
         }
     }
 

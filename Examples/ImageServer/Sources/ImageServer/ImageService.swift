@@ -288,7 +288,8 @@ final class ImageService: Sendable {
         let plan = parsedPlan
         let decoding = SourceDecoding(plan, stripsColorProfile: configuration.stripsColorProfile)
         let explicitFormat = plan.format
-        if let explicitFormat, !coders.canEncode(to: explicitFormat) {
+        // `f:svg` is answered only for an SVG source (passed through), which is known once it is fetched.
+        if let explicitFormat, explicitFormat != .svg, !coders.canEncode(to: explicitFormat) {
             throw ServerFailure(status: 422, "no encoder for \(explicitFormat.identifier)")
         }
         var facts = RequestFacts(sourceURL: path.sourceURL, response: response)
@@ -368,6 +369,11 @@ final class ImageService: Sendable {
             unprocessed.originHeaders = fetcher.originHeaders(for: sourceURL)
             metrics.recordProcessing(ContinuousClock.now - processStarted)
             return unprocessed
+        }
+        // As imgproxy: SVG is never written, so `f:svg` for a source that is not passed through (a raster
+        // one, or SVG with IMGPROXY_ALWAYS_RASTERIZE_SVG) is 422, after the source was fetched.
+        if explicitFormat == .svg {
+            throw ServerFailure(status: 422, "Resulting image format is not supported: svg")
         }
         let decodeCancellation = DecodeCancellation()
         var rendered = try await withTaskCancellationHandler {

@@ -35,6 +35,10 @@ struct ImageURLPath: Sendable, Equatable {
         var base64IncludesFilename = false
         /// Source URL schemes the server fetches: http and https, and `local` with a local file root.
         var schemes: Set<String> = ["http", "https"]
+        /// What ends the file name or object key of a `local://` or `s3://` source and starts its query
+        /// (`IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`, `?` by default; empty: none, `?` is part of the name). The
+        /// query of an `s3://` source is the object's version; a local source's is ignored.
+        var storageQuerySeparator = "?"
 
         /// `written`, the source URL as the path gives it, after the replacements and the base URL.
         func preprocessed(_ written: String) -> String {
@@ -81,7 +85,7 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<at]
         }
         guard let decoded = encoded.removingPercentEncoding else { throw Malformed(reason: "bad percent-encoding") }
-        return (try sourceURL(conventions.preprocessed(decoded), schemes: conventions.schemes), format)
+        return (try sourceURL(conventions.preprocessed(decoded), conventions: conventions), format)
     }
 
     private static func encodedSource(_ text: String, conventions: Conventions) throws(Malformed) -> (URL, ImageFormat?) {
@@ -92,7 +96,7 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<dot]
         }
         guard let bytes = Base64URL.decode(encoded) else { throw Malformed(reason: "bad base64 source URL") }
-        return (try sourceURL(conventions.preprocessed(String(decoding: bytes, as: UTF8.self)), schemes: conventions.schemes), format)
+        return (try sourceURL(conventions.preprocessed(String(decoding: bytes, as: UTF8.self)), conventions: conventions), format)
     }
 
     private static func extensionFormat(_ text: Substring) throws(Malformed) -> ImageFormat? {
@@ -102,8 +106,9 @@ struct ImageURLPath: Sendable, Equatable {
         return format
     }
 
-    private static func sourceURL(_ written: String, schemes: Set<String>) throws(Malformed) -> URL {
-        var text = written
+    private static func sourceURL(_ written: String, conventions: Conventions) throws(Malformed) -> URL {
+        let schemes = conventions.schemes
+        var text = storageURL(written, separator: conventions.storageQuerySeparator)
         // Proxies and browsers collapse the `//` of a plain URL in a path: `http:/host` means `http://host`.
         for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
             text.insert("/", at: text.index(text.startIndex, offsetBy: scheme.count))
@@ -114,6 +119,27 @@ struct ImageURLPath: Sendable, Equatable {
         // A local source names a path under the root (`local:///images/a.jpg`); the others, a host.
         guard scheme == "local" ? !url.path.isEmpty : url.host?.isEmpty == false else {
             throw Malformed(reason: scheme == "local" ? "a local source needs a path" : "the source URL has no host")
+        }
+        return url
+    }
+
+    /// A `local://` or `s3://` source as the loaders read it, cut at `separator` as imgproxy cuts it: the
+    /// name or key keeps any `?` and `#` before the separator (escaped, so they stay in the path), and the
+    /// query after it is an S3 object's version (`?versionId=`) or, for a local file, dropped. Other
+    /// sources are returned as written.
+    static func storageURL(_ written: String, separator: String) -> String {
+        guard let schemeEnd = written.range(of: "://") else { return written }
+        let scheme = written[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == FileLoader.localScheme || scheme == S3Loader.scheme else { return written }
+        var name = written[schemeEnd.upperBound...]
+        var query: Substring = ""
+        if !separator.isEmpty, let cut = name.range(of: separator) {
+            query = name[cut.upperBound...]
+            name = name[..<cut.lowerBound]
+        }
+        var url = String(written[..<schemeEnd.upperBound]) + name.replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        if scheme == S3Loader.scheme, !query.isEmpty {
+            url += "?versionId=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? "")
         }
         return url
     }

@@ -26,6 +26,7 @@ extension ServerConfiguration {
         allowedSources = reader.list("IMGPROXY_ALLOWED_SOURCES") ?? allowedSources
         allowsLoopbackSources = try reader.bool("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES") ?? allowsLoopbackSources
         allowsPrivateSources = try reader.bool("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES") ?? allowsPrivateSources
+        allowsLinkLocalSources = try reader.bool("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES") ?? allowsLinkLocalSources
         allowedSourceAddresses = Set(reader.list("WEBIMAGE_SERVER_ALLOWED_ADDRESSES") ?? [])
         if let megapixels = try reader.double("IMGPROXY_MAX_SRC_RESOLUTION") {
             maxSourcePixels = Int(megapixels * 1_000_000)
@@ -35,6 +36,7 @@ extension ServerConfiguration {
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
         maxAnimationFrameResolution = try reader.double("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION") ?? maxAnimationFrameResolution
         showsTruncatedImages = try reader.bool("WEBIMAGE_SERVER_SHOW_TRUNCATED") ?? showsTruncatedImages
+        appliesPNGGamma = try reader.bool("WEBIMAGE_SERVER_PNG_GAMMA") ?? appliesPNGGamma
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
         shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
         guard shrinkOnLoadGap >= 1, shrinkOnLoadGap <= 8 else {
@@ -104,6 +106,8 @@ extension ServerConfiguration {
             urlConventions.replacements = rules
         }
         urlConventions.base64IncludesFilename = try reader.bool("IMGPROXY_BASE64_URL_INCLUDES_FILENAME") ?? false
+        // As imgproxy: set but empty means no separator (a `?` is then part of the file name or key).
+        if let separator = environment["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR"] { urlConventions.storageQuerySeparator = separator }
         if try reader.bool("IMGPROXY_USE_S3") == true {
             guard var signature = AWSSignature.fromEnvironment(environment) else {
                 throw ConfigurationError(name: "IMGPROXY_USE_S3", value: "true",
@@ -249,6 +253,15 @@ struct EnvironmentReader {
 
     func bool(_ name: String) throws(ConfigurationError) -> Bool? {
         guard let value = string(name) else { return nil }
+        if name.hasPrefix("IMGPROXY_") {
+            // imgproxy's own variables take what Go's strconv.ParseBool takes, case included (`yes` or
+            // `tRUE` are not booleans to imgproxy, which then keeps the default; we refuse to start).
+            switch value {
+            case "1", "t", "T", "true", "TRUE", "True": return true
+            case "0", "f", "F", "false", "FALSE", "False": return false
+            default: throw ConfigurationError(name: name, value: value, expected: "a Go boolean (1, t, T, true, TRUE, True or 0, f, F, false, FALSE, False)")
+            }
+        }
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

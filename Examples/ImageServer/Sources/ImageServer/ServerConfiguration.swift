@@ -37,11 +37,15 @@ public struct ServerConfiguration: Sendable {
     /// Source URL prefixes allowed (`IMGPROXY_ALLOWED_SOURCES`, `*` matches within one URL part); empty:
     /// every source (the address guard still applies).
     public var allowedSources: [String] = []
-    /// Let the fetcher reach loopback addresses (`IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`). Off: a URL
-    /// naming localhost cannot make the server read its own admin ports.
+    /// Let the fetcher reach loopback (127/8, ::1) and unspecified (0.0.0.0, ::) addresses, as imgproxy
+    /// (`IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`). Off: a URL naming localhost cannot make the server
+    /// read its own admin ports.
     public var allowsLoopbackSources = false
+    /// Let the fetcher reach link-local addresses (169.254/16, fe80::/10, link-local multicast), as imgproxy
+    /// (`IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`). Off, as imgproxy: cloud metadata services answer there.
+    public var allowsLinkLocalSources = false
     /// Let the fetcher reach private networks: 10/8, 172.16/12, 192.168/16, 100.64/10 and fc00::/7
-    /// (`IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`). Loopback and link-local stay refused. Off by default,
+    /// (`IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`). Loopback and link-local have their own settings. Off by default,
     /// unlike imgproxy: a server that fetches strangers' URLs should name its internal origins instead.
     public var allowsPrivateSources = false
     /// Extra non-public addresses the guard lets through (`WEBIMAGE_SERVER_ALLOWED_ADDRESSES`, comma list,
@@ -61,6 +65,10 @@ public struct ServerConfiguration: Sendable {
     /// A truncated source shows the rows it has instead of failing, as imgproxy (libvips) and browsers
     /// show it (`WEBIMAGE_SERVER_SHOW_TRUNCATED`; on by default).
     public var showsTruncatedImages = true
+    /// A PNG source with a `gAMA` chunk (and maybe `cHRM`) but no `iCCP` or `sRGB` one is converted to
+    /// sRGB as Chrome and Firefox show it (`WEBIMAGE_SERVER_PNG_GAMMA`; off by default, as imgproxy:
+    /// libvips shows the stored values). See `DecodeOptions.appliesPNGGamma`.
+    public var appliesPNGGamma = false
     /// Work of all frames together, in pixels decoded (not an imgproxy setting: it sums frames against
     /// `IMGPROXY_MAX_SRC_RESOLUTION`; we compose frames lazily, so bound the work instead).
     public var maxTotalSourcePixels = DecodeOptions.defaultMaxTotalPixelCount

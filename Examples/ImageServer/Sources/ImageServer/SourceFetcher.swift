@@ -45,9 +45,9 @@ struct SourceFetcher: Sendable {
         // Interrupted bodies kept for resuming count against the server's memory, which the caches'
         // budgets bound; a few megabytes resume the common case (one large source cut short).
         http.resumableDataCapacity = Self.resumableBytes
-        var allowed = configuration.allowedSourceAddresses
-        if configuration.allowsLoopbackSources { allowed.formUnion(Self.loopbackAddresses) }
-        http.allowedPrivateAddresses = allowed
+        http.allowsLoopbackAddresses = configuration.allowsLoopbackSources
+        http.allowsLinkLocalAddresses = configuration.allowsLinkLocalSources
+        http.allowedPrivateAddresses = configuration.allowedSourceAddresses
         let allowList = SourceAllowList(configuration.allowedSources)
         if !allowList.patterns.isEmpty {
             // IMGPROXY_ALLOWED_SOURCES holds for every hop, not only the URL the request names.
@@ -85,6 +85,8 @@ struct SourceFetcher: Sendable {
         decodeOptions.firstFrameOnly = configuration.maxAnimationFrames <= 1
         // As imgproxy (libvips) and browsers: a truncated file shows the rows it has.
         decodeOptions.allowPartialImage = configuration.showsTruncatedImages
+        // Off by default, as imgproxy (libvips ignores gAMA/cHRM); on, as Chrome and Firefox show the file.
+        decodeOptions.appliesPNGGamma = configuration.appliesPNGGamma
         self.decodeOptions = decodeOptions
         decodedSources = MemoryCache(costLimit: configuration.sourceMemoryLimit)
     }
@@ -99,9 +101,6 @@ struct SourceFetcher: Sendable {
 
     /// Bytes of interrupted source bodies the loader keeps to resume them.
     static let resumableBytes = 8 * 1024 * 1024
-
-    /// The loopback addresses as the guard prints them: IPv4's usual one and IPv6's.
-    static let loopbackAddresses: Set<String> = ["127.0.0.1", "0:0:0:0:0:0:0:1"]
 
     /// The decoded source at `url` for `decoding` when it is in memory, else its bytes. Network only:
     /// cancelling the task cancels the download.

@@ -349,6 +349,33 @@ import WebImage
         try await rasterising.stop()
     }
 
+    /// `f:svg` (or `@svg`) as imgproxy v3 answers it: an SVG source passes through (sanitised); a raster
+    /// source is fetched, then refused with 422, since SVG is never written ("Resulting image format is
+    /// not supported: svg"); a source that cannot be fetched keeps its own error; with
+    /// `IMGPROXY_ALWAYS_RASTERIZE_SVG` an SVG source is refused the same way.
+    @Test func svgOutputOnlyPassesAnSVGSourceThrough() async throws {
+        var files = Fixtures.standardFiles
+        files["/logo.svg"] = .init(data: Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>"#.utf8),
+                                   contentType: "image/svg+xml")
+        let servers = try await TestServers.start(files: files)
+        func get(_ servers: TestServers, _ options: String, _ source: String, _ ext: String? = nil) async throws -> HTTPReply {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL(source), extension: ext))
+        }
+        let svg = try await get(servers, "f:svg", "/logo.svg")
+        #expect(svg.status == 200)
+        #expect(svg.header("Content-Type") == "image/svg+xml")
+        #expect(try await get(servers, "", "/logo.svg", "svg").status == 200)
+        let raster = try await get(servers, "f:svg", "/photo.jpg")
+        #expect(raster.status == 422)
+        #expect(String(decoding: raster.body, as: UTF8.self).contains("not supported: svg"))
+        #expect(try await get(servers, "rs:fit:10:10", "/photo.jpg", "svg").status == 422)
+        #expect(try await get(servers, "f:svg", "/missing.jpg").status == 404, "the source's own error first")
+        try await servers.stop()
+        let rasterising = try await TestServers.start(files: files) { $0.alwaysRasterizesSVG = true }
+        #expect(try await get(rasterising, "f:svg", "/logo.svg").status == 422)
+        try await rasterising.stop()
+    }
+
     /// The options the server acts on itself: security options only with `IMGPROXY_ALLOW_SECURITY_OPTIONS`
     /// (403 otherwise) and then enforced; `raw` and `skp` answer the source; `fq` picks the quality per
     /// format; `mb` re-encodes until the answer fits; `z` is not decoded into the fit box.

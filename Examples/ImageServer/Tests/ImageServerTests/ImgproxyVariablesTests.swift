@@ -40,6 +40,107 @@ import WebImage
         try await plain.stop()
     }
 
+    /// The address guard's variables as imgproxy reads them (Go's `strconv.ParseBool`) and as they reach
+    /// the loader: loopback (127/8, ::1, 0.0.0.0), link-local (169.254/16, fe80::/10) and private networks,
+    /// each on its own. A value Go does not take (`yes`, `tRUE`) stops the server instead of being ignored.
+    @Test func sourceAddressVariables() throws {
+        let unset = try ServerConfiguration(environment: [:])
+        #expect(!unset.allowsLoopbackSources && !unset.allowsLinkLocalSources && !unset.allowsPrivateSources)
+        let names = ["IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES",
+                     "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES"]
+        func flags(_ configuration: ServerConfiguration) -> [Bool] {
+            [configuration.allowsLoopbackSources, configuration.allowsLinkLocalSources, configuration.allowsPrivateSources]
+        }
+        for (index, name) in names.enumerated() {
+            for text in ["1", "t", "T", "true", "TRUE", "True"] {
+                let expected = names.indices.map { $0 == index }
+                #expect(flags(try ServerConfiguration(environment: [name: text])) == expected, "\(name)=\(text)")
+            }
+            for text in ["0", "f", "F", "false", "FALSE", "False"] {
+                #expect(flags(try ServerConfiguration(environment: [name: text])) == [false, false, false], "\(name)=\(text)")
+            }
+            for bad in ["yes", "on", "tRUE", "2"] {
+                #expect(throws: ConfigurationError.self, "\(name)=\(bad)") { try ServerConfiguration(environment: [name: bad]) }
+            }
+        }
+        let all = try ServerConfiguration(environment: Dictionary(uniqueKeysWithValues: names.map { ($0, "true") }))
+        let loader = SourceFetcher(configuration: all, coders: .shared, metrics: ServerMetrics()).httpLoader.configuration
+        #expect(loader.refusesPrivateAddresses)
+        #expect(loader.allowsLoopbackAddresses && loader.allowsLinkLocalAddresses && loader.allowsPrivateNetworks)
+        let none = SourceFetcher(configuration: unset, coders: .shared, metrics: ServerMetrics()).httpLoader.configuration
+        #expect(!none.allowsLoopbackAddresses && !none.allowsLinkLocalAddresses && !none.allowsPrivateNetworks)
+    }
+
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`, as imgproxy cuts `local://` and `s3://` sources: before the
+    /// separator (`?` by default) the file name or key, after it the query (an S3 object's version; ignored
+    /// for a local file); set but empty, no separator, so `?` is part of the name. HTTP sources keep theirs.
+    @Test func sourceURLQuerySeparator() async throws {
+        #expect(ImageURLPath.storageURL("s3://bucket/a/b.png?123", separator: "?") == "s3://bucket/a/b.png?versionId=123")
+        #expect(ImageURLPath.storageURL("local:///a/b.png?123", separator: "?") == "local:///a/b.png")
+        #expect(ImageURLPath.storageURL("s3://bucket/a?b.png", separator: "") == "s3://bucket/a%3Fb.png")
+        #expect(ImageURLPath.storageURL("s3://bucket/a?b#c.png!!v2", separator: "!!") == "s3://bucket/a%3Fb%23c.png?versionId=v2")
+        #expect(ImageURLPath.storageURL("http://host/a.png?x=1", separator: "!!") == "http://host/a.png?x=1")
+        #expect(try ServerConfiguration(environment: [:]).urlConventions.storageQuerySeparator == "?")
+        #expect(try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]).urlConventions.storageQuerySeparator == "")
+        #expect(try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": "!!"]).urlConventions.storageQuerySeparator == "!!")
+
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("query-separator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photo = Fixtures.standardFiles["/photo.jpg"]!.data
+        try photo.write(to: root.appendingPathComponent("photo.jpg"))
+        try photo.write(to: root.appendingPathComponent("odd?name.jpg"))
+        func status(_ servers: TestServers, _ source: String) async throws -> Int {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: source)).status
+        }
+        let byDefault = try await TestServers.start { $0.localFileSystemRoot = root }
+        #expect(try await status(byDefault, "local:///photo.jpg?v=2") == 200, "the query is cut off")
+        #expect(try await status(byDefault, "local:///odd?name.jpg") == 404, "cut at ?: odd is not a file")
+        try await byDefault.stop()
+        let none = try await TestServers.start {
+            $0.localFileSystemRoot = root
+            $0.urlConventions.storageQuerySeparator = ""
+        }
+        #expect(try await status(none, "local:///odd?name.jpg") == 200, "no separator: ? is part of the name")
+        #expect(try await status(none, "local:///photo.jpg?v=2") == 404)
+        try await none.stop()
+    }
+
+    /// `WEBIMAGE_SERVER_PNG_GAMMA`: off by default, as imgproxy (libvips ignores `gAMA`), a PNG with a gAMA
+    /// of 1.0 (linear values) answers its stored values; on, what Chrome and Firefox show: stored 64 is 25%
+    /// light, sRGB level 137 (1.055 * 0.251^(1/2.4) - 0.055 = 0.537).
+    @Test func pngGammaIsAppliedOnlyWhenAsked() async throws {
+        #expect(try ServerConfiguration(environment: [:]).appliesPNGGamma == false)
+        #expect(try ServerConfiguration(environment: ["WEBIMAGE_SERVER_PNG_GAMMA": "true"]).appliesPNGGamma)
+        let ramp = PixelBuffer(width: 4, height: 1, layout: .rgb8, bytes: [0, 0, 0, 64, 64, 64, 128, 128, 128, 255, 255, 255])
+        var bytes = [UInt8](Fixtures.encoded(ramp, as: .png))
+        func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func crc32(_ data: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in data {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            return ~crc
+        }
+        let chunk = Array("gAMA".utf8) + bigEndian(100_000)
+        bytes.insert(contentsOf: bigEndian(4) + chunk + bigEndian(crc32(chunk)), at: 8 + 25)  // after the signature and IHDR
+        var files = Fixtures.standardFiles
+        files["/linear.png"] = .init(data: Data(bytes), contentType: "image/png")
+        func level(_ servers: TestServers) async throws -> Int {
+            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/linear.png"), extension: "png"))
+            #expect(reply.status == 200)
+            let pixels = try Fixtures.decode(reply.body).pixels
+            return Int(pixels.bytes[pixels.layout.bytesPerPixel])
+        }
+        let plain = try await TestServers.start(files: files)
+        #expect(try await level(plain) == 64)
+        try await plain.stop()
+        let applying = try await TestServers.start(files: files) { $0.appliesPNGGamma = true }
+        #expect(abs(try await level(applying) - 137) <= 2)
+        try await applying.stop()
+    }
+
     /// `IMGPROXY_USER_AGENT` reaches the source loader.
     @Test func userAgentIsSentToOrigins() throws {
         let configuration = try ServerConfiguration(environment: ["IMGPROXY_USER_AGENT": "imgproxy/3.31 (test)"])

@@ -142,7 +142,7 @@ import WebImage
         third.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await third.read(timeout: .seconds(1)) == .nothing)
         withExtendedLifetime(first) {}
-        close(second.fd)
+        second.closeSocket()
         // Once one closes, the waiting one is served.
         guard case .bytes(let bytes) = await third.read(timeout: .seconds(30)) else { Issue.record("never served"); return }
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
@@ -166,6 +166,35 @@ import WebImage
         origin.open()
         #expect(try await held.value.status == 200)
         try await servers.stop()
+    }
+
+    /// A stalled `IMGPROXY_WATERMARK_URL` origin holds no worker either: the mark is fetched, like a source,
+    /// before a worker slot is taken. With one worker and no queue, a request without a watermark is
+    /// answered while the first waits for its mark (a held worker would make it 429).
+    @Test func aStalledWatermarkOriginDoesNotHoldTheOnlyWorker() async throws {
+        let origin = OriginGate()
+        defer { origin.open() }
+        var markFiles = Fixtures.standardFiles
+        markFiles["/held-mark.png"] = .init(data: Fixtures.encoded(Fixtures.alphaPixels(), as: .png), contentType: "image/png",
+                                            release: { await origin.pass() })
+        let markOrigin = try await TestServers.start(files: markFiles)
+        let servers = try await TestServers.start { configuration in
+            Fixtures.waitForHeldSources(&configuration)
+            configuration.workers = 1
+            configuration.queueSize = 0
+            configuration.watermarkURL = URL(string: markOrigin.sourceURL("/held-mark.png"))
+        }
+        let marked = Task {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "wm:1:ce", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+        }
+        await origin.arrived(1)
+        let other = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(other.status == 200)
+        #expect(servers.server.service.gate.runningCount == 0, "the marked request holds no worker while its mark is held")
+        origin.open()
+        #expect(try await marked.value.status == 200)
+        try await servers.stop()
+        try await markOrigin.stop()
     }
 
     /// Downloads from one origin take at most their share of the download slots: with two slots and one

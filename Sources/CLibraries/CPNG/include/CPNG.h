@@ -28,6 +28,11 @@ typedef struct {
                           ///< every row was decoded, so the image is shown, as browsers do
     int streaming;        ///< rows go to the row sink as they are decoded; `pixels` holds one row only
     uint8_t *icc; size_t icc_size;    ///< iCCP profile, decompressed (owned by the reader)
+    int has_srgb;         ///< an sRGB chunk was read
+    double gamma;         ///< the gAMA chunk's value (0.45455 for a 2.2 power curve); 0 without a valid one
+    int has_chrm;         ///< a valid cHRM chunk was read: `chrm` holds white x, y, red x, y, green x, y, blue x, y
+    double chrm[8];
+    int gray_source;      ///< the stored color type is gray (with or without alpha), whatever the output channels
     uint8_t *exif; size_t exif_size;  ///< eXIf payload: a TIFF structure (owned by the reader)
     uint8_t *xmp; size_t xmp_size;    ///< XMP packet from the "XML:com.adobe.xmp" iTXt chunk (owned by the reader)
     uint8_t *pixels;      ///< width * height * channels (one row when streaming), owned by the reader
@@ -55,6 +60,9 @@ const cpng_state *cpng_reader_state(const cpng_reader *reader);
 /// lends one with `cpng_reader_use_pixels` before feeding image data, so a whole decode writes straight
 /// into the memory the decoded image keeps. Call before the first feed.
 void cpng_reader_defer_pixels(cpng_reader *reader);
+/// Decode gray images that have a gAMA chunk and neither sRGB nor iCCP as RGB, so the colour conversion
+/// that applies gAMA works on RGB pixels (Little CMS's gray-to-gray transforms lose levels in the darks).
+void cpng_reader_expand_gamma_gray(cpng_reader *reader);
 /// Lends `pixels` (width * height * channels bytes) as the image buffer of a deferring reader, or takes
 /// it back with NULL. The reader never frees a lent buffer. Ignored when rows are streamed.
 void cpng_reader_use_pixels(cpng_reader *reader, uint8_t *pixels);

@@ -12,11 +12,17 @@ enum AddressPolicy {
     struct Exceptions: Sendable {
         /// ``HTTPLoaderConfiguration/allowsPrivateNetworks``.
         var privateNetworks: Bool
+        /// ``HTTPLoaderConfiguration/allowsLoopbackAddresses``.
+        var loopback = false
+        /// ``HTTPLoaderConfiguration/allowsLinkLocalAddresses``.
+        var linkLocal = false
         /// ``HTTPLoaderConfiguration/allowedPrivateAddresses``, as ``Judgement/printable`` writes them.
         var addresses: Set<String>
 
         init(_ configuration: HTTPLoaderConfiguration) {
             privateNetworks = configuration.allowsPrivateNetworks
+            loopback = configuration.allowsLoopbackAddresses
+            linkLocal = configuration.allowsLinkLocalAddresses
             addresses = configuration.allowedPrivateAddresses
         }
     }
@@ -35,10 +41,15 @@ enum AddressPolicy {
         var isPublic: Bool
         /// In a private network (``isPrivateNetworkIPv4(_:)``, ``isPrivateNetworkIPv6(_:)``).
         var isPrivateNetwork: Bool
+        /// Loopback or unspecified (``isLoopbackIPv4(_:)``, ``isLoopbackIPv6(_:)``).
+        var isLoopback = false
+        /// Link-local, unicast or multicast (``isLinkLocalIPv4(_:)``, ``isLinkLocalIPv6(_:)``).
+        var isLinkLocal = false
 
-        /// Public, a private network's when those are allowed, or one of the allowed addresses.
+        /// Public, in a kind of network that is allowed, or one of the allowed addresses.
         func isAllowed(except exceptions: Exceptions) -> Bool {
-            isPublic || (exceptions.privateNetworks && isPrivateNetwork) || exceptions.addresses.contains(printable)
+            isPublic || (exceptions.privateNetworks && isPrivateNetwork) || (exceptions.loopback && isLoopback)
+                || (exceptions.linkLocal && isLinkLocal) || exceptions.addresses.contains(printable)
         }
     }
 
@@ -50,12 +61,14 @@ enum AddressPolicy {
             let ip = socketAddress.load(as: sockaddr_in.self).sin_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
             return Judgement(printable: bytes.map(String.init).joined(separator: "."), isPublic: isPublicIPv4(bytes),
-                             isPrivateNetwork: isPrivateNetworkIPv4(bytes))
+                             isPrivateNetwork: isPrivateNetworkIPv4(bytes), isLoopback: isLoopbackIPv4(bytes),
+                             isLinkLocal: isLinkLocalIPv4(bytes))
         case AF_INET6:
             let ip = socketAddress.load(as: sockaddr_in6.self).sin6_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
             return Judgement(printable: describe(ipv6: bytes), isPublic: isPublicIPv6(bytes),
-                             isPrivateNetwork: isPrivateNetworkIPv6(bytes))
+                             isPrivateNetwork: isPrivateNetworkIPv6(bytes), isLoopback: isLoopbackIPv6(bytes),
+                             isLinkLocal: isLinkLocalIPv6(bytes))
         default:
             return Judgement(printable: "address family \(family)", isPublic: false, isPrivateNetwork: false)
         }
@@ -79,6 +92,36 @@ enum AddressPolicy {
             return isPrivateNetworkIPv4(Array(b[12..<16]))
         }
         return b[0] & 0xFE == 0xFC
+    }
+
+    /// 127/8 (loopback) and 0.0.0.0 (unspecified, which reaches the host itself), as Go's `IsLoopback`
+    /// and `IsUnspecified` (imgproxy's `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES` covers both).
+    static func isLoopbackIPv4(_ b: [UInt8]) -> Bool {
+        b[0] == 127 || b.allSatisfy { $0 == 0 }
+    }
+
+    /// ::1 and ::, and IPv4-mapped addresses of ``isLoopbackIPv4(_:)``.
+    static func isLoopbackIPv6(_ b: [UInt8]) -> Bool {
+        if let v4 = mappedIPv4(b) { return isLoopbackIPv4(v4) }
+        return b[0..<15].allSatisfy { $0 == 0 } && b[15] <= 1
+    }
+
+    /// 169.254/16 (link-local unicast, where cloud metadata answers) and 224.0.0/24 (link-local
+    /// multicast), as Go's `IsLinkLocalUnicast` and `IsLinkLocalMulticast`.
+    static func isLinkLocalIPv4(_ b: [UInt8]) -> Bool {
+        (b[0] == 169 && b[1] == 254) || (b[0] == 224 && b[1] == 0 && b[2] == 0)
+    }
+
+    /// fe80::/10 (link-local unicast) and ff02::/16 (link-local multicast, any flags), and IPv4-mapped
+    /// addresses of ``isLinkLocalIPv4(_:)``.
+    static func isLinkLocalIPv6(_ b: [UInt8]) -> Bool {
+        if let v4 = mappedIPv4(b) { return isLinkLocalIPv4(v4) }
+        return (b[0] == 0xFE && b[1] & 0xC0 == 0x80) || (b[0] == 0xFF && b[1] & 0x0F == 0x02)
+    }
+
+    /// The IPv4 address inside an IPv4-mapped IPv6 one (::ffff:a.b.c.d).
+    private static func mappedIPv4(_ b: [UInt8]) -> [UInt8]? {
+        b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF ? Array(b[12..<16]) : nil
     }
 
     /// Four bytes in network order.

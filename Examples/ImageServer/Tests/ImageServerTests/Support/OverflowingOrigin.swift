@@ -27,8 +27,12 @@ final class OverflowingOrigin: Sendable {
         var acceptedConnections = 0
         var extraSent = false
         var isStopped = false
-        /// Connections open now, for ``stop()`` to shut down.
+        /// Connections open now, for ``stop()`` to shut down. A connection thread removes its descriptor
+        /// under the lock before closing it, and ``stop()`` shuts descriptors down under the lock, so it
+        /// never reaches a number that was closed and given to another socket of the process.
         var open: Set<Int32> = []
+        /// Whether the accept loop has closed the listener (same rule as `open`).
+        var listenerClosed = false
     }
 
     /// Guards the request record and the connections, written by the accept and connection threads.
@@ -93,19 +97,24 @@ final class OverflowingOrigin: Sendable {
     /// Stops accepting and shuts every connection down; their threads close their sockets and end. Call
     /// it once done: the threads hold the origin until then.
     func stop() {
-        let open = state.withLock { state in
-            state.isStopped = true
-            return state.open
-        }
         // shutdown, not close: a thread blocked in accept or recv on the descriptor wakes up, and the
         // descriptor is closed by its own thread, so its number cannot be reused under a blocked call.
-        shutdown(listener, Int32(SHUT_RDWR))
-        for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        // Under the lock: a descriptor still in the state is still open (see `State.open`).
+        state.withLock { state in
+            state.isStopped = true
+            if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
+            for descriptor in state.open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
         release.signal()
     }
 
     private func acceptLoop() {
-        defer { close(listener) }
+        defer {
+            state.withLock { state in
+                state.listenerClosed = true
+                close(listener)
+            }
+        }
         while true {
             let descriptor = accept(listener, nil, nil)
             guard descriptor >= 0 else {
@@ -129,8 +138,10 @@ final class OverflowingOrigin: Sendable {
     /// Answers the requests of one connection in turn until the peer closes it or the origin stops.
     private func serve(_ descriptor: Int32, number: Int) {
         defer {
-            _ = state.withLock { $0.open.remove(descriptor) }
-            close(descriptor)
+            state.withLock { state in
+                state.open.remove(descriptor)
+                close(descriptor)
+            }
         }
         var pending: [UInt8] = []
         while let path = readRequestPath(descriptor, buffer: &pending) {

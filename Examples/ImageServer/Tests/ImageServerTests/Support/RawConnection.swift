@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,6 +8,11 @@ import Glibc
 /// (idle, drip a request head, never read the answer), which an HTTP client library will not do.
 final class RawConnection: Sendable {
     let fd: Int32
+    /// Whether `fd` is closed yet (by ``closeSocket()`` or deinit). It is closed once only: a second
+    /// `close` of the number would close whatever socket of this process got it in between, such as
+    /// URLSession's connection in a test running in parallel, which then fails with curl's "select/poll
+    /// returned error" (POLLNVAL on its socket).
+    private let isClosed = Mutex(false)
 
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first (a small
     /// window makes a client that does not read hold the server's writes back soon).
@@ -25,12 +31,21 @@ final class RawConnection: Sendable {
         }
         guard connected == 0 else {
             let code = errno
-            close(fd)
+            Glibc.close(fd)
             throw RawConnectionError.system("connect", code)
         }
     }
 
-    deinit { close(fd) }
+    deinit { closeSocket() }
+
+    /// Closes the connection now (the server sees it end); later calls and deinit do nothing.
+    func closeSocket() {
+        isClosed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            Glibc.close(fd)
+        }
+    }
 
     /// Sends all of `text`; false once the server has closed the connection (EPIPE, ECONNRESET).
     @discardableResult

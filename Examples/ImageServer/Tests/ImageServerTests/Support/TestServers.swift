@@ -108,18 +108,44 @@ final class ReportedPort: Sendable {
 
 /// A gate that origin files wait on until the test opens it (see `StaticSourceServer.File.release`).
 final class OriginGate: Sendable {
-    /// Guards whether the gate is open and the requests waiting for it.
-    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var isOpen = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Requests that reached the gate so far, open or not.
+        var arrivals = 0
+        /// Tests waiting for a number of arrivals (``arrived(_:)``).
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// Guards whether the gate is open, the requests waiting for it and the tests watching them arrive.
+    private let state = Mutex(State())
 
     /// Waits until ``open()`` (at once when already open).
     func pass() async {
         await withCheckedContinuation { continuation in
-            let goes = state.withLock { state -> Bool in
-                if state.isOpen { return true }
+            let (goes, reached) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                state.arrivals += 1
+                let arrivals = state.arrivals
+                let reached = state.watchers.filter { $0.count <= arrivals }.map(\.continuation)
+                state.watchers.removeAll { $0.count <= arrivals }
+                if state.isOpen { return (true, reached) }
                 state.waiting.append(continuation)
+                return (false, reached)
+            }
+            for watcher in reached { watcher.resume() }
+            if goes { continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` requests have reached the gate: an event, not a guess at how long a request takes.
+    func arrived(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state -> Bool in
+                if state.arrivals >= count { return true }
+                state.watchers.append((count, continuation))
                 return false
             }
-            if goes { continuation.resume() }
+            if reached { continuation.resume() }
         }
     }
 
