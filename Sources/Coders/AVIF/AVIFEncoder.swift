@@ -50,11 +50,7 @@ struct AVIFEncoder {
     /// `source` packed, gray made RGB, and shrunk to `EncodeOptions/maxPixelSize` when set.
     private func prepared(_ source: PixelBuffer) -> PixelBuffer {
         var pixels = source.layout == .gray8 ? source.converted(to: .rgb8) : source.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         return pixels
     }
 

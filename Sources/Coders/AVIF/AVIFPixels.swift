@@ -36,19 +36,6 @@ enum AVIFPixels {
         guard avifCropRectConvertCleanApertureBox(&rect, &image.pointee.clap, image.pointee.width, image.pointee.height,
                                                   image.pointee.yuvFormat, &diag) != 0,
               rect.width > 0, rect.height > 0 else { return pixels }
-        return crop(pixels, x: Int(rect.x), y: Int(rect.y), width: Int(rect.width), height: Int(rect.height))
-    }
-
-    /// The rectangle of `pixels` at (`x`, `y`) of `width` x `height` (inside it: libavif checked).
-    static func crop(_ pixels: PixelBuffer, x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
-        if x == 0, y == 0, width == pixels.width, height == pixels.height { return pixels }
-        let bpp = pixels.layout.bytesPerPixel
-        var out = [UInt8]()
-        out.reserveCapacity(width * height * bpp)
-        for row in y..<(y + height) {
-            let start = row * pixels.bytesPerRow + x * bpp
-            out.append(contentsOf: pixels.bytes[start..<(start + width * bpp)])
-        }
-        return PixelBuffer(width: width, height: height, layout: pixels.layout, bytes: out)
+        return pixels.cropped(x: Int(rect.x), y: Int(rect.y), width: Int(rect.width), height: Int(rect.height))
     }
 }

@@ -64,11 +64,7 @@ public struct BMPCoder: ImageCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .bmp else { throw .unsupportedFormat(format) }
         var pixels = image.pixels.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         return try BMPWriter.file(pixels)
     }
 }

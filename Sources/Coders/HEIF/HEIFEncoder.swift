@@ -14,11 +14,7 @@ struct HEIFEncoder {
     func encode(_ source: PixelBuffer) throws(ImageError) -> Data {
         _ = HEIFStatus.initialized
         var pixels = source.layout == .gray8 ? source.converted(to: .rgb8) : source.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         guard let context = heif_context_alloc() else { throw .badImageData(reason: "HEIF: out of memory") }
         defer { heif_context_free(context) }
         let encoder = try makeEncoder(context)

@@ -72,10 +72,8 @@ public struct ICOCoder: ImageCoder {
         var pngOptions = options
         pngOptions.firstFrameOnly = true
         var pixels = image.pixels
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
+        if options.maxPixelSize != nil {
+            pixels = pixels.fitting(within: options.maxPixelSize)
             pngOptions.maxPixelSize = nil
         }
         guard pixels.width >= 1, pixels.height >= 1,

@@ -46,11 +46,7 @@ public struct JPEGCoder: ImageCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .jpeg else { throw .unsupportedFormat(format) }
         var pixels = image.pixels.layout == .gray8 ? image.pixels.packed() : image.pixels.converted(to: .rgb8).packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
         let subsampling: Int32 = switch options.chromaSubsampling { case .none: 0; case .half: 1; case .quarter: 2 }
         var output: UnsafeMutablePointer<UInt8>? = nil

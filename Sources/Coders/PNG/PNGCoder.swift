@@ -46,11 +46,7 @@ public struct PNGCoder: ProgressiveImageCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .png else { throw .unsupportedFormat(format) }
         var pixels = image.pixels.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         // Gray, RGB or RGBA at 8 bits: the layouts map one to one onto PNG color types.
         let channels = pixels.layout.bytesPerPixel
         var message = [CChar](repeating: 0, count: 200)

@@ -48,11 +48,7 @@ public struct TIFFCoder: ImageCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .tiff else { throw .unsupportedFormat(format) }
         var pixels = image.pixels.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         guard pixels.width > 0, pixels.height > 0, pixels.width <= Int(UInt32.max), pixels.height <= Int(UInt32.max) else {
             throw .invalidParameter(name: "image", reason: "TIFF cannot hold a \(pixels.width)x\(pixels.height) image")
         }

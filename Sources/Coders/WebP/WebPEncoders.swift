@@ -6,11 +6,7 @@ import WebImageCore
 enum WebPStillEncoder {
     static func encode(_ source: PixelBuffer, options: EncodeOptions) throws(ImageError) -> Data {
         var pixels = source.layout == .gray8 ? source.converted(to: .rgb8) : source.packed()
-        if let limit = options.maxPixelSize {
-            let size = ImageResampler.thumbnailSize(width: pixels.width, height: pixels.height, limit: limit,
-                                                    preserveAspectRatio: true)
-            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
-        }
+        pixels = pixels.fitting(within: options.maxPixelSize)
         return try encodeWithConfig(pixels, options: options)
     }
 

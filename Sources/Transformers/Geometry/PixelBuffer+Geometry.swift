@@ -1,22 +1,8 @@
 import WebImageCore
 
-/// Pixel copying and filling the geometry transformers share; every buffer they return is packed.
+/// Pixel filling the geometry transformers share (crops are Core's `PixelBuffer.cropped`); every buffer
+/// they return is packed.
 extension PixelBuffer {
-    /// The `width` x `height` rectangle at (`x`, `y`), which must lie inside the buffer.
-    func cropped(x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
-        let bpp = layout.bytesPerPixel, rowBytes = width * bpp
-        var out = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                for row in 0..<height {
-                    let from = (y + row) * bytesPerRow + x * bpp
-                    for i in 0..<rowBytes { target[row * rowBytes + i] = source[from + i] }
-                }
-            }
-        }
-        return PixelBuffer(width: width, height: height, layout: layout, bytes: out)
-    }
-
     /// A `width` x `height` buffer of `layout` filled with `color` (converted to the layout: gray by
     /// BT.601 luma, alpha dropped when the layout has none).
     static func filled(width: Int, height: Int, layout: PixelLayout, color: RGBAColor) -> PixelBuffer {

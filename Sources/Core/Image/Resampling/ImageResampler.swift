@@ -90,24 +90,11 @@ public enum ImageResampler {
         }
         if filter == .nearest || (scaledWidth == pixels.width && scaledHeight == pixels.height) {
             let whole = resample(pixels, width: scaledWidth, height: scaledHeight, filter: filter, arithmetic: arithmetic)
-            return crop(whole, x: x, y: y, width: width, height: height)
+            return whole.cropped(x: x, y: y, width: width, height: height)
         }
         let columns = ResamplingWeights(source: pixels.width, destination: scaledWidth, filter: filter, outputs: x..<(x + width))
         let rows = ResamplingWeights(source: pixels.height, destination: scaledHeight, filter: filter, outputs: y..<(y + height))
         return run(pixels, columns: columns, rows: rows, arithmetic: arithmetic)
-    }
-
-    /// The `width` x `height` pixels at (`x`, `y`) of `pixels`, which contain them.
-    static func crop(_ pixels: PixelBuffer, x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
-        if x == 0 && y == 0 && width == pixels.width && height == pixels.height { return pixels }
-        let bpp = pixels.layout.bytesPerPixel
-        var out = [UInt8]()
-        out.reserveCapacity(width * height * bpp)
-        for row in y..<(y + height) {
-            let start = row * pixels.bytesPerRow + x * bpp
-            out.append(contentsOf: pixels.bytes[start..<(start + width * bpp)])
-        }
-        return PixelBuffer(width: width, height: height, layout: pixels.layout, bytes: out)
     }
 
     /// `pixels` resampled to `width` x `height` the way thumbnails are: a large downscale is first
