@@ -30,6 +30,10 @@ var products: [Product] = [
     .library(name: "WebImageCore", targets: ["WebImageCore"]),
     .library(name: "WebImageFileLoader", targets: ["WebImageFileLoader"]),
     .library(name: "WebImageMemoryCache", targets: ["WebImageMemoryCache"]),
+    // For tests only, and said so by its name: the loopback servers and sockets, child processes
+    // (redis-server), gates, polling and fixtures that the tests of this package, of the image server
+    // (Examples/ImageServer) and the benchmarks (Benchmarks/) share. No SwiftNIO, nothing heavy.
+    .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport", "LoopbackHTTPServer"]),
 ]
 
 var targets: [Target] = [
@@ -44,7 +48,8 @@ var targets: [Target] = [
             path: "Sources/Caches/Memory", swiftSettings: swiftSettings),
     // Fixtures, corpus access and helpers shared by every test target.
     .target(name: "WebImageTestSupport",
-            dependencies: ["WebImageCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: ["WebImageCore", "LoopbackHTTPServer",
+                           .product(name: "Tracing", package: "swift-distributed-tracing")]
                 + pluginObservability + testBackends,
             path: "Tests/Support", swiftSettings: swiftSettings),
     .testTarget(name: "WebImageCoreTests",
