@@ -15,7 +15,7 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
-    // `swift package generate-documentation` (scripts/docs); a plugin, so no product links it.
+    // `swift package generate-documentation` (scripts/checks/docs); a plugin, so no product links it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
 ]
 
@@ -187,7 +187,7 @@ targets += [
     // ICO and CUR in Swift: entries are BMP (the DIB reader above) or PNG (PNGCoder).
     .target(name: "WebImageICOCoder", dependencies: ["WebImageCore", "WebImageBMPCoder", "WebImagePNGCoder"],
             path: "Sources/Coders/ICO", swiftSettings: swiftSettings),
-    // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
+    // The tests compare with Pillow's pixels: scripts/reference/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
     .testTarget(name: "WebImageTIFFCoderTests",
                 dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/TIFFCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -237,7 +237,7 @@ targets += [
     // The disk cache, and the two-level image cache whose convenience init uses both default storages.
     .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"] + pluginObservability,
             path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
-    // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
+    // Not a product: writes the hostile files of Tests/Support for scripts/bench/hostile-bench.
     .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
                       path: "Tests/HostileFilesTool", swiftSettings: swiftSettings),
     // Not a product: a second process for the shared-directory tests.
@@ -308,7 +308,7 @@ targets += [
 // MARK: - README examples
 
 targets += [
-    // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
+    // README.md's code blocks, extracted by scripts/checks/readme-snippets: compiled by every test build.
     .testTarget(name: "ReadmeSnippets",
                 dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers", "WebImageRedisCache"],
                 path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),
