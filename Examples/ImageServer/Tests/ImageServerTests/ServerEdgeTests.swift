@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WebImage
 @testable import ImageServer
+import LoopbackHTTPServer
+import WebImageTestSupport
 
 /// The server under clients and origins that misbehave: connections that idle, drip or never read,
 /// oversized heads, stalled origins, options that cannot be applied, a disk level with a limit.
@@ -119,8 +121,8 @@ import WebImage
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             clients.append(client)
         }
-        #expect(await Self.eventually { serverSocketsHeld(port: servers.serverPort) == 0 },
-                "server sockets still held: \(serverSocketsHeld(port: servers.serverPort))")
+        #expect(await Self.eventually { LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort) == 0 },
+                "server sockets still held: \(LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort))")
         withExtendedLifetime(clients) {}
         try await servers.stop()
     }
@@ -150,7 +152,7 @@ import WebImage
     }
 
     @Test func aStalledOriginDoesNotHoldTheOnlyWorker() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -172,7 +174,7 @@ import WebImage
     /// per origin, a second request to a stalled origin waits in its origin's queue while a request to
     /// another origin (`localhost` beside `127.0.0.1`) takes the other slot and is answered.
     @Test func aStalledOriginTakesOnlyItsShareOfTheDownloadSlots() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -198,7 +200,7 @@ import WebImage
 
     /// A source the server holds in memory (decoded or as bytes) never waits for a download slot.
     @Test func aSourceInMemoryDoesNotWaitForADownloadSlot() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)

@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import WebImageTestSupport
 @testable import ImageServer
 
 /// An image server and its origin, both on 127.0.0.1 with ports picked by the system, run in one
@@ -106,39 +107,11 @@ final class ReportedPort: Sendable {
     }
 }
 
-/// A gate that origin files wait on until the test opens it (see `StaticSourceServer.File.release`).
-final class OriginGate: Sendable {
-    /// Guards whether the gate is open and the requests waiting for it.
-    private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-    /// Waits until ``open()`` (at once when already open).
-    func pass() async {
-        await withCheckedContinuation { continuation in
-            let goes = state.withLock { state -> Bool in
-                if state.isOpen { return true }
-                state.waiting.append(continuation)
-                return false
-            }
-            if goes { continuation.resume() }
-        }
-    }
-
-    /// Lets every waiting and later request through.
-    func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
-    }
-}
-
 extension Fixtures {
     /// The standard files with `/held.jpg` added: a photo answered only once `gate` opens.
-    static func files(holdingOn gate: OriginGate) -> [String: StaticSourceServer.File] {
+    static func files(holdingOn gate: AsyncGate) -> [String: StaticSourceServer.File] {
         var files = standardFiles
-        files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.pass() })
+        files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.wait() })
         return files
     }
 
