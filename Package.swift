@@ -17,7 +17,7 @@ var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
-    // `swift package generate-documentation` (scripts/docs); a plugin, so no product links it.
+    // `swift package generate-documentation` (scripts/checks/docs); a plugin, so no product links it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
     // The `webimage` command's arguments.
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -209,14 +209,21 @@ targets += [
 
 // MARK: - Test support
 
-products += [.library(name: "WebImageTesting", targets: ["WebImageTesting"])]
+products += [
+    .library(name: "WebImageTesting", targets: ["WebImageTesting"]),
+    // For tests only, and said so by its name: the loopback servers and sockets, child processes
+    // (redis-server), gates, polling and fixtures that the tests of this package, of the image server
+    // (Examples/ImageServer) and the benchmarks (Benchmarks/) share. No SwiftNIO, nothing heavy.
+    .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport", "LoopbackHTTPServer"]),
+]
 targets += [
     // Contract checks for plugin authors (coders, loaders, caches); the project's plugins run them too.
     .target(name: "WebImageTesting", dependencies: ["WebImageCore"], path: "Sources/Testing",
             swiftSettings: swiftSettings),
     // Fixtures, corpus access and helpers shared by every test target.
     .target(name: "WebImageTestSupport",
-            dependencies: ["WebImageCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: ["WebImageCore", "LoopbackHTTPServer",
+                           .product(name: "Tracing", package: "swift-distributed-tracing")]
                 + pluginObservability + testBackends,
             path: "Tests/Support", swiftSettings: swiftSettings),
     // A real HTTP/1.1 server on 127.0.0.1 with fault injection, for tests and the demo. Not a product.
@@ -224,7 +231,7 @@ targets += [
     // Tests only: a TLS front (libssl) for the loopback server, and zlib for gzip/deflate bodies and bombs.
     .target(name: "CHTTPTestSupport", path: "Tests/CHTTPTestSupport",
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("z")]),
-    // Not a product: writes the hostile files of Tests/Support for scripts/hostile-bench.
+    // Not a product: writes the hostile files of Tests/Support for scripts/bench/hostile-bench.
     .executableTarget(name: "hostile-files", dependencies: ["WebImageTestSupport"],
                       path: "Tests/HostileFilesTool", swiftSettings: swiftSettings),
     // Not a product: a second process for the shared-directory tests.
@@ -267,7 +274,7 @@ targets += [
     .testTarget(name: "WebImageJXLCoderTests",
                 dependencies: ["WebImageTesting", "WebImageJXLCoder", "WebImagePNGCoder", "WebImageJPEGCoder", "WebImageTestSupport"],
                 path: "Tests/JXLCoderTests", swiftSettings: swiftSettings),
-    // The tests compare with Pillow's pixels: scripts/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
+    // The tests compare with Pillow's pixels: scripts/reference/tiff-bmp-ico-reference.py writes the fixtures and reference PNGs.
     .testTarget(name: "WebImageTIFFCoderTests",
                 dependencies: ["WebImageTesting", "WebImageTIFFCoder", "WebImagePNGCoder", "WebImageTestSupport"],
                 path: "Tests/TIFFCoderTests", exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -298,7 +305,7 @@ targets += [
                 dependencies: ["WebImage", "LoopbackHTTPServer", "WebImageTestSupport", "WebImageTransformers",
                                "webimage", "CustomCoder", "CustomLoader", "TerminalGallery"],
                 path: "Tests/IntegrationTests", swiftSettings: swiftSettings),
-    // README.md's code blocks, extracted by scripts/readme-snippets: compiled by every test build.
+    // README.md's code blocks, extracted by scripts/checks/readme-snippets: compiled by every test build.
     .testTarget(name: "ReadmeSnippets",
                 dependencies: ["WebImage", "WebImageTesting", "WebImageTransformers", "WebImageRedisCache"],
                 path: "Tests/ReadmeSnippets", swiftSettings: swiftSettings),

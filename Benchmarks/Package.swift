@@ -72,6 +72,8 @@ targets += [
                           .product(name: "WebImageDiskCache", package: "SwiftWebImage"),
                           .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
                           .product(name: "WebImagePNGCoder", package: "SwiftWebImage"),
+                          // redis-server and child processes, as the tests start them.
+                          .product(name: "WebImageTestSupport", package: "SwiftWebImage"),
                       ],
                       path: "Sources/CacheBench", swiftSettings: swiftSettings),
 ]
@@ -80,7 +82,7 @@ targets += [
 
 products += [.executable(name: "transform-bench", targets: ["TransformBench"])]
 targets += [
-    // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/transform-bench runs the
+    // 256 px thumbnails and a 25 % Lanczos3 resize of 12 MP photos; scripts/bench/transform-bench runs the
     // libvips and Pillow peers on the same files and prints the table.
     .executableTarget(name: "TransformBench",
                       dependencies: ["CorpusPhotos", .product(name: "WebImage", package: "SwiftWebImage")],
@@ -102,7 +104,7 @@ targets += [
 products += [.executable(name: "resample-bench", targets: ["ResampleBench"])]
 targets += [
     // Lanczos3 12 MP -> 256 px and 2 MP -> 800 px, RGB and RGBA: the fixed-point engine, the Float engine
-    // and Pillow (scripts/resample-bench-peer.py in a child), side by side.
+    // and Pillow (scripts/bench/resample-bench-peer.py in a child), side by side.
     .executableTarget(name: "ResampleBench",
                       dependencies: ["CorpusPhotos", .product(name: "WebImageCore", package: "SwiftWebImage")],
                       path: "Sources/ResampleBench", swiftSettings: swiftSettings),

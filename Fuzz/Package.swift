@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 // libFuzzer harnesses for the coders and the Redis reply reader, in their own package so that library users and the main package's
-// builds never compile them. `scripts/fuzz` builds this package with `--sanitize fuzzer --sanitize address`.
+// builds never compile them. `scripts/checks/fuzz` builds this package with `--sanitize fuzzer --sanitize address`.
 
 /// The main package is the folder above; a path dependency is known by its folder's name, which depends
 /// on where the repository is checked out (a worktree, a CI clone), so it is computed here.

@@ -16,7 +16,7 @@ packages+=(libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjx
 packages+=(librsvg2-dev librsvg2-bin)
 # TIFF coder: libtiff (the BMP and ICO coders are Swift).
 packages+=(libtiff-dev)
-# CI only: scripts/browser-check loads the image server's demo page and the docs site in headless Chromium.
+# CI only: scripts/checks/browser-check loads the image server's demo page and the docs site in headless Chromium.
 if [ "${CI:-}" = true ]; then packages+=(chromium); fi
 # The Redis cache tier: hiredis and ISA-L (the values' CRC-32C) to build, redis-server for its tests,
 # redis-tools (redis-cli, redis-benchmark).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """server-soak: webimage-server under good traffic, then good traffic mixed with hostile origins and clients.
 
-Started by `scripts/soak` (which builds the server in release and makes a virtual environment with Pillow), or:
+Started by `scripts/bench/soak` (which builds the server in release and makes a virtual environment with Pillow), or:
 
     python soak.py --server PATH/TO/webimage-server [--duration 90] [--workers 32] [--hostile-share 0.3]
 

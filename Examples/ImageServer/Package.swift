@@ -58,7 +58,9 @@ let package = Package(
                          dependencies: ["ImageServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                          swiftSettings: swiftSettings),
         .testTarget(name: "ImageServerTests",
-                    dependencies: ["ImageServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    dependencies: ["ImageServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   // The loopback sockets, redis-server, gates and polling the main package's tests use.
+                                   .product(name: "WebImageTestSupport", package: "SwiftWebImage")],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -109,7 +109,7 @@ struct BMPHostileInputTests {
     }
 }
 
-/// The hostile BMP of `HostileFiles` (also measured by scripts/hostile-bench).
+/// The hostile BMP of `HostileFiles` (also measured by scripts/bench/hostile-bench).
 @Suite("BMP hostile files stay within bounds")
 struct BMPHostileFilesTests {
     @Test func anEmptyRLECanvasIsRefusedOverThePixelLimitAndTransparentUnderIt() throws {

@@ -2,7 +2,7 @@ import CLCMS2
 import Foundation
 import WebImageCore
 
-/// The committed fixtures of scripts/color-reference.py and profiles made here with Little CMS.
+/// The committed fixtures of scripts/reference/color-reference.py and profiles made here with Little CMS.
 enum ColorFixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 

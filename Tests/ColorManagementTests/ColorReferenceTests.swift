@@ -6,7 +6,7 @@ import WebImageJPEGCoder
 import WebImagePNGCoder
 import WebImageWebPCoder
 
-/// Converted pixels against color-reference.tsv (Pillow's ImageCms, see scripts/color-reference.py),
+/// Converted pixels against color-reference.tsv (Pillow's ImageCms, see scripts/reference/color-reference.py),
 /// within ``tolerance`` levels per channel: two builds of Little CMS and two sRGB profiles round differently
 /// by up to one level each.
 @Suite struct ColorReferenceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageTesting
+import WebImageTestSupport
 
 /// A coder that breaks two duties: it ignores the pixel limit and the thumbnail size.
 private struct CarelessCoder: ImageCoder {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
 
 @Suite("Coders, loaders and caches managers")
 struct CoordinatorTests {

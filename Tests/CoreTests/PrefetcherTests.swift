@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
 
 @Suite("ImagePrefetcher")
 struct PrefetcherTests {

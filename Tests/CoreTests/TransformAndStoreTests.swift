@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
 
 /// Inverts gray pixels; a transformer with a real effect, so tests can tell original from transformed.
 struct InvertTransformer: ImageTransformer {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
 
 /// A target that records every image set on it.
 final class RecordingTarget: WebImageTarget {

@@ -53,7 +53,7 @@ struct DiskCacheObservabilityTests {
         let temporary = try TemporaryDirectory(prefix: "observed-two-level")
         let configured = RecordingLog()
         let cache = try WebImageCache(directory: temporary.url, namespace: "images",
-                                      coder: ImageCodersManager(coders: [RawTestCoder()]),
+                                      coder: ImageCodersManager(coders: [RawImageCoder()]),
                                       logger: configured.logger(level: .debug))
         let key = "https://example.com/broken.raw"
         try cache.disk.setData(Data("RAWI not really".utf8), forKey: key)

@@ -13,11 +13,11 @@ struct WebImageCacheContractTests {
     @Test(arguments: [ImageCacheType.all, .memory, .disk])
     func theCacheContractHolds(on levels: ImageCacheType) async throws {
         let directory = try TemporaryDirectory(prefix: "cache-contract")
-        let coder = RawTestCoder()
+        let coder = RawImageCoder()
         let cache = try WebImageCache(directory: directory.url, namespace: "contract",
                                       coder: ImageCodersManager(coders: [coder]))
         let sample = Image(pixels: TestPictures.quadrants(width: 8, height: 6, layout: .rgba8))
-        let data = try coder.encode(sample, as: .rawTest, options: EncodeOptions())
+        let data = try coder.encode(sample, as: .raw, options: EncodeOptions())
         var contract = CacheContract(cache: cache, sample: sample, sampleData: data)
         contract.cacheType = levels
         // Validators live beside the bytes on disk; a memory-only entry has none.

@@ -16,13 +16,13 @@ struct TwoLevelFixture {
     init() throws {
         temporary = try TemporaryDirectory(prefix: "two-level")
         cache = try WebImageCache(directory: temporary.url, namespace: "images",
-                                  coder: ImageCodersManager(coders: [RawTestCoder()]))
+                                  coder: ImageCodersManager(coders: [RawImageCoder()]))
         disk = try #require(cache.disk as? DiskCache)
     }
 
-    var sampleData: Data { RawTestCoder.sample(width: 64, height: 32) }
+    var sampleData: Data { RawImageCoder.sample(width: 64, height: 32) }
     var sampleImage: Image {
-        get throws { try RawTestCoder().decode(sampleData, options: DecodeOptions()) }
+        get throws { try RawImageCoder().decode(sampleData, options: DecodeOptions()) }
     }
 }
 
@@ -78,7 +78,7 @@ struct WebImageCacheTests {
         #expect(hit.image.width == 16)
         #expect(hit.image.height == 8)
         #expect(hit.image.scale == 2)   // "@2x" in the key's URL, as for a fresh download
-        #expect(hit.image.format == .rawTest)
+        #expect(hit.image.format == .raw)
     }
 
     @Test func synchronousDiskQueryAnswersTheSameHit() async throws {
@@ -119,12 +119,12 @@ struct WebImageCacheTests {
         try await fixture.cache.store(image, data: nil, validators: nil, forKey: fixture.key, cacheType: .disk,
                                       context: ImageContext())
         let stored = try #require(try fixture.disk.data(forKey: fixture.key))
-        #expect(try RawTestCoder().decode(stored, options: DecodeOptions()).pixels == image.pixels)
+        #expect(try RawImageCoder().decode(stored, options: DecodeOptions()).pixels == image.pixels)
     }
 
     @Test func imageStoredWithoutBytesUsesTheContextsSerializer() async throws {
         let fixture = try TwoLevelFixture()
-        let serialized = RawTestCoder.sample(width: 2, height: 2)
+        let serialized = RawImageCoder.sample(width: 2, height: 2)
         var context = ImageContext()
         context.cacheSerializer = CacheSerializerBlock { _, _, _ in serialized }
         try await fixture.cache.store(try fixture.sampleImage, data: nil, validators: nil, forKey: fixture.key,
@@ -187,8 +187,8 @@ struct WebImageCacheTests {
         let temporary = try TemporaryDirectory(prefix: "two-level")
         let memory = MemoryCache(costLimit: 1 << 20, countLimit: 1)
         let disk = try DiskCache(directory: temporary.url, namespace: "custom")
-        let cache = WebImageCache(memory: memory, disk: disk, coder: RawTestCoder())
-        try await cache.store(nil, data: RawTestCoder.sample(width: 4, height: 4), validators: nil, forKey: "a",
+        let cache = WebImageCache(memory: memory, disk: disk, coder: RawImageCoder())
+        try await cache.store(nil, data: RawImageCoder.sample(width: 4, height: 4), validators: nil, forKey: "a",
                               cacheType: .disk, context: ImageContext())
         _ = await cache.queryImage(forKey: "a", options: [], context: ImageContext(), cacheType: .all)
         #expect(memory.count == 1)

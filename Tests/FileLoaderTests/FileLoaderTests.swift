@@ -177,26 +177,10 @@ struct FileLoaderTests {
     @Test func loadsThroughTheManagerEndToEnd() async throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write(Data("RAWI".utf8) + Data([0, 2, 0, 1, 2, 9, 9]), to: "tiny.raw")
-        let coders = ImageCodersManager(coders: [TinyRawCoder()])
+        let coders = ImageCodersManager(coders: [RawImageCoder()])
         let manager = ImageManager(cache: ImageCachesManager(), loader: FileLoader(coders: coders), coders: coders)
         let result = try await manager.image(for: file)
         #expect(result.image.width == 2 && result.image.height == 1 && result.cacheType == .none)
-    }
-}
-
-/// Decodes "RAWI" + UInt16 width + UInt16 height + layout byte + gray pixels.
-struct TinyRawCoder: ImageCoder {
-    func canDecode(_ data: Data) -> Bool { data.starts(with: Array("RAWI".utf8)) }
-    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        let b = [UInt8](data)
-        guard b.count >= 9 else { throw .badImageData(reason: "short") }
-        let w = Int(b[4]) << 8 | Int(b[5]), h = Int(b[6]) << 8 | Int(b[7])
-        guard b.count >= 9 + w * h else { throw .badImageData(reason: "truncated") }
-        return Image(pixels: PixelBuffer(width: w, height: h, layout: .gray8, bytes: Array(b[9..<(9 + w * h)])))
-    }
-    func canEncode(to format: ImageFormat) -> Bool { false }
-    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
-        throw .unsupportedFormat(format)
     }
 }
 

@@ -5,7 +5,7 @@ import WebImageGIFCoder
 import WebImageTestSupport
 
 /// Every frame of the conformance corpus against `gif-reference.tsv`, made by
-/// `scripts/gif-reference.py` (Pillow's LZW decoder, browser-policy composition; see the script for
+/// `scripts/reference/gif-reference.py` (Pillow's LZW decoder, browser-policy composition; see the script for
 /// where and why that differs from Pillow's own compositor). Skipped without the corpus.
 @Suite("GIF reference frames")
 struct GIFReferenceTests {

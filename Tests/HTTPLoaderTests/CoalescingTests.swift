@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WebImageCore
 import WebImageHTTPLoader
+import WebImageTestSupport
 
 /// Identical requests share one transfer; each caller keeps its own completion and cancellation.
 @Suite(.timeLimit(.minutes(1)))

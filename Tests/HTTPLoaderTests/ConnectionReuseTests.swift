@@ -144,10 +144,10 @@ struct ConnectionReuseTests {
         let first = try await load(loader, url("/first.pgm")).get()
         #expect(first.data == OverflowingOrigin.firstBody)
         origin.releaseExtra.open()
-        try await waitUntil("the origin wrote the extra bytes") { origin.extraWasSent }
+        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) { origin.extraWasSent }
         // Through the front they take another hop: wait until they reached the loader's socket.
         let port = front?.port ?? origin.server.port
-        try await waitUntil("the extra bytes reached the loader's socket") { unreadBytes(fromPort: port) > 0 }
+        try await eventuallyAsync("the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)) { LoopbackTCPTable.unreadBytes(fromPort: Int(port)) > 0 }
 
         let redirector = try LoopbackHTTPServer()
         defer { redirector.shutdown() }
@@ -161,19 +161,6 @@ struct ConnectionReuseTests {
         #expect(origin.requests(on: firstConnection) == 1)
         #expect(origin.server.acceptedConnectionCount == 2)
         try await afterwards(loader, url, origin)
-    }
-
-    /// Polls `condition` every 10 ms until it holds; fails after `seconds` (a bound for a broken run,
-    /// not a guess at how long anything takes).
-    private func waitUntil(_ what: String, seconds: Int = 30, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record(Comment(rawValue: "timed out waiting until \(what)"))
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 
@@ -241,28 +228,6 @@ private final class OverflowingOrigin: Sendable {
         state.withLock { state in
             Dictionary(grouping: state.connections, by: \.connection).values.map(\.count).max() ?? 0
         }
-    }
-}
-
-/// Bytes received and not yet read by the TCP sockets of this machine connected to 127.0.0.1:`port`
-/// (Linux's /proc/net/tcp): how a test sees what an origin wrote arrive in the loader's socket.
-private func unreadBytes(fromPort port: UInt16) -> Int {
-    // Read to the end: the file's size is 0, and one read returns only a page of its rows.
-    let descriptor = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return 0 }
-    defer { close(descriptor) }
-    var table: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while case let count = chunk.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }), count > 0 {
-        table += chunk[..<count]
-    }
-    // Rows: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as hex "0100007F:1F90".
-    let remote = "0100007F:" + String(format: "%04X", port)
-    return String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst().reduce(0) { total, row in
-        let fields = row.split(separator: " ")
-        guard fields.count > 4, fields[2] == remote, let queues = fields[4].split(separator: ":").last,
-              let unread = Int(queues, radix: 16) else { return total }
-        return total + unread
     }
 }
 

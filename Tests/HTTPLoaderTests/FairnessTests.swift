@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 import WebImageCore
 @testable import WebImageHTTPLoader
+import WebImageTestSupport
 
 /// One slow host cannot hold back another: separate global and per-host limits, hosts served in turn,
 /// and stalls that give their slot back quickly. Two servers on different ports are two hosts.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WebImageCore
 import WebImageHTTPLoader
+import WebImageTestSupport
 
 /// With `.progressiveLoad`, registered progressive coders turn arriving bytes into partial images.
 @Suite(.timeLimit(.minutes(1)))

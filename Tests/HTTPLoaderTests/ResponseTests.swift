@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WebImageCore
 import WebImageHTTPLoader
+import WebImageTestSupport
 
 /// What comes back: response modifiers, decryptors, retries, progress, metrics and events.
 @Suite(.timeLimit(.minutes(1)))

@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 import WebImageCore
 import WebImageHTTPLoader
+import WebImageTestSupport
 
 /// The queue: concurrency limit (changeable while running), FIFO/LIFO, priorities, the queue cap and
 /// the per-host limit, observed on the server.

@@ -3,7 +3,7 @@ import WebImageCore
 import WebImageTestSupport
 
 // Writes one file of every hostile class into the folder given as the only argument and prints, per
-// file, "name<TAB>path<TAB>modes" for scripts/hostile-bench (modes: which fetch runs to measure).
+// file, "name<TAB>path<TAB>modes" for scripts/bench/hostile-bench (modes: which fetch runs to measure).
 // Not a product: a tool for the measurement script, built from the same generators the tests use.
 
 guard CommandLine.arguments.count == 2 else {

@@ -7,7 +7,7 @@ import WebImagePNGCoder
 import WebImageTestSupport
 import WebImageTesting
 
-/// Every fixture of `scripts/tiff-bmp-ico-reference.py` against Pillow's pixels (see `reference.tsv`).
+/// Every fixture of `scripts/reference/tiff-bmp-ico-reference.py` against Pillow's pixels (see `reference.tsv`).
 @Suite("ICO decodes its largest entry as Pillow does")
 struct ICOReferenceTests {
     static let fixtures = ReferenceFixture.all(in: "ICOCoderTests")
@@ -151,7 +151,7 @@ struct ICOCoderTests {
     }
 }
 
-/// The hostile ICO of `HostileFiles` (also measured by scripts/hostile-bench).
+/// The hostile ICO of `HostileFiles` (also measured by scripts/bench/hostile-bench).
 @Suite("ICO hostile files stay within bounds")
 struct ICOHostileFilesTests {
     @Test func aDirectoryOf65535EntriesDecodesOnePicture() throws {

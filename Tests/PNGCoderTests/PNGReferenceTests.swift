@@ -5,7 +5,7 @@ import WebImagePNGCoder
 import WebImageTestSupport
 
 /// Every conformance PNG (PngSuite and the rest of the corpus) against `png-reference.tsv`, made by
-/// `scripts/png-reference.py` from Pillow's decode (see the script for how 16-bit samples and tRNS
+/// `scripts/reference/png-reference.py` from Pillow's decode (see the script for how 16-bit samples and tRNS
 /// become RGBA8). Skipped without the corpus.
 @Suite("PNG reference pixels")
 struct PNGReferenceTests {

@@ -3,7 +3,7 @@ import WebImage
 import WebImageTransformers
 
 // The names README.md's examples use without declaring them: stand-ins of the reader's own values and
-// plugins, just enough for the examples to compile (scripts/readme-snippets explains the build).
+// plugins, just enough for the examples to compile (scripts/checks/readme-snippets explains the build).
 
 /// The URL the examples load.
 let url = URL(string: "https://example.com/cat.webp")!

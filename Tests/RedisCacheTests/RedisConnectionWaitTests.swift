@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WebImageCore
 @testable import WebImageRedisCache
+import WebImageTestSupport
 
 /// How a connection waits for replies: the first receive of an exchange sleeps in the kernel, bounded by
 /// the read timeout (SO_RCVTIMEO); the receives after it poll against the exchange's deadline. Each way of

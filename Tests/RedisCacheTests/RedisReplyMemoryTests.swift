@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImageRedisCache
+import WebImageTestSupport
 
 /// Reply memory: large values are read into blocks that come back for reuse when their `Data` is gone,
 /// within the configured limit, and the values stay valid after the cache that read them is gone.

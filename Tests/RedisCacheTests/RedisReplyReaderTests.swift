@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import WebImageRedisCache
+import LoopbackHTTPServer
+import WebImageTestSupport
 
 /// The RESP2 reader behind `credis_exchange`: every reply type from a real redis-server, the bulk-length
 /// limit, and a scripted server that answers with broken or hostile bytes.
@@ -97,13 +99,8 @@ final class ScriptedRedisServer: Sendable {
     private let listener: Int32
 
     init(reply: Data, holdOpen: Bool = false) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        do {
-            port = try RedisServerProcess.bindLoopback(listener, listening: true)
-        } catch {
-            close(listener)
-            throw error
-        }
+        let (listener, port) = try LoopbackSocket.listening(backlog: 4)
+        self.port = Int(port)
         self.listener = listener
         Thread {
             let client = accept(listener, nil, nil)

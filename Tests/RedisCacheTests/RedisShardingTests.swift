@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImageRedisCache
+import WebImageTestSupport
 
 /// Several Redis processes as shards of one cache (consistent hashing).
 @Suite("Redis sharding")

@@ -132,13 +132,3 @@ struct RedisTieredCacheTests {
         #expect(http.requestCount(for: "/img/\(seed).png") == 1)
     }
 }
-
-/// `eventually` for async conditions.
-func eventuallyAsync(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw RedisTestError.timedOut(what)
-}

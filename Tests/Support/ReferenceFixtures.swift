@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// The fixtures of `scripts/tiff-bmp-ico-reference.py`: files under `Tests/<Coder>Tests/Fixtures`, each
+/// The fixtures of `scripts/reference/tiff-bmp-ico-reference.py`: files under `Tests/<Coder>Tests/Fixtures`, each
 /// with Pillow's pixels as `<file>.reference.png` and a line of `reference.tsv` saying how to compare.
 public struct ReferenceFixture: Sendable, CustomStringConvertible {
     /// How the coder's pixels are compared with the reference's.

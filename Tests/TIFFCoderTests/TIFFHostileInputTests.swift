@@ -144,7 +144,7 @@ struct TIFFHostileInputTests {
     }
 }
 
-/// The hostile TIFF of `HostileFiles` (also measured by scripts/hostile-bench): bounded work, a right answer.
+/// The hostile TIFF of `HostileFiles` (also measured by scripts/bench/hostile-bench): bounded work, a right answer.
 @Suite("TIFF hostile files stay within bounds")
 struct TIFFHostileFilesTests {
     @Test func aHundredThousandOneRowStripsDecode() throws {

@@ -5,7 +5,7 @@ import WebImagePNGCoder
 import WebImageTestSupport
 import WebImageTIFFCoder
 
-/// Every fixture of `scripts/tiff-bmp-ico-reference.py` against Pillow's pixels (see `reference.tsv`
+/// Every fixture of `scripts/reference/tiff-bmp-ico-reference.py` against Pillow's pixels (see `reference.tsv`
 /// for each file's variant and tolerance).
 @Suite("TIFF decodes as Pillow does")
 struct TIFFReferenceTests {

@@ -3,7 +3,7 @@ import Testing
 import WebImageCore
 import WebImageTransformers
 
-/// The filters against filter-reference.tsv (scripts/filter-reference.py): true gaussians in float64,
+/// The filters against filter-reference.tsv (scripts/reference/filter-reference.py): true gaussians in float64,
 /// Pillow's GaussianBlur, UnsharpMask and convert("L"), and NumPy's W3C blend and adjustment formulas.
 @Suite struct FilterReferenceTests {
     /// The reference case `name` on `layout`, and our output on the same input.

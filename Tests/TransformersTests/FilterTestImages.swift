@@ -1,12 +1,12 @@
 import Foundation
 import WebImageCore
 
-/// The input images of scripts/filter-reference.py, built the same way, and the reference it wrote.
+/// The input images of scripts/reference/filter-reference.py, built the same way, and the reference it wrote.
 enum FilterTestImages {
     static let width = 48, height = 40
 
     /// Gradients in red and green, an 8-pixel checker in blue, hashed noise of +-16 on everything
-    /// (`sample` in scripts/filter-reference.py).
+    /// (`sample` in scripts/reference/filter-reference.py).
     static func sample(_ x: Int, _ y: Int, _ c: Int) -> UInt8 {
         var h = UInt32(x) &* 374_761_393 &+ UInt32(y) &* 668_265_263 &+ UInt32(c) &* 2_246_822_519
         h = (h ^ (h >> 13)) &* 1_274_126_177

@@ -3,7 +3,7 @@ import WebImageCore
 import WebImageTransformers
 
 /// Rotation and rounded coverage against Pillow's pixels in geometry-reference.tsv
-/// (scripts/geometry-reference.py).
+/// (scripts/reference/geometry-reference.py).
 @Suite struct GeometryReferenceTests {
     @Test func theReferenceFileIsThereAndThePatternMatches() throws {
         let pattern = try #require(GeometryFixtures.references.first { $0.kind == "pattern" })

@@ -4,7 +4,7 @@ import WebImageTransformers
 
 /// Inputs and readers the geometry tests share.
 enum GeometryFixtures {
-    /// The RGB pattern scripts/geometry-reference.py rotates (same formula).
+    /// The RGB pattern scripts/reference/geometry-reference.py rotates (same formula).
     static func pattern(width: Int = 23, height: Int = 17) -> PixelBuffer {
         var bytes: [UInt8] = []
         for y in 0..<height {

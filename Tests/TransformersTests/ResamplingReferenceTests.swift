@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 
-/// Core's resampler against `resample-reference.tsv`, made by scripts/resample-reference.py: Pillow's own
+/// Core's resampler against `resample-reference.tsv`, made by scripts/reference/resample-reference.py: Pillow's own
 /// resizes (nearest, bilinear, bicubic = Catmull-Rom, Lanczos3) and an exact float64 NumPy resample with
 /// Pillow's coefficient scheme (every filter, Mitchell and the area-average box included).
 ///

@@ -5,7 +5,7 @@ import WebImageTestSupport
 import WebImageWebPCoder
 
 /// Every frame of the WebP conformance corpus against `webp-reference.tsv`, made by
-/// `scripts/webp-reference.py` from Pillow, which composes animations with libwebp's WebPAnimDecoder
+/// `scripts/reference/webp-reference.py` from Pillow, which composes animations with libwebp's WebPAnimDecoder
 /// (ours are composed by WebPFrameSource). Fully transparent pixels are compared as 0,0,0,0 on both
 /// sides (see the script for why), and orientation is not applied. Skipped without the corpus.
 @Suite("WebP reference frames")

@@ -38,10 +38,10 @@ enum Timing {
     }
 }
 
-/// The peers: scripts/blur-peer.py run by the given Python, and the vips command.
+/// The peers: scripts/bench/blur-peer.py run by the given Python, and the vips command.
 enum Peer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/blur-peer.py").path
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/bench/blur-peer.py").path
 
     /// What the peer script prints for `arguments`, or nil (with the reason on stderr) when it fails.
     static func output(_ python: String, _ arguments: [String]) -> String? {

@@ -3,7 +3,7 @@
 // SharpenTransformer on a downscaled-size photo next to Pillow's UnsharpMask, in one run.
 //
 // `swift run -c release blur-bench --python PATH` from the Benchmarks folder, where PATH is a Python with
-// pyvips, Pillow and NumPy (scripts/transform-bench makes one). Without --python only our side runs.
+// pyvips, Pillow and NumPy (scripts/bench/transform-bench makes one). Without --python only our side runs.
 import Foundation
 import WebImageCore
 import WebImageTransformers

@@ -4,6 +4,7 @@ import WebImageCore
 import WebImageDiskCache
 import WebImagePNGCoder
 import WebImageRedisCache
+import WebImageTestSupport
 
 /// The Redis tier next to `redis-benchmark` on the same server, and the three-level cache's hit latency
 /// per tier.
@@ -36,7 +37,7 @@ struct RedisBenchmarks {
             print("redis-server / redis-benchmark missing (scripts/install-deps.sh installs them): Redis rows skipped")
             return table
         }
-        let server = try RedisServerForBench(directory: root.appendingPathComponent("redis"))
+        let server = try RedisServerProcess(launcher: CPUPinning.launcher(cpu: CPUPinning.serverCPU))
         defer { server.stop() }
         try await waitUntilUp(port: server.port)
         try CPUPinning.onCPU(CPUPinning.clientCPU) { try throughput(port: server.port, into: &table) }
@@ -73,7 +74,7 @@ struct RedisBenchmarks {
         let writer = try cache(port: port, connections: 1)
         for key in keys { writer.store(value, extendedData: nil, forKey: key) }
         // redis-benchmark's GET reads the key its SET wrote: give it a 20,000-byte value first.
-        _ = try output(of: "/usr/bin/redis-benchmark", ["-p", String(port), "-t", "set", "-d", String(Self.valueSize),
+        _ = try ChildProcess.output(of: "/usr/bin/redis-benchmark", ["-p", String(port), "-t", "set", "-d", String(Self.valueSize),
                                                          "-n", "1000", "-c", "1", "-q"])
 
         for connections in Self.concurrencies {
@@ -179,7 +180,7 @@ struct RedisBenchmarks {
         let client = CPUPinning.command("/usr/bin/redis-benchmark", [
             "-p", String(port), "-t", "get", "-d", String(Self.valueSize), "-n", String(Self.requestCount),
             "-c", String(connections), "-P", String(pipeline), "--threads", "1", "--csv"], cpu: CPUPinning.clientCPU)
-        let text = try output(of: client.path, client.arguments)
+        let text = try ChildProcess.output(of: client.path, client.arguments)
         // CSV: a header line, then "GET","<requests per second>",...
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\"GET\"") }),
               let rps = Double(line.split(separator: ",")[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
@@ -249,4 +250,9 @@ struct RedisBenchmarks {
         let image = Image(pixels: PixelBuffer(width: 128, height: 128, layout: .rgb8, bytes: bytes))
         return try PNGCoder().encode(image, as: .png, options: EncodeOptions())
     }
+}
+
+enum BenchError: Error {
+    case redisDidNotStart
+    case unexpectedOutput(String)
 }

@@ -11,8 +11,8 @@ import Foundation
 // rounds is kept. Then the thumbnail path (block averages first) by both engines. "bound holds": the
 // fixed-point engine's error bound keeps the resample within a level of Float (else it runs in Float). The pictures are
 // tiled from the corpus photos; the RGBA ones have an opaque ellipse fading to transparent at its edge.
-// Pillow runs in a child (scripts/resample-bench-peer.py) with the Python given by --python; without it
-// only our two engines run. scripts/resample-bench makes the Python (a venv with Pillow) and runs this.
+// Pillow runs in a child (scripts/bench/resample-bench-peer.py) with the Python given by --python; without it
+// only our two engines run. scripts/bench/resample-bench makes the Python (a venv with Pillow) and runs this.
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
@@ -34,7 +34,7 @@ final class PillowPeer {
 
     init?(python: String) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/resample-bench-peer.py")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/bench/resample-bench-peer.py")
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script.path]
         process.standardInput = input

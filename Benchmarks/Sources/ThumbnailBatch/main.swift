@@ -5,7 +5,7 @@ import WebImageJPEGCoder
 // thumbnail-batch SIDE GAP OUTFOLDER FILE...
 // One process, one pass over the files, as `vipsthumbnail` runs over a batch: each JPEG decoded at the
 // DCT scale DecodeOptions.thumbnailReducingGap = GAP allows, resized to fit SIDE x SIDE and written as
-// JPEG q75 into OUTFOLDER under its own name. It times nothing: scripts/transform-bench-peers.py times
+// JPEG q75 into OUTFOLDER under its own name. It times nothing: scripts/bench/transform-bench-peers.py times
 // the whole process, start-up included.
 
 let arguments = CommandLine.arguments

@@ -4,7 +4,7 @@ import WebImage
 // transform-bench photos FOLDER   writes the 12 MP JPEGs (prints what they are made of)
 // transform-bench run FOLDER      times our thumbnails (written to FOLDER/ours/) and the 25 % resize;
 //                                 prints one TSV line per measurement: "name<TAB>milliseconds"
-// scripts/transform-bench runs both, then the libvips and Pillow peers, and prints the table.
+// scripts/bench/transform-bench runs both, then the libvips and Pillow peers, and prints the table.
 
 /// Thumbnail side: what the issue measures (a 256 px gallery thumbnail).
 let thumbnailSide = 256

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// The toolchain's Synchronization module is not instrumented for ThreadSanitizer, so TSan cannot see
 /// `Mutex` being taken and reports every access under it as a race. Building with
-/// `-Xswiftc -DWEBIMAGE_TSAN` (what `scripts/sanitize thread` does) swaps in a `pthread_mutex_t`, whose
+/// `-Xswiftc -DWEBIMAGE_TSAN` (what `scripts/checks/sanitize thread` does) swaps in a `pthread_mutex_t`, whose
 /// lock and unlock TSan intercepts; the rest of the project locks through this type so a TSan run
 /// reports only real races. Each owner says in a comment what its lock guards.
 #if !WEBIMAGE_TSAN

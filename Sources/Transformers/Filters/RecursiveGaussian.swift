@@ -4,7 +4,7 @@ import Foundation
 /// the Gaussian filter", Signal Processing 44, 1995): run forward then backward along a line, it
 /// approximates a gaussian of `sigma` at a cost that does not grow with sigma.
 ///
-/// Measured on a photo against a true gaussian in float64 (scripts/filter-reference.py has the method):
+/// Measured on a photo against a true gaussian in float64 (scripts/reference/filter-reference.py has the method):
 /// at sigma 10 the largest difference is about 1.6 levels of 255 and the mean 0.35; below sigma 5 the
 /// approximation drifts (3 levels at sigma 5, 6 at sigma 2), which is why ``GaussianBlur`` convolves
 /// with a sampled kernel there.

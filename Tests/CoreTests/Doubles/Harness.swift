@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import WebImageCore
+import WebImageTestSupport
 
 /// A manager over a ``TestLoader`` and ``TestCache`` that decodes ``RawImageCoder`` data.
 struct Harness {

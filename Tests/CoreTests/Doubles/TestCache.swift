@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebImageCore
+import WebImageTestSupport
 
 /// A two-level cache double: a memory dictionary of images and a "disk" dictionary of bytes decoded
 /// on query with the context's decode options, logging every store.

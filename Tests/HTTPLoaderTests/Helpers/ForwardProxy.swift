@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LoopbackHTTPServer
 import WebImageCore
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ final class ForwardProxy: Sendable {
     var requestLines: [String] { state.withLock { $0.requestLines } }
 
     init() throws {
-        let (fd, port) = try Self.listen()
+        let (fd, port) = try LoopbackSocket.listening(backlog: 128)
         listener = fd
         self.port = port
         threads.enter()
@@ -123,16 +124,8 @@ final class ForwardProxy: Sendable {
         guard let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]) else { return nil }
         let host = String(authority[..<colon])
         guard host.hasPrefix("127.") else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr(host)
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0, track(fd) else { close(fd); return nil }
+        guard let fd = try? LoopbackSocket.connected(to: port, address: host) else { return nil }
+        guard track(fd) else { close(fd); return nil }
         return fd
     }
 
@@ -174,23 +167,5 @@ final class ForwardProxy: Sendable {
             if sent <= 0 { if errno == EINTR { continue }; return }
             offset += sent
         }
-    }
-
-    private static func listen() throws -> (Int32, UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && Glibc.listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
-        return (fd, UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ final class MotoServer: Sendable {
 
     init() throws {
         let python = try Self.environment()
-        port = try Self.freePort()
+        port = Int(try LoopbackSocket.freePort())
         process = Process()
         process.executableURL = URL(fileURLWithPath: python + "/bin/moto_server")
         process.arguments = ["-H", "127.0.0.1", "-p", String(port)]
@@ -29,7 +30,7 @@ final class MotoServer: Sendable {
         try process.run()
         // Polls with a long bound: moto's start-up imports take seconds on a loaded machine.
         let deadline = Date().addingTimeInterval(60)
-        while !Self.answers(port) {
+        while !LoopbackSocket.accepts(UInt16(port)) {
             guard Date() < deadline, process.isRunning else {
                 kill(process.processIdentifier, SIGKILL)
                 throw MotoFailure(description: "moto_server did not answer on port \(port)")
@@ -104,36 +105,6 @@ final class MotoServer: Sendable {
             throw MotoFailure(description: "\(executable) \(arguments.joined(separator: " ")): \(text)")
         }
         return text
-    }
-
-    /// A port nothing listens on now: the system's pick for a socket bound to port 0, then closed.
-    private static func freePort() throws -> Int {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socketFD, pointer, length) == 0 && getsockname(socketFD, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw MotoFailure(description: "no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func answers(_ port: Int) -> Bool {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { return false }
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// `/demo`: an HTML page of signed processing URLs over the sample sources, each `<img>` carrying the
-/// size it must have (`data-width`/`data-height`), which `scripts/browser-check` compares with what the
+/// size it must have (`data-width`/`data-height`), which `scripts/checks/browser-check` compares with what the
 /// browser decoded.
 struct DemoPage {
     let demo: DemoConfiguration

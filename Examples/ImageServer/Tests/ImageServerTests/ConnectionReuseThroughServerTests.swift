@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WebImage
 @testable import ImageServer
+import LoopbackHTTPServer
+import WebImageTestSupport
 
 /// Cache poisoning through the server: an origin that writes past a response's `Content-Length` on a
 /// keep-alive connection (a whole second response, or garbage) must never make the server answer another
@@ -62,8 +64,8 @@ struct ConnectionReuseThroughServerTests {
         // a.png's connection is back in the loader's pool: now the origin writes past its answer, and
         // request 2 starts only once those bytes wait, unread, in the loader's socket.
         origin.releaseExtra()
-        try await Self.waitUntil("the origin wrote the extra bytes") { origin.extraWasSent }
-        try await Self.waitUntil("the extra bytes reached the loader's socket") { unreadBytes(fromPort: origin.port) > 0 }
+        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) { origin.extraWasSent }
+        try await eventuallyAsync("the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)) { LoopbackTCPTable.unreadBytes(fromPort: origin.port) > 0 }
 
         let bPath = servers.plainPath(source: origin.url("/b.png"), extension: "png")
         for answer in ["fetched", "from the result cache"] {
@@ -97,18 +99,5 @@ struct ConnectionReuseThroughServerTests {
                 sourceLocation: sourceLocation)
         #expect(image.pixels.converted(to: .rgba8).packed().bytes == expected.converted(to: .rgba8).packed().bytes,
                 "\(what): other pixels", sourceLocation: sourceLocation)
-    }
-
-    /// Polls `condition` every 10 ms until it holds; fails after `seconds` (a bound for a broken run,
-    /// not a guess at how long anything takes).
-    static func waitUntil(_ what: String, seconds: Int = 30, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record(Comment(rawValue: "timed out waiting until \(what)"))
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }

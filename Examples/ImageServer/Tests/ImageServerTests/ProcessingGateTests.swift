@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import ImageServer
+import WebImageTestSupport
 
 /// The gate's bounds: slots, the queue, and each key's share of both.
 @Suite(.timeLimit(.minutes(1)))
@@ -72,21 +73,14 @@ struct ProcessingGateTests {
 
     /// Polls every 5 ms until `condition` holds; fails after a bound meant for a broken run.
     private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition never held")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await eventuallyAsync("the gate's counts", timeout: .seconds(30), every: .milliseconds(5), condition)
     }
 }
 
 /// Holds the bodies run in the gate until the test opens it.
 private final class Release: Sendable {
-    private let gate = OriginGate()
-    func wait() async { await gate.pass() }
+    private let gate = AsyncGate()
+    func wait() async { await gate.wait() }
     func open() { gate.open() }
 }
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WebImage
 @testable import ImageServer
+import LoopbackHTTPServer
+import WebImageTestSupport
 
 /// The server under clients and origins that misbehave: connections that idle, drip or never read,
 /// oversized heads, stalled origins, options that cannot be applied, a disk level with a limit.
@@ -119,8 +121,8 @@ import WebImage
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             clients.append(client)
         }
-        #expect(await Self.eventually { serverSocketsHeld(port: servers.serverPort) == 0 },
-                "server sockets still held: \(serverSocketsHeld(port: servers.serverPort))")
+        #expect(await Self.eventually { LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort) == 0 },
+                "server sockets still held: \(LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort))")
         withExtendedLifetime(clients) {}
         try await servers.stop()
     }
@@ -150,7 +152,7 @@ import WebImage
     }
 
     @Test func aStalledOriginDoesNotHoldTheOnlyWorker() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -172,11 +174,11 @@ import WebImage
     /// before a worker slot is taken. With one worker and no queue, a request without a watermark is
     /// answered while the first waits for its mark (a held worker would make it 429).
     @Test func aStalledWatermarkOriginDoesNotHoldTheOnlyWorker() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         var markFiles = Fixtures.standardFiles
         markFiles["/held-mark.png"] = .init(data: Fixtures.encoded(Fixtures.alphaPixels(), as: .png), contentType: "image/png",
-                                            release: { await origin.pass() })
+                                            release: { await origin.wait() })
         let markOrigin = try await TestServers.start(files: markFiles)
         let servers = try await TestServers.start { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -201,7 +203,7 @@ import WebImage
     /// per origin, a second request to a stalled origin waits in its origin's queue while a request to
     /// another origin (`localhost` beside `127.0.0.1`) takes the other slot and is answered.
     @Test func aStalledOriginTakesOnlyItsShareOfTheDownloadSlots() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -227,7 +229,7 @@ import WebImage
 
     /// A source the server holds in memory (decoded or as bytes) never waits for a download slot.
     @Test func aSourceInMemoryDoesNotWaitForADownloadSlot() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             Fixtures.waitForHeldSources(&configuration)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 @testable import ImageServer
+import WebImageTestSupport
 
 /// The server in-process on 127.0.0.1 with an origin on another loopback port, driven over real HTTP.
 @Suite struct ServerTests {
@@ -177,7 +178,7 @@ import WebImage
     }
 
     @Test func aFleetSharesResultsThroughRedis() async throws {
-        let redis = try RedisProcess()
+        let redis = try RedisServerProcess()
         defer { redis.stop() }
         // Two instances with nothing local below memory: the second answers from what the first stored.
         // Redis waits bounded by 10 s instead of 250 ms: a loaded test machine, not a production network.
@@ -189,7 +190,7 @@ import WebImage
         let path = first.plainPath(source: first.sourceURL("/photo.jpg"), extension: "png")
         let made = try await HTTPClient.get(first.baseURL + path)
         #expect(made.status == 200)
-        try await redis.waitForKeys()
+        try await eventuallyAsync("the Redis tier holds a key (writes are write-behind)", timeout: .seconds(60)) { redis.keyCount() > 0 }
         try await first.stop()
         let second = try await TestServers.start { configuration in
             configuration.resultRedisURLs = [redis.url]
@@ -220,7 +221,7 @@ import WebImage
     @Test func aFullQueueAnswers429WithRetryAfter() async throws {
         // The origin holds `/held.jpg` until the 503 is seen, so the download slot and its queue stay full
         // however slow the machine.
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }   // also when an expectation throws first: no origin request is left waiting
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             configuration.workers = 1
@@ -281,7 +282,7 @@ import WebImage
     }
 
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
-        let origin = OriginGate()
+        let origin = AsyncGate()
         defer { origin.open() }
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin), configure: Fixtures.waitForHeldSources)
         let gate = servers.server.service.downloads
@@ -409,18 +410,10 @@ import WebImage
 
 /// Waits for `condition`, checking every few milliseconds, for at most a generous minute.
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        try await Task.sleep(for: .milliseconds(5))
-    }
+    try await eventuallyAsync("the condition", timeout: .seconds(60), every: .milliseconds(5), condition)
 }
 
 /// Polls async `condition` until it holds (60 s bound, for loaded machines).
 func waitUntilAsync(_ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        try await Task.sleep(for: .milliseconds(50))
-    }
+    try await eventuallyAsync("the condition", timeout: .seconds(60), every: .milliseconds(50), condition)
 }

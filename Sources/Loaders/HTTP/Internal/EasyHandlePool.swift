@@ -26,7 +26,7 @@ final class EasyHandlePool {
         }
         // libcurl 7.88 (Debian 12) forgets, without freeing it, the cookie file list that
         // CURLOPT_COOKIEFILE builds when curl_easy_reset clears the options; setting the option to NULL
-        // frees the list first (LeakSanitizer found this in `scripts/sanitize address`).
+        // frees the list first (LeakSanitizer found this in `scripts/checks/sanitize address`).
         _ = ccurl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, nil)
         curl_easy_reset(handle)
         idle.append(handle)

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -47,25 +48,9 @@ final class OverflowingOrigin: Sendable {
         self.files = files
         self.overflowingPath = overflowingPath
         self.extra = extra
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RawConnectionError.system("socket", errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-                    && listen(descriptor, 16) == 0
-            }
-        }
-        guard listening else {
-            let code = errno
-            close(descriptor)
-            throw RawConnectionError.system("bind/listen", code)
-        }
+        let (descriptor, port) = try LoopbackSocket.listening(backlog: 16)
         listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(port)
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -146,13 +131,13 @@ final class OverflowingOrigin: Sendable {
         var pending: [UInt8] = []
         while let path = readRequestPath(descriptor, buffer: &pending) {
             state.withLock { $0.requests.append((path, number)) }
-            guard send(descriptor, Self.response(files[path])) else { return }
+            guard LoopbackSocket.send(descriptor, Self.response(files[path])) else { return }
             guard path == overflowingPath else { continue }
             // The answer is complete and the loader has put the connection back in its pool; the extra
             // bytes go in a write of their own once the test says so.
             guard release.wait(timeout: .now() + Self.releaseBound) == .success,
                   !state.withLock({ $0.isStopped }) else { return }
-            guard send(descriptor, extra) else { return }
+            guard LoopbackSocket.send(descriptor, extra) else { return }
             state.withLock { $0.extraSent = true }
         }
     }
@@ -181,37 +166,5 @@ final class OverflowingOrigin: Sendable {
     static func response(_ body: Data?) -> [UInt8] {
         guard let body else { return Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8) }
         return Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + Array(body)
-    }
-
-    private func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
-    }
-}
-
-/// Bytes received and not yet read by this machine's TCP sockets connected to 127.0.0.1:`port`, from
-/// the receive queues of /proc/net/tcp: how a test sees an origin's bytes arrive in the loader's socket.
-func unreadBytes(fromPort port: Int) -> Int {
-    // Read to the end: the file's size is 0, and one read returns only a page of its rows.
-    let descriptor = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return 0 }
-    defer { close(descriptor) }
-    var table: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while case let count = chunk.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }), count > 0 {
-        table += chunk[..<count]
-    }
-    // Rows: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as hex "0100007F:1F90".
-    let remote = "0100007F:" + String(format: "%04X", port)
-    return String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst().reduce(0) { total, row in
-        let fields = row.split(separator: " ")
-        guard fields.count > 4, fields[2] == remote, let queues = fields[4].split(separator: ":").last,
-              let unread = Int(queues, radix: 16) else { return total }
-        return total + unread
     }
 }

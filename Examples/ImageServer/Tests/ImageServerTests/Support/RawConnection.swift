@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,23 +18,7 @@ final class RawConnection: Sendable {
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first (a small
     /// window makes a client that does not read hold the server's writes back soon).
     init(port: Int, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawConnectionError.system("socket", errno) }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw RawConnectionError.system("connect", code)
-        }
+        fd = try LoopbackSocket.connected(to: UInt16(port), receiveBuffer: receiveBuffer)
     }
 
     deinit { closeSocket() }
@@ -52,15 +37,7 @@ final class RawConnection: Sendable {
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
-    }
+    func send(_ bytes: [UInt8]) -> Bool { LoopbackSocket.send(fd, bytes) }
 
     /// What reading finds within `timeout`: bytes, the end of the stream (the server closed), or nothing yet.
     enum ReadResult: Equatable {
@@ -110,27 +87,4 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(returning: body()) }
     }
-}
-
-enum RawConnectionError: Error {
-    case system(String, Int32)
-}
-
-/// Server-side TCP sockets of `port` that an open file descriptor still holds, read from /proc/net/tcp:
-/// every connection the server accepted and has not closed (a socket the kernel keeps alone, after the
-/// server closed it, has no inode and is not counted).
-func serverSocketsHeld(port: Int) -> Int {
-    let portHex = String(format: ":%04X", port)
-    var count = 0
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-        for line in text.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 9 else { continue }
-            let (local, state, inode) = (fields[1], fields[3], fields[9])
-            // 0A is LISTEN: the listening socket itself.
-            if local.hasSuffix(portHex), state != "0A", inode != "0" { count += 1 }
-        }
-    }
-    return count
 }

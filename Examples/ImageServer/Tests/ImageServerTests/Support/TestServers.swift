@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import WebImageTestSupport
 @testable import ImageServer
 
 /// An image server and its origin, both on 127.0.0.1 with ports picked by the system, run in one
@@ -106,65 +107,11 @@ final class ReportedPort: Sendable {
     }
 }
 
-/// A gate that origin files wait on until the test opens it (see `StaticSourceServer.File.release`).
-final class OriginGate: Sendable {
-    private struct State {
-        var isOpen = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
-        /// Requests that reached the gate so far, open or not.
-        var arrivals = 0
-        /// Tests waiting for a number of arrivals (``arrived(_:)``).
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    /// Guards whether the gate is open, the requests waiting for it and the tests watching them arrive.
-    private let state = Mutex(State())
-
-    /// Waits until ``open()`` (at once when already open).
-    func pass() async {
-        await withCheckedContinuation { continuation in
-            let (goes, reached) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                state.arrivals += 1
-                let arrivals = state.arrivals
-                let reached = state.watchers.filter { $0.count <= arrivals }.map(\.continuation)
-                state.watchers.removeAll { $0.count <= arrivals }
-                if state.isOpen { return (true, reached) }
-                state.waiting.append(continuation)
-                return (false, reached)
-            }
-            for watcher in reached { watcher.resume() }
-            if goes { continuation.resume() }
-        }
-    }
-
-    /// Returns once `count` requests have reached the gate: an event, not a guess at how long a request takes.
-    func arrived(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let reached = state.withLock { state -> Bool in
-                if state.arrivals >= count { return true }
-                state.watchers.append((count, continuation))
-                return false
-            }
-            if reached { continuation.resume() }
-        }
-    }
-
-    /// Lets every waiting and later request through.
-    func open() {
-        let waiting = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume() }
-    }
-}
-
 extension Fixtures {
     /// The standard files with `/held.jpg` added: a photo answered only once `gate` opens.
-    static func files(holdingOn gate: OriginGate) -> [String: StaticSourceServer.File] {
+    static func files(holdingOn gate: AsyncGate) -> [String: StaticSourceServer.File] {
         var files = standardFiles
-        files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.pass() })
+        files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.wait() })
         return files
     }
 
