@@ -146,10 +146,10 @@ targets += [
     // The disk cache, and the two-level image cache whose convenience init uses both default storages.
     .target(name: "WebImageDiskCache", dependencies: ["WebImageCore", "WebImageMemoryCache", "CCrypto", "CFileSystem"] + pluginObservability,
             path: "Sources/Caches/Disk", swiftSettings: swiftSettings),
-    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O; ISA-L's
-    // CRC-32C (libisal-dev) for the checksum stored with each value, zlib's CRC-32 for the older layout.
+    // hiredis 0.14 (Debian's libhiredis-dev) with a C shim for deadline-bounded non-blocking I/O, and
+    // zlib's crc32 for the checksum stored with each value.
     .target(name: "CRedis", path: "Sources/CLibraries/CRedis",
-            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("isal"), .linkedLibrary("z")]),
+            linkerSettings: [.linkedLibrary("hiredis"), .linkedLibrary("z")]),
     .target(name: "WebImageRedisCache",
             dependencies: ["WebImageCore", "WebImageMemoryCache", "WebImageDiskCache", "CRedis"] + pluginObservability,
             path: "Sources/Caches/Redis", swiftSettings: swiftSettings),

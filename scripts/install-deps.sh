@@ -18,9 +18,8 @@ packages+=(librsvg2-dev librsvg2-bin)
 packages+=(libtiff-dev)
 # CI only: scripts/checks/browser-check loads the image server's demo page and the docs site in headless Chromium.
 if [ "${CI:-}" = true ]; then packages+=(chromium); fi
-# The Redis cache tier: hiredis and ISA-L (the values' CRC-32C) to build, redis-server for its tests,
-# redis-tools (redis-cli, redis-benchmark).
-packages+=(libhiredis-dev libisal-dev redis-server redis-tools)
+# The Redis cache tier: hiredis to build, redis-server for its tests, redis-tools (redis-cli, redis-benchmark).
+packages+=(libhiredis-dev redis-server redis-tools)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -74,11 +74,11 @@ void credis_free_reply(redisReply *reply);
 uint32_t credis_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
 
 /// CRC-32C (Castagnoli) of `length` bytes, continuing from `crc` (0 to start): the checksum stored with
-/// each cached value, from ISA-L (Debian's libisal-dev), which folds with carry-less multiplies: checking a
-/// 20 KB value costs about a quarter of what three interleaved streams of the CRC32 instruction did.
+/// each cached value. Uses the CPU's CRC32 instruction (SSE 4.2, ARMv8 CRC) on three interleaved streams
+/// when it has one, about 14-18 GB/s on 20 KB values (zlib's CRC-32: about 2 GB/s); a table otherwise.
 uint32_t credis_crc32c(uint32_t crc, const uint8_t *bytes, size_t length);
 
-/// The same CRC-32C from a table, one byte at a time: the reference the tests hold `credis_crc32c` to.
+/// The same CRC-32C from a table, one byte at a time: what `credis_crc32c` uses without the instruction.
 uint32_t credis_crc32c_portable(uint32_t crc, const uint8_t *bytes, size_t length);
 
 #endif
