@@ -32,6 +32,6 @@ let package = Package(
             ],
             path: "Sources/webimage-fuzz",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ]
 )

@@ -25,7 +25,9 @@ struct PPMCoder: ImageCoder {
                     while cursor < bytes.count && bytes[cursor] != 0x0A { cursor += 1 }
                 } else if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) {
                     cursor += 1
-                } else { break }
+                } else {
+                    break
+                }
             }
             var value = 0
             let start = cursor
@@ -43,7 +45,8 @@ struct PPMCoder: ImageCoder {
         cursor += 1  // the single whitespace byte after maxval
         let count = width * height * layout.bytesPerPixel
         guard bytes.count - cursor >= count else { throw .badImageData(reason: "PPM pixel data is truncated") }
-        var pixels = PixelBuffer(width: width, height: height, layout: layout, bytes: Array(bytes[cursor..<(cursor + count)]))
+        var pixels = PixelBuffer(
+            width: width, height: height, layout: layout, bytes: Array(bytes[cursor..<(cursor + count)]))
         let size = options.outputSize(width: width, height: height)
         if size.width != width || size.height != height {
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)

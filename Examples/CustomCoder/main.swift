@@ -22,7 +22,9 @@ defer { try? FileManager.default.removeItem(at: file) }
 
 // 3. Load it by URL: the manager sniffs the bytes and picks our coder.
 let result = try await ImageManager.shared.image(for: file)
-print("loaded \(file.lastPathComponent): format \(result.image.format), \(result.image.width)x\(result.image.height), from \(result.cacheType == .none ? "file" : "\(result.cacheType)")")
+print(
+    "loaded \(file.lastPathComponent): format \(result.image.format), \(result.image.width)x\(result.image.height), from \(result.cacheType == .none ? "file" : "\(result.cacheType)")"
+)
 let pixel = result.image.pixels.rgba(x: 10, y: 20)
 print("pixel (10, 20) = rgb(\(pixel.r), \(pixel.g), \(pixel.b))")
 

@@ -17,8 +17,10 @@ final class AssetStoreLoader: ImageLoader {
 
     func canRequestImage(for url: URL) -> Bool { url.scheme == "asset" }
 
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         var request = ImageRequest(url: url)
         if let modifier = context.requestModifier {
             guard let modified = modifier.modify(request) else {

@@ -10,7 +10,9 @@ struct ColorNameCoder: ImageCoder {
     static let colors: [String: [UInt8]] = ["red": [255, 0, 0], "green": [0, 255, 0], "blue": [0, 0, 255]]
     func canDecode(_ data: Data) -> Bool { Self.colors[String(decoding: data, as: UTF8.self)] != nil }
     func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        guard let rgb = Self.colors[String(decoding: data, as: UTF8.self)] else { throw .badImageData(reason: "unknown color") }
+        guard let rgb = Self.colors[String(decoding: data, as: UTF8.self)] else {
+            throw .badImageData(reason: "unknown color")
+        }
         return Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgb8, bytes: rgb))
     }
     func canEncode(to format: ImageFormat) -> Bool { false }
@@ -21,8 +23,9 @@ struct ColorNameCoder: ImageCoder {
 
 let assets = AssetStoreLoader()
 assets.add(Data("red".utf8), named: "logo")
-let manager = ImageManager(cache: MemoryCache(), loader: ImageLoadersManager(loaders: [assets]),
-                           coders: ImageCodersManager(coders: [ColorNameCoder()]))
+let manager = ImageManager(
+    cache: MemoryCache(), loader: ImageLoadersManager(loaders: [assets]),
+    coders: ImageCodersManager(coders: [ColorNameCoder()]))
 
 // Every request carries an Authorization header...
 var context = ImageContext()
@@ -42,7 +45,9 @@ manager.settings.cacheKeyFilter = CacheKeyFilterBlock { url in
 let first = URL(string: "asset://logo?v=1")!
 let loaded = try await manager.image(for: first, context: context)
 let color = loaded.image.pixels.rgba(x: 0, y: 0)
-print("loaded \(first.absoluteString) -> \(loaded.image.width)x\(loaded.image.height) rgb(\(color.r), \(color.g), \(color.b)) from loader")
+print(
+    "loaded \(first.absoluteString) -> \(loaded.image.width)x\(loaded.image.height) rgb(\(color.r), \(color.g), \(color.b)) from loader"
+)
 print("the loader received Authorization: \(assets.sentHeaders.last?["Authorization"] ?? "none")")
 print("cache key of \(first.absoluteString): \(manager.cacheKey(for: first))")
 

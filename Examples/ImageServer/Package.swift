@@ -28,39 +28,45 @@ let package = Package(
     targets: [
         // HMAC-SHA256 for URL signatures from the system's OpenSSL libcrypto, which the main package's
         // disk cache and libcurl already link: no build time, unlike compiling swift-crypto.
-        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // glibc's allocator controls (<malloc.h>): arena cap and trim, so memory freed after a load goes back.
         .target(name: "CMalloc", path: "Sources/CMalloc"),
         // The server itself, a library so the tests can start it in-process.
-        .target(name: "ImageServer",
-                dependencies: [
-                    "CLibCrypto",
-                    "CMalloc",
-                    .product(name: "WebImage", package: "SwiftWebImage"),
-                    .product(name: "Hummingbird", package: "hummingbird"),
-                    .product(name: "HummingbirdCore", package: "hummingbird"),
-                    .product(name: "NIOCore", package: "swift-nio"),
-                    .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                    .product(name: "HTTPTypes", package: "swift-http-types"),
-                    .product(name: "Logging", package: "swift-log"),
-                    .product(name: "Metrics", package: "swift-metrics"),
-                    .product(name: "Prometheus", package: "swift-prometheus"),
-                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    // Processing options: the parser and the transformers they build.
-                    .product(name: "WebImageTransformers", package: "SwiftWebImage"),
-                    .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
-                    // SVG sources: rasterised with librsvg, or answered as sanitised SVG.
-                    .product(name: "WebImageSVGCoder", package: "SwiftWebImage"),
-                ],
-                swiftSettings: swiftSettings),
-        .executableTarget(name: "webimage-server",
-                         dependencies: ["ImageServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                         swiftSettings: swiftSettings),
-        .testTarget(name: "ImageServerTests",
-                    dependencies: ["ImageServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                                   // The loopback sockets, redis-server, gates and polling the main package's tests use.
-                                   .product(name: "WebImageTestSupport", package: "SwiftWebImage")],
-                    swiftSettings: swiftSettings),
+        .target(
+            name: "ImageServer",
+            dependencies: [
+                "CLibCrypto",
+                "CMalloc",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Processing options: the parser and the transformers they build.
+                .product(name: "WebImageTransformers", package: "SwiftWebImage"),
+                .product(name: "WebImageRedisCache", package: "SwiftWebImage"),
+                // SVG sources: rasterised with librsvg, or answered as sanitised SVG.
+                .product(name: "WebImageSVGCoder", package: "SwiftWebImage"),
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "webimage-server",
+            dependencies: ["ImageServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImageServerTests",
+            dependencies: [
+                "ImageServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // The loopback sockets, redis-server, gates and polling the main package's tests use.
+                .product(name: "WebImageTestSupport", package: "SwiftWebImage"),
+            ],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -44,8 +44,10 @@ final class TerminalImageView: WebImageTarget {
     /// Composes a pixel over a dark checker-free background (terminals have no alpha).
     private func blend(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> (Int, Int, Int) {
         let a = Int(p.a), background = 24
-        return ((Int(p.r) * a + background * (255 - a)) / 255, (Int(p.g) * a + background * (255 - a)) / 255,
-                (Int(p.b) * a + background * (255 - a)) / 255)
+        return (
+            (Int(p.r) * a + background * (255 - a)) / 255, (Int(p.g) * a + background * (255 - a)) / 255,
+            (Int(p.b) * a + background * (255 - a)) / 255
+        )
     }
 
     /// Plays the shown animation `loops` times with its own frame durations.

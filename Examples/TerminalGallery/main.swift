@@ -13,8 +13,10 @@ let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().dele
     .appendingPathComponent("Resources")
 let names = ["badge-alpha.png", "baseline.jpg", "spinner.gif"]
 
-let placeholder = Image(pixels: PixelBuffer(width: 8, height: 4, layout: .gray8,
-                                            bytes: [UInt8](repeating: 90, count: 32)))
+let placeholder = Image(
+    pixels: PixelBuffer(
+        width: 8, height: 4, layout: .gray8,
+        bytes: [UInt8](repeating: 90, count: 32)))
 var context = ImageContext()
 context.customManager = WebImage.shared  // the manager wired with every plugin
 context.queryCacheType = .none  // always load, so the progress is visible
@@ -23,8 +25,10 @@ for name in names {
     let view = TerminalImageView(columns: 48)
     say("\(name): placeholder")
     let result: Result<ImageLoadResult, ImageError> = await withCheckedContinuation { continuation in
-        view.setImage(with: resources.appendingPathComponent(name), placeholder: placeholder,
-                      context: context) { result in
+        view.setImage(
+            with: resources.appendingPathComponent(name), placeholder: placeholder,
+            context: context
+        ) { result in
             if case .success(let answer) = result, !answer.isFinal { return }
             continuation.resume(returning: result)
         } progress: { progress in
@@ -35,7 +39,9 @@ for name in names {
     }
     switch result {
     case .success(let loaded):
-        say("\(name): loaded \(loaded.image.width)x\(loaded.image.height), \(loaded.image.frameCount) frame(s), URL remembered: \(view.imageURL()?.lastPathComponent ?? "none")")
+        say(
+            "\(name): loaded \(loaded.image.width)x\(loaded.image.height), \(loaded.image.frameCount) frame(s), URL remembered: \(view.imageURL()?.lastPathComponent ?? "none")"
+        )
         if loaded.image.isAnimated {
             try view.play(loops: loops)
             say("\(name): played \(loops) loops of \(loaded.image.frameCount) frames")

@@ -24,7 +24,8 @@ enum URLArgument {
             return URL(fileURLWithPath: text).standardizedFileURL
         }
         if let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
-           scheme == "file" || url.host?.isEmpty == false {
+            scheme == "file" || url.host?.isEmpty == false
+        {
             return url
         }
         // A relative path (`photos/a.jpg`) names a file when one is there.

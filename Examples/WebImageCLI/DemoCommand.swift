@@ -31,12 +31,19 @@ struct DemoCommand: AsyncParsableCommand {
         let (manager, cache) = try WebImage.makeManager(cacheDirectory: cacheDirectory)
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
 
-        print("SwiftWebImage demo: serving \(server.files.count) images from \(resources.path) at http://127.0.0.1:\(server.server.port)/images/")
+        print(
+            "SwiftWebImage demo: serving \(server.files.count) images from \(resources.path) at http://127.0.0.1:\(server.server.port)/images/"
+        )
         print("cache: \(cacheDirectory.path)\n")
 
-        for (title, prepare) in [("1. cold: every image comes from the network", {}),
-                                 ("2. warm: decoded images come from memory", {}),
-                                 ("3. memory cleared: bytes come from disk and are decoded again", { await cache.clear(cacheType: .memory) })] as [(String, () async -> Void)] {
+        for (title, prepare) in [
+            ("1. cold: every image comes from the network", {}),
+            ("2. warm: decoded images come from memory", {}),
+            (
+                "3. memory cleared: bytes come from disk and are decoded again",
+                { await cache.clear(cacheType: .memory) }
+            ),
+        ] as [(String, () async -> Void)] {
             await prepare()
             var rows: [LoadRow] = []
             for url in server.urls {
@@ -46,7 +53,8 @@ struct DemoCommand: AsyncParsableCommand {
             print(ResultTable.render(rows, title: title))
         }
 
-        let folder = output.map { URL(fileURLWithPath: $0) }
+        let folder =
+            output.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-thumbnails-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var context = ImageContext()
@@ -56,11 +64,14 @@ struct DemoCommand: AsyncParsableCommand {
             guard let loaded = try? await manager.image(for: url, context: context) else { continue }
             // "spinner.gif" -> "spinner-gif-256.png": samples that differ only by format stay apart.
             let name = url.lastPathComponent.replacingOccurrences(of: ".", with: "-") + "-\(thumbnail).png"
-            let png = try ImageCodersManager.shared.encode(loaded.image.firstFrameOnly, as: .png, options: EncodeOptions())
+            let png = try ImageCodersManager.shared.encode(
+                loaded.image.firstFrameOnly, as: .png, options: EncodeOptions())
             try png.write(to: folder.appendingPathComponent(name))
             written += 1
         }
         print("wrote \(written) thumbnails (\(thumbnail) px) to \(folder.path)")
-        print("look at them with any image viewer, e.g. `xdg-open \(folder.path)`, or in a browser after `python3 -m http.server -d \(folder.path)`")
+        print(
+            "look at them with any image viewer, e.g. `xdg-open \(folder.path)`, or in a browser after `python3 -m http.server -d \(folder.path)`"
+        )
     }
 }

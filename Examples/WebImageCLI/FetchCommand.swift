@@ -5,7 +5,8 @@ import WebImageTransformers
 
 /// `webimage fetch URL...`: load through the shared manager, print the table, write outputs.
 struct FetchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Load images by URL through the shared manager.")
+    static let configuration = CommandConfiguration(
+        commandName: "fetch", abstract: "Load images by URL through the shared manager.")
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case png, jpeg, webp, gif, avif, heic, jxl
@@ -37,9 +38,11 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Folder to write the results to.")
     var output: String?
 
-    @Option(help: ArgumentHelp("Process each image with imgproxy-style options, e.g. 'rs:fit:256:256/sh:0.5/f:webp' "
-                               + "(see README.md, Processing options); f: and q: choose the written format and quality.",
-                               valueName: "options"))
+    @Option(
+        help: ArgumentHelp(
+            "Process each image with imgproxy-style options, e.g. 'rs:fit:256:256/sh:0.5/f:webp' "
+                + "(see README.md, Processing options); f: and q: choose the written format and quality.",
+            valueName: "options"))
     var process: String?
 
     @Option(help: "Image file drawn by the wm: processing option.")
@@ -91,7 +94,9 @@ struct FetchCommand: AsyncParsableCommand {
                 // on its own line; the other URLs are still processed.
                 let processed: Image?
                 do {
-                    processed = try processing.map { processing throws(ImageError) in try processing.apply(to: loaded.image) }
+                    processed = try processing.map { processing throws(ImageError) in
+                        try processing.apply(to: loaded.image)
+                    }
                 } catch {
                     failures += 1
                     Console.error("\(url.absoluteString): cannot process: \(Console.describe(error))")
@@ -99,7 +104,8 @@ struct FetchCommand: AsyncParsableCommand {
                 }
                 guard let output else { break }
                 do {
-                    try write(loaded, processed: processed, processing: processing?.options, to: URL(fileURLWithPath: output))
+                    try write(
+                        loaded, processed: processed, processing: processing?.options, to: URL(fileURLWithPath: output))
                 } catch {
                     failures += 1
                     Console.error("\(url.absoluteString): cannot write: \(Console.describe(error))")
@@ -112,19 +118,23 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// Writes the loaded image, or `processed` when `--process` made one (in the format and quality its
     /// `f:` and `q:` ask for, before `--format` and `--quality`).
-    private func write(_ loaded: ImageLoadResult, processed: Image?, processing: ProcessingOptions?,
-                       to folder: URL) throws {
+    private func write(
+        _ loaded: ImageLoadResult, processed: Image?, processing: ProcessingOptions?,
+        to folder: URL
+    ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let base = (loaded.url.lastPathComponent as NSString).deletingPathExtension
         let image = processed ?? loaded.image
-        let target = processing?.format ?? format?.imageFormat
+        let target =
+            processing?.format ?? format?.imageFormat
             ?? (loaded.image.format == .undefined ? .png : loaded.image.format)
         let percent = processing?.quality.map(Double.init) ?? quality
         let data: Data
         if format == nil, thumbnail == nil, processing == nil, let original = loaded.data {
             data = original
         } else {
-            data = try ImageCodersManager.shared.encode(image, as: target, options: EncodeOptions(quality: percent / 100))
+            data = try ImageCodersManager.shared.encode(
+                image, as: target, options: EncodeOptions(quality: percent / 100))
         }
         let name = (base.isEmpty ? "image" : base) + "." + (target.fileExtension ?? target.identifier)
         try data.write(to: folder.appendingPathComponent(name))

@@ -4,8 +4,9 @@ import WebImage
 
 /// Writes the demo's sample images with our own encoders (how `Examples/Resources` was made).
 struct MakeSamplesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "make-samples",
-                                                    abstract: "Write the demo's sample images with SwiftWebImage's encoders.")
+    static let configuration = CommandConfiguration(
+        commandName: "make-samples",
+        abstract: "Write the demo's sample images with SwiftWebImage's encoders.")
 
     @Argument(help: "Folder to write to.")
     var folder: String
@@ -17,12 +18,17 @@ struct MakeSamplesCommand: AsyncParsableCommand {
         let coders = ImageCodersManager.shared
         let photo = Image(pixels: SamplePictures.landscape(width: 480, height: 320))
         let badge = Image(pixels: SamplePictures.badge(side: 160))
-        let frames = (0..<12).map { ImageFrame(pixels: SamplePictures.spinner(side: 96, step: $0, of: 12), duration: .milliseconds(80)) }
+        let frames = (0..<12).map {
+            ImageFrame(pixels: SamplePictures.spinner(side: 96, step: $0, of: 12), duration: .milliseconds(80))
+        }
         let animation = Image(frames: frames, loopCount: 0)
 
         let files: [(String, Data)] = [
             ("baseline.jpg", try coders.encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.85))),
-            ("progressive.jpg", try coders.encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.85, progressive: true))),
+            (
+                "progressive.jpg",
+                try coders.encode(photo, as: .jpeg, options: EncodeOptions(quality: 0.85, progressive: true))
+            ),
             ("badge-alpha.png", try coders.encode(badge, as: .png, options: EncodeOptions())),
             ("lossy.webp", try coders.encode(photo, as: .webp, options: EncodeOptions(quality: 0.8))),
             ("lossless.webp", try coders.encode(badge, as: .webp, options: EncodeOptions(lossless: true))),
@@ -52,10 +58,15 @@ enum SamplePictures {
                 let hill = Double(y) > Double(height) * 0.55 + 25 * sin(Double(x) / 40)
                 let o = (y * width + x) * 3
                 let (r, g, b): (Int, Int, Int)
-                if sun { (r, g, b) = (255, 220, 90) }
-                else if hill { (r, g, b) = (40 + x % 7 * 3, 120 + (y * 2) % 60, 50) }
-                else if sky { (r, g, b) = (90 + y / 3, 150 + y / 4, 235) }
-                else { (r, g, b) = (70, 110 + x % 40, 70) }
+                if sun {
+                    (r, g, b) = (255, 220, 90)
+                } else if hill {
+                    (r, g, b) = (40 + x % 7 * 3, 120 + (y * 2) % 60, 50)
+                } else if sky {
+                    (r, g, b) = (90 + y / 3, 150 + y / 4, 235)
+                } else {
+                    (r, g, b) = (70, 110 + x % 40, 70)
+                }
                 bytes[o] = UInt8(min(255, r)); bytes[o + 1] = UInt8(min(255, g)); bytes[o + 2] = UInt8(min(255, b))
             }
         }

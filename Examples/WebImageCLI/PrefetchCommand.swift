@@ -5,8 +5,9 @@ import WebImage
 
 /// `webimage prefetch FILE`: fill the cache with a list of URLs, with a live progress bar on a terminal.
 struct PrefetchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "prefetch",
-                                                    abstract: "Prefetch URLs (one per line; - reads stdin) into the cache.")
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Prefetch URLs (one per line; - reads stdin) into the cache.")
 
     @Argument(help: "A file with one URL per line, or - for stdin.")
     var file: String
@@ -97,13 +98,19 @@ final class PrefetchProgress: Sendable {
                 let filled = total == 0 ? width : width * done / total
                 let eta = done == 0 ? 0 : seconds / Double(done) * Double(total - done)
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                let line = String(format: "\r[%@] %d/%d  %@  %@/s  ETA %.0fs ", bar, done, total,
-                                  ByteCountFormatter.string(fromByteCount: Int64(state.bytes), countStyle: .binary),
-                                  ByteCountFormatter.string(fromByteCount: Int64(rate), countStyle: .binary), eta)
+                let line = String(
+                    format: "\r[%@] %d/%d  %@  %@/s  ETA %.0fs ", bar, done, total,
+                    ByteCountFormatter.string(fromByteCount: Int64(state.bytes), countStyle: .binary),
+                    ByteCountFormatter.string(fromByteCount: Int64(rate), countStyle: .binary), eta)
                 FileHandle.standardOutput.write(Data(line.utf8))
                 if done == total { FileHandle.standardOutput.write(Data("\n".utf8)) }
             } else {
-                let word = switch outcome { case .finished: "finished"; case .skipped: "skipped (cached)"; case .failed(let r): "failed: \(r)" }
+                let word =
+                    switch outcome {
+                    case .finished: "finished";
+                    case .skipped: "skipped (cached)";
+                    case .failed(let r): "failed: \(r)"
+                    }
                 print("[\(done)/\(total)] \(url) \(word)")
             }
         }
@@ -117,8 +124,10 @@ final class PrefetchProgress: Sendable {
     func summary() -> String {
         state.withLock { state in
             var out = "prefetch: \(state.finished) finished, \(state.skipped) skipped, \(state.failures.count) failed"
-            out += String(format: " (%@ in %.1fs)\n", ByteCountFormatter.string(fromByteCount: Int64(state.bytes), countStyle: .binary),
-                          elapsedSeconds())
+            out += String(
+                format: " (%@ in %.1fs)\n",
+                ByteCountFormatter.string(fromByteCount: Int64(state.bytes), countStyle: .binary),
+                elapsedSeconds())
             for (url, reason) in state.failures { out += "  failed \(url): \(reason)\n" }
             return out
         }

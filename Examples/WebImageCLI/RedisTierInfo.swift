@@ -17,15 +17,22 @@ enum RedisTierInfo {
         }
         let configuration = redis.configuration
         let reachable = redis.reachableNodes()
-        Swift.print("redis:     \(configuration.nodes.count == 1 ? "1 node" : "\(configuration.nodes.count) nodes (consistent hashing)")")
+        Swift.print(
+            "redis:     \(configuration.nodes.count == 1 ? "1 node" : "\(configuration.nodes.count) nodes (consistent hashing)")"
+        )
         for (node, up) in zip(configuration.nodes, reachable) {
-            Swift.print("  node:    \(node) \(up ? "reachable" : "unreachable")\(node.password == nil ? "" : ", AUTH\(node.user.map { " as \($0)" } ?? "")")")
+            Swift.print(
+                "  node:    \(node) \(up ? "reachable" : "unreachable")\(node.password == nil ? "" : ", AUTH\(node.user.map { " as \($0)" } ?? "")")"
+            )
         }
         Swift.print("  keys:    \(configuration.keyPrefix)*")
         Swift.print("  entries: \(redis.totalCount)")
-        Swift.print("  bytes:   \(ByteCountFormatter.string(fromByteCount: Int64(redis.totalSize), countStyle: .binary))")
+        Swift.print(
+            "  bytes:   \(ByteCountFormatter.string(fromByteCount: Int64(redis.totalSize), countStyle: .binary))")
         Swift.print("  ttl:     \(configuration.defaultTTL.components.seconds) s")
-        Swift.print("  max value: \(ByteCountFormatter.string(fromByteCount: Int64(configuration.maxValueSize), countStyle: .binary))")
+        Swift.print(
+            "  max value: \(ByteCountFormatter.string(fromByteCount: Int64(configuration.maxValueSize), countStyle: .binary))"
+        )
         Swift.print("  writes:  \(configuration.writePolicy == .writeBehind ? "write-behind" : "write-through")")
     }
 }

@@ -20,7 +20,9 @@ struct LoadRow {
             format = loaded.image.format.identifier
             size = "\(loaded.image.width)x\(loaded.image.height)"
             frames = "\(loaded.image.frameCount)"
-            bytes = loaded.data.map { ByteCountFormatter.string(fromByteCount: Int64($0.count), countStyle: .binary) } ?? "-"
+            bytes =
+                loaded.data.map { ByteCountFormatter.string(fromByteCount: Int64($0.count), countStyle: .binary) }
+                ?? "-"
             source = LoadRow.sourceName(loaded.cacheType, url: url)
         case .failure(let failure):
             error = failure.description
@@ -51,8 +53,10 @@ enum ResultTable {
             for (i, cell) in line.enumerated() where i != 1 || line[2] != "" { widths[i] = max(widths[i], cell.count) }
         }
         func format(_ line: [String]) -> String {
-            line.enumerated().map { i, cell in cell.padding(toLength: max(widths[i], cell.count), withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            line.enumerated().map { i, cell in
+                cell.padding(toLength: max(widths[i], cell.count), withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
         var out = title.map { "\($0)\n" } ?? ""
         out += format(header) + "\n"
@@ -63,8 +67,10 @@ enum ResultTable {
 }
 
 /// Times one load through `manager`.
-func timedLoad(_ manager: ImageManager, _ url: URL, options: ImageOptions = [],
-               context: ImageContext = ImageContext()) async -> (Result<ImageLoadResult, ImageError>, Double) {
+func timedLoad(
+    _ manager: ImageManager, _ url: URL, options: ImageOptions = [],
+    context: ImageContext = ImageContext()
+) async -> (Result<ImageLoadResult, ImageError>, Double) {
     let start = ContinuousClock.now
     let result: Result<ImageLoadResult, ImageError>
     do {

@@ -15,13 +15,16 @@ struct SampleServer {
         server.route(prefix: "/images/") { request, connection in
             let name = String(request.path.dropFirst("/images/".count))
             guard names.contains(name),
-                  let body = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
-                try connection.respond(status: 404, headers: [("Content-Type", "text/plain")], body: Array("not found".utf8))
+                let body = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            else {
+                try connection.respond(
+                    status: 404, headers: [("Content-Type", "text/plain")], body: Array("not found".utf8))
                 return
             }
             let format = ImageFormat.fromFileExtension((name as NSString).pathExtension)
-            try connection.respond(status: 200, headers: [("Content-Type", format.mimeType ?? "application/octet-stream")],
-                                   body: [UInt8](body))
+            try connection.respond(
+                status: 200, headers: [("Content-Type", format.mimeType ?? "application/octet-stream")],
+                body: [UInt8](body))
         }
     }
 

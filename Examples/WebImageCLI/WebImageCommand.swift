@@ -6,8 +6,10 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Fetch, decode, cache and thumbnail images with SwiftWebImage.",
-        subcommands: [DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
-                      MakeSamplesCommand.self],
+        subcommands: [
+            DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self,
+            MakeSamplesCommand.self,
+        ],
         defaultSubcommand: DemoCommand.self
     )
 }

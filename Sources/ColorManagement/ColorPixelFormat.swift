@@ -21,8 +21,8 @@ enum ColorPixelFormat: Hashable, Sendable {
     // lcms2.h builds its TYPE_* formatters with function-like macros, which Swift does not import; these
     // are the same bit fields: COLORSPACE_SH(s) = s << 16, FLAVOR_SH(f) = f << 13, EXTRA_SH(e) = e << 7,
     // CHANNELS_SH(c) = c << 3, BYTES_SH(b) = b; PT_GRAY = 3, PT_RGB = 4, PT_CMYK = 6.
-    private static let gray8Type: UInt32 = 3 << 16 | 1 << 3 | 1        // TYPE_GRAY_8
-    private static let rgb8Type: UInt32 = 4 << 16 | 3 << 3 | 1         // TYPE_RGB_8
+    private static let gray8Type: UInt32 = 3 << 16 | 1 << 3 | 1  // TYPE_GRAY_8
+    private static let rgb8Type: UInt32 = 4 << 16 | 3 << 3 | 1  // TYPE_RGB_8
     private static let rgba8Type: UInt32 = 4 << 16 | 1 << 7 | 3 << 3 | 1  // TYPE_RGBA_8
     private static let cmyk8ReversedType: UInt32 = 6 << 16 | 1 << 13 | 4 << 3 | 1  // TYPE_CMYK_8_REV
 

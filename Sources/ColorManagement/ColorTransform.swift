@@ -36,10 +36,14 @@ final class ColorTransform: @unchecked Sendable {
     /// A transform from `profile` (the embedded bytes) to sRGB (to a gray profile with sRGB's tone curve for
     /// gray pixels). Throws `.badImageData` when lcms cannot read the profile, when it is not a profile of
     /// `format`'s colour space, or when no transform can be built from it.
-    static func make(profile: Data, format: ColorPixelFormat, intent: RenderingIntent,
-                     blackPointCompensation: Bool) throws(ImageError) -> ColorTransform {
+    static func make(
+        profile: Data, format: ColorPixelFormat, intent: RenderingIntent,
+        blackPointCompensation: Bool
+    ) throws(ImageError) -> ColorTransform {
         guard profile.count >= minProfileByteCount, profile.count <= maxProfileByteCount else {
-            throw .badImageData(reason: "ICC profile of \(profile.count) bytes (accepted: \(minProfileByteCount)...\(maxProfileByteCount))")
+            throw .badImageData(
+                reason:
+                    "ICC profile of \(profile.count) bytes (accepted: \(minProfileByteCount)...\(maxProfileByteCount))")
         }
         guard let context = cmsCreateContext(nil, nil) else { throw .badImageData(reason: "lcms2: out of memory") }
         // lcms copies the bytes it needs while opening: `raw` only has to live through this call.
@@ -63,8 +67,11 @@ final class ColorTransform: @unchecked Sendable {
         var flags = UInt32(cmsFLAGS_NOCACHE)
         if blackPointCompensation { flags |= UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) }
         if format == .rgba8 { flags |= UInt32(cmsFLAGS_COPY_ALPHA) }
-        guard let transform = cmsCreateTransformTHR(context, input, format.inputType, output, format.outputType,
-                                                    intent.lcmsValue, flags) else {
+        guard
+            let transform = cmsCreateTransformTHR(
+                context, input, format.inputType, output, format.outputType,
+                intent.lcmsValue, flags)
+        else {
             cmsDeleteContext(context)
             throw .badImageData(reason: "ICC profile: lcms2 cannot build a transform to sRGB from it")
         }
@@ -96,8 +103,9 @@ final class ColorTransform: @unchecked Sendable {
         let outputRow = width * outputBytesPerPixel
         return [UInt8](unsafeUninitializedCapacity: outputRow * height) { out, initialized in
             if width > 0 && height > 0 {
-                cmsDoTransformLineStride(transform, bytes.baseAddress, out.baseAddress, UInt32(width), UInt32(height),
-                                         UInt32(bytesPerRow), UInt32(outputRow), 0, 0)
+                cmsDoTransformLineStride(
+                    transform, bytes.baseAddress, out.baseAddress, UInt32(width), UInt32(height),
+                    UInt32(bytesPerRow), UInt32(outputRow), 0, 0)
             }
             initialized = outputRow * height
         }
@@ -105,7 +113,9 @@ final class ColorTransform: @unchecked Sendable {
 
     /// `pixels` (whose layout must be ``format``'s) in sRGB.
     func apply(to pixels: PixelBuffer) -> PixelBuffer {
-        let bytes = pixels.bytes.withUnsafeBytes { apply($0, width: pixels.width, height: pixels.height, bytesPerRow: pixels.bytesPerRow) }
+        let bytes = pixels.bytes.withUnsafeBytes {
+            apply($0, width: pixels.width, height: pixels.height, bytesPerRow: pixels.bytesPerRow)
+        }
         return PixelBuffer(width: pixels.width, height: pixels.height, layout: format.outputLayout, bytes: bytes)
     }
 
@@ -122,9 +132,13 @@ final class ColorTransform: @unchecked Sendable {
         switch format {
         case .gray8: samples = levels
         case .rgb8, .rgba8:
-            for r in levels { for g in levels { for b in levels {
-                samples += format == .rgba8 ? [r, g, b, 255] : [r, g, b]
-            } } }
+            for r in levels {
+                for g in levels {
+                    for b in levels {
+                        samples += format == .rgba8 ? [r, g, b, 255] : [r, g, b]
+                    }
+                }
+            }
         case .invertedCMYK8: return false
         }
         let count = samples.count / format.inputBytesPerPixel

@@ -42,8 +42,9 @@ final class ColorTransformCache: Sendable {
         if let hit = lookUp(key) { return hit }
         let entry: Entry
         do {
-            let transform = try ColorTransform.make(profile: key.profile, format: key.format, intent: key.intent,
-                                                    blackPointCompensation: key.blackPointCompensation)
+            let transform = try ColorTransform.make(
+                profile: key.profile, format: key.format, intent: key.intent,
+                blackPointCompensation: key.blackPointCompensation)
             entry = transform.isNearIdentity() ? .identity : .transform(transform)
         } catch {
             entry = .unusable(error)

@@ -13,10 +13,13 @@ extension LittleCMSConverter {
         let exponents = 0.01...100.0
         guard space.decodingExponent.isFinite, exponents.contains(space.decodingExponent) else { return nil }
         let chromaticities = space.chromaticities ?? .sRGB
-        let values = [chromaticities.whiteX, chromaticities.whiteY, chromaticities.redX, chromaticities.redY,
-                      chromaticities.greenX, chromaticities.greenY, chromaticities.blueX, chromaticities.blueY]
+        let values = [
+            chromaticities.whiteX, chromaticities.whiteY, chromaticities.redX, chromaticities.redY,
+            chromaticities.greenX, chromaticities.greenY, chromaticities.blueX, chromaticities.blueY,
+        ]
         guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }),
-              chromaticities.whiteY > 0, chromaticities.redY > 0, chromaticities.greenY > 0, chromaticities.blueY > 0 else {
+            chromaticities.whiteY > 0, chromaticities.redY > 0, chromaticities.greenY > 0, chromaticities.blueY > 0
+        else {
             return nil
         }
         guard let context = cmsCreateContext(nil, nil) else { return nil }

@@ -49,17 +49,23 @@ public struct LittleCMSConverter: ColorProfileConverter {
         return output
     }
 
-    public func convertCMYKToSRGB(invertedSamples samples: [UInt8], width: Int, height: Int,
-                                  profile: Data) throws(ImageError) -> PixelBuffer {
+    public func convertCMYKToSRGB(
+        invertedSamples samples: [UInt8], width: Int, height: Int,
+        profile: Data
+    ) throws(ImageError) -> PixelBuffer {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         let (byteCount, overflow2) = count.multipliedReportingOverflow(by: 4)
         // lcms takes row lengths in bytes as 32-bit values.
-        guard width >= 0, height >= 0, !overflow, !overflow2, width <= Int(UInt32.max) / 4, samples.count >= byteCount else {
-            throw .invalidParameter(name: "samples", reason: "\(samples.count) bytes for \(width)x\(height) CMYK pixels")
+        guard width >= 0, height >= 0, !overflow, !overflow2, width <= Int(UInt32.max) / 4, samples.count >= byteCount
+        else {
+            throw .invalidParameter(
+                name: "samples", reason: "\(samples.count) bytes for \(width)x\(height) CMYK pixels")
         }
         switch transform(for: profile, format: .invertedCMYK8) {
         case .transform(let transform):
-            let bytes = samples.withUnsafeBytes { transform.apply($0, width: width, height: height, bytesPerRow: width * 4) }
+            let bytes = samples.withUnsafeBytes {
+                transform.apply($0, width: width, height: height, bytesPerRow: width * 4)
+            }
             return PixelBuffer(width: width, height: height, layout: .rgb8, bytes: bytes)
         case .identity: throw .badImageData(reason: "CMYK profile maps to identity")  // never made for CMYK
         case .unusable(let error): throw error
@@ -105,8 +111,10 @@ public struct LittleCMSConverter: ColorProfileConverter {
     }
 
     private func transform(for profile: Data, format: ColorPixelFormat) -> ColorTransformCache.Entry {
-        ColorTransformCache.shared.entry(for: .init(profile: profile, format: format, intent: intent,
-                                                    blackPointCompensation: blackPointCompensation))
+        ColorTransformCache.shared.entry(
+            for: .init(
+                profile: profile, format: format, intent: intent,
+                blackPointCompensation: blackPointCompensation))
     }
 }
 

@@ -41,15 +41,19 @@ public struct CacheContract: Sendable {
         let key = "contract-\(UUID().uuidString)"
         let validators = CacheValidators(etag: "\"contract\"", lastModified: nil)
         do {
-            try await cache.store(sample, data: sampleData, validators: validators, forKey: key,
-                                  cacheType: cacheType, context: ImageContext())
+            try await cache.store(
+                sample, data: sampleData, validators: validators, forKey: key,
+                cacheType: cacheType, context: ImageContext())
         } catch {
             return [ContractViolation(duty: "store", detail: "failed: \(error)")]
         }
         if let hit = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: cacheType) {
             if hit.image.width != sample.width || hit.image.height != sample.height {
-                found.append(ContractViolation(duty: "query",
-                                               detail: "stored \(sample.width)x\(sample.height), found \(hit.image.width)x\(hit.image.height)"))
+                found.append(
+                    ContractViolation(
+                        duty: "query",
+                        detail: "stored \(sample.width)x\(sample.height), found \(hit.image.width)x\(hit.image.height)")
+                )
             }
             if hit.cacheType == .none {
                 found.append(ContractViolation(duty: "query", detail: "a hit reported cache type .none"))
@@ -59,18 +63,25 @@ public struct CacheContract: Sendable {
         }
         // Validators matter when a load revalidates (`refreshCached`); a cache may skip reading them otherwise.
         if keepsValidators {
-            let revalidating = await cache.queryImage(forKey: key, options: [.refreshCached], context: ImageContext(),
-                                                      cacheType: cacheType)
+            let revalidating = await cache.queryImage(
+                forKey: key, options: [.refreshCached], context: ImageContext(),
+                cacheType: cacheType)
             if revalidating?.validators != validators {
-                found.append(ContractViolation(duty: "validators",
-                                               detail: "stored \(validators), found \(String(describing: revalidating?.validators)) with refreshCached"))
+                found.append(
+                    ContractViolation(
+                        duty: "validators",
+                        detail:
+                            "stored \(validators), found \(String(describing: revalidating?.validators)) with refreshCached"
+                    ))
             }
         }
         if await cache.containsImage(forKey: key, cacheType: cacheType) == .none {
             found.append(ContractViolation(duty: "contains", detail: "a stored entry is not contained"))
         }
-        if await cache.queryImage(forKey: key + "-absent", options: [], context: ImageContext(),
-                                  cacheType: cacheType) != nil {
+        if await cache.queryImage(
+            forKey: key + "-absent", options: [], context: ImageContext(),
+            cacheType: cacheType) != nil
+        {
             found.append(ContractViolation(duty: "query", detail: "a key never stored was found"))
         }
         await cache.removeImage(forKey: key, cacheType: cacheType)
@@ -89,8 +100,9 @@ public struct CacheContract: Sendable {
     private func checkClear() async -> [ContractViolation] {
         let keys = (0..<3).map { "contract-clear-\($0)-\(UUID().uuidString)" }
         for key in keys {
-            try? await cache.store(sample, data: sampleData, validators: nil, forKey: key, cacheType: cacheType,
-                                   context: ImageContext())
+            try? await cache.store(
+                sample, data: sampleData, validators: nil, forKey: key, cacheType: cacheType,
+                context: ImageContext())
         }
         await cache.clear(cacheType: cacheType)
         for key in keys where await cache.containsImage(forKey: key, cacheType: cacheType) != .none {
@@ -110,8 +122,9 @@ public struct CacheContract: Sendable {
                 group.addTask {
                     let key = prefix + "\(index)"
                     do {
-                        try await cache.store(sample, data: data, validators: nil, forKey: key, cacheType: type,
-                                              context: ImageContext())
+                        try await cache.store(
+                            sample, data: data, validators: nil, forKey: key, cacheType: type,
+                            context: ImageContext())
                     } catch {
                         return index
                     }
@@ -124,7 +137,10 @@ public struct CacheContract: Sendable {
             return missing
         }
         guard !missing.isEmpty else { return [] }
-        return [ContractViolation(duty: "concurrency",
-                                  detail: "\(missing.count) of \(concurrentKeys) concurrent stores were not found")]
+        return [
+            ContractViolation(
+                duty: "concurrency",
+                detail: "\(missing.count) of \(concurrentKeys) concurrent stores were not found")
+        ]
     }
 }

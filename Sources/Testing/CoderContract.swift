@@ -73,8 +73,10 @@ public struct CoderContract: Sendable {
             do {
                 let image = try coder.decode(Data(copy), options: DecodeOptions())
                 if image.width <= 0 || image.height <= 0 {
-                    found.append(ContractViolation(duty: "corrupted input",
-                                                   detail: "\(name): an empty image instead of an error"))
+                    found.append(
+                        ContractViolation(
+                            duty: "corrupted input",
+                            detail: "\(name): an empty image instead of an error"))
                 }
             } catch {
                 continue
@@ -92,14 +94,22 @@ public struct CoderContract: Sendable {
         options.maxPixelCount = max(1, image.width * image.height / 4)
         do {
             let decoded = try coder.decode(sample, options: options)
-            return [ContractViolation(duty: "pixel limit",
-                                      detail: "\(name): \(decoded.width)x\(decoded.height) decoded under a limit of \(options.maxPixelCount) pixels")]
+            return [
+                ContractViolation(
+                    duty: "pixel limit",
+                    detail:
+                        "\(name): \(decoded.width)x\(decoded.height) decoded under a limit of \(options.maxPixelCount) pixels"
+                )
+            ]
         } catch {
             switch error {
             case .imageTooLarge, .decodeBudgetExceeded: return []
             default:
-                return [ContractViolation(duty: "pixel limit",
-                                          detail: "\(name): refused with \(error), not .imageTooLarge")]
+                return [
+                    ContractViolation(
+                        duty: "pixel limit",
+                        detail: "\(name): refused with \(error), not .imageTooLarge")
+                ]
             }
         }
     }
@@ -112,8 +122,11 @@ public struct CoderContract: Sendable {
         do {
             let thumbnail = try coder.decode(sample, options: options)
             if thumbnail.width > thumbnailSize.width || thumbnail.height > thumbnailSize.height {
-                return [ContractViolation(duty: "thumbnail size",
-                                          detail: "\(name): \(thumbnail.width)x\(thumbnail.height) for a \(thumbnailSize) thumbnail")]
+                return [
+                    ContractViolation(
+                        duty: "thumbnail size",
+                        detail: "\(name): \(thumbnail.width)x\(thumbnail.height) for a \(thumbnailSize) thumbnail")
+                ]
             }
             return []
         } catch {
@@ -129,8 +142,11 @@ public struct CoderContract: Sendable {
             let data = try coder.encode(image.firstFrameOnly, as: format, options: EncodeOptions())
             let back = try coder.decode(data, options: DecodeOptions())
             if back.width != image.width || back.height != image.height {
-                return [ContractViolation(duty: "round trip",
-                                          detail: "\(name): \(image.width)x\(image.height) came back \(back.width)x\(back.height)")]
+                return [
+                    ContractViolation(
+                        duty: "round trip",
+                        detail: "\(name): \(image.width)x\(image.height) came back \(back.width)x\(back.height)")
+                ]
             }
             return []
         } catch {

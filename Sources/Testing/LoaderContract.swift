@@ -68,9 +68,12 @@ public struct LoaderContract: Sendable {
             found.append(ContractViolation(duty: "progress", detail: "byte counts went down: \(received)"))
         }
         if case .success(let loaded)? = outcome.results.first, let last = received.last,
-           last > Int64(loaded.data.count) {
-            found.append(ContractViolation(duty: "progress",
-                                           detail: "reported \(last) bytes for a body of \(loaded.data.count)"))
+            last > Int64(loaded.data.count)
+        {
+            found.append(
+                ContractViolation(
+                    duty: "progress",
+                    detail: "reported \(last) bytes for a body of \(loaded.data.count)"))
         }
         return found
     }
@@ -79,8 +82,9 @@ public struct LoaderContract: Sendable {
         let probes = (0..<concurrentLoads).map { _ in Probe() }
         var operations: [any ImageOperation] = []
         for (index, probe) in probes.enumerated() {
-            let operation = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil,
-                                                completion: probe.complete)
+            let operation = loader.requestImage(
+                with: url, options: [], context: ImageContext(), progress: nil,
+                completion: probe.complete)
             operations.append(operation)
             // Cancel every other load, some at once and some after the others started.
             if index % 2 == 1 && index % 4 == 1 { operation.cancel() }
@@ -89,14 +93,17 @@ public struct LoaderContract: Sendable {
         var found: [ContractViolation] = []
         for (index, probe) in probes.enumerated() {
             let cancelled = index % 2 == 1
-            let results = cancelled ? await probe.settled(within: .milliseconds(200)) : await probe.results(within: timeout)
+            let results =
+                cancelled ? await probe.settled(within: .milliseconds(200)) : await probe.results(within: timeout)
             if results.count > 1 {
-                found.append(ContractViolation(duty: "completion", detail: "load \(index) completed \(results.count) times"))
+                found.append(
+                    ContractViolation(duty: "completion", detail: "load \(index) completed \(results.count) times"))
             }
             // A cancelled load may still have completed first (a race the protocol allows), so only
             // loads not cancelled must complete.
             if !cancelled && results.isEmpty {
-                found.append(ContractViolation(duty: "completion", detail: "load \(index), not cancelled, never completed"))
+                found.append(
+                    ContractViolation(duty: "completion", detail: "load \(index), not cancelled, never completed"))
             }
         }
         return found
@@ -117,8 +124,10 @@ public struct LoaderContract: Sendable {
         switch outcome.results.first {
         case .failure(.requestRefused)?: break
         case let other?:
-            found.append(ContractViolation(duty: "request modifier",
-                                           detail: "a refused request ended with \(other), not .requestRefused"))
+            found.append(
+                ContractViolation(
+                    duty: "request modifier",
+                    detail: "a refused request ended with \(other), not .requestRefused"))
         case nil:
             found.append(ContractViolation(duty: "request modifier", detail: "a refused request never completed"))
         }
@@ -180,11 +189,14 @@ private final class Probe: Sendable {
         return state.withLock { $0.results }
     }
 
-    static func load(_ loader: any ImageLoader, _ url: URL, context: ImageContext,
-                     timeout: Duration) async -> (results: [Result<LoadedImage, ImageError>], progress: [LoadProgress]) {
+    static func load(
+        _ loader: any ImageLoader, _ url: URL, context: ImageContext,
+        timeout: Duration
+    ) async -> (results: [Result<LoadedImage, ImageError>], progress: [LoadProgress]) {
         let probe = Probe()
-        _ = loader.requestImage(with: url, options: [], context: context, progress: probe.record,
-                                completion: probe.complete)
+        _ = loader.requestImage(
+            with: url, options: [], context: context, progress: probe.record,
+            completion: probe.complete)
         let results = await probe.results(within: timeout)
         return (results, probe.state.withLock { $0.progress })
     }

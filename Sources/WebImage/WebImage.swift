@@ -1,20 +1,20 @@
-@_exported import WebImageCore
-@_exported import WebImageFileLoader
-@_exported import WebImageHTTPLoader
-@_exported import WebImagePNGCoder
-@_exported import WebImageJPEGCoder
-@_exported import WebImageWebPCoder
-@_exported import WebImageGIFCoder
-@_exported import WebImageAVIFCoder
-@_exported import WebImageHEIFCoder
-@_exported import WebImageJXLCoder
-@_exported import WebImageTIFFCoder
-@_exported import WebImageBMPCoder
-@_exported import WebImageICOCoder
-@_exported import WebImageMemoryCache
-@_exported import WebImageDiskCache
-@_exported import WebImageColorManagement
 import Foundation
+@_exported import WebImageAVIFCoder
+@_exported import WebImageBMPCoder
+@_exported import WebImageColorManagement
+@_exported import WebImageCore
+@_exported import WebImageDiskCache
+@_exported import WebImageFileLoader
+@_exported import WebImageGIFCoder
+@_exported import WebImageHEIFCoder
+@_exported import WebImageHTTPLoader
+@_exported import WebImageICOCoder
+@_exported import WebImageJPEGCoder
+@_exported import WebImageJXLCoder
+@_exported import WebImageMemoryCache
+@_exported import WebImagePNGCoder
+@_exported import WebImageTIFFCoder
+@_exported import WebImageWebPCoder
 
 /// The batteries-included entry point: every plugin we ship, wired into the shared managers.
 ///
@@ -42,8 +42,10 @@ public enum WebImage {
     public static var httpLoader: HTTPLoader { defaultSetup.httpLoader }
 
     /// Loads `url` through the shared manager and returns the final image.
-    public static func image(for url: URL, options: ImageOptions = [],
-                             context: ImageContext = ImageContext()) async throws(ImageError) -> Image {
+    public static func image(
+        for url: URL, options: ImageOptions = [],
+        context: ImageContext = ImageContext()
+    ) async throws(ImageError) -> Image {
         try await shared.image(for: url, options: options, context: context).image
     }
 
@@ -76,9 +78,12 @@ public enum WebImage {
 
     /// A manager wired like ``shared`` but with its own cache in `cacheDirectory` (for tools and tests
     /// that must not touch the user's cache), sharing the registered coders and loaders.
-    public static func makeManager(cacheDirectory: URL, namespace: String = "default",
-                                   configuration: WebImageCacheConfiguration = WebImageCacheConfiguration())
-        throws(ImageError) -> (manager: ImageManager, cache: WebImageCache) {
+    public static func makeManager(
+        cacheDirectory: URL, namespace: String = "default",
+        configuration: WebImageCacheConfiguration = WebImageCacheConfiguration()
+    )
+        throws(ImageError) -> (manager: ImageManager, cache: WebImageCache)
+    {
         _ = defaultSetup
         let cache = try WebImageCache(directory: cacheDirectory, namespace: namespace, configuration: configuration)
         return (ImageManager(cache: cache, loader: ImageLoadersManager.shared, coders: .shared), cache)

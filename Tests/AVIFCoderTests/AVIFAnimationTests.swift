@@ -15,13 +15,17 @@ struct AVIFAnimationTests {
         var arguments = ["-s", "10", "--min", "20", "--max", "30", "--timescale", "100", "--duration", "5"]
         for index in 0..<frameCount {
             if index == 1 { arguments += ["--duration", "20"] }
-            arguments.append(try tool.png(SyntheticPicture.make(width: 48, height: 32, layout: layout, phase: index * 40),
-                                          name: "frame\(index).png"))
+            arguments.append(
+                try tool.png(
+                    SyntheticPicture.make(width: 48, height: 32, layout: layout, phase: index * 40),
+                    name: "frame\(index).png"))
         }
         return try tool.avifenc([], arguments)
     }
 
-    @Test("every frame matches avifdec's, with its duration; frames are decoded lazily", arguments: [PixelLayout.rgb8, .rgba8])
+    @Test(
+        "every frame matches avifdec's, with its duration; frames are decoded lazily",
+        arguments: [PixelLayout.rgb8, .rgba8])
     func framesMatchAvifdec(layout: PixelLayout) throws {
         let tool = try AVIFTool()
         let avif = try Self.sequence(tool, layout: layout)
@@ -34,7 +38,9 @@ struct AVIFAnimationTests {
             let frame = try image.frame(at: index)
             // avifenc 0.11 gives sequences an alpha track even for opaque PNGs, so only RGBA is certain.
             if layout == .rgba8 { #expect(frame.pixels.layout == .rgba8) }
-            #expect(SyntheticPicture.maxDifference(frame.pixels, try tool.avifdec(avif, index: index)) == 0, "frame \(index)")
+            #expect(
+                SyntheticPicture.maxDifference(frame.pixels, try tool.avifdec(avif, index: index)) == 0,
+                "frame \(index)")
         }
     }
 
@@ -44,7 +50,9 @@ struct AVIFAnimationTests {
         let avif = try Self.sequence(tool)
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         for index in [3, 1, 2, 0, 3] {
-            #expect(SyntheticPicture.maxDifference(try image.frame(at: index).pixels, try tool.avifdec(avif, index: index)) == 0)
+            #expect(
+                SyntheticPicture.maxDifference(try image.frame(at: index).pixels, try tool.avifdec(avif, index: index))
+                    == 0)
         }
     }
 
@@ -77,6 +85,8 @@ struct AVIFAnimationTests {
             }
         }
         // Only frame 0 counts with firstFrameOnly.
-        #expect(throws: Never.self) { try AVIFCoder().decode(avif, options: DecodeOptions(firstFrameOnly: true, maxFrameCount: 1)) }
+        #expect(throws: Never.self) {
+            try AVIFCoder().decode(avif, options: DecodeOptions(firstFrameOnly: true, maxFrameCount: 1))
+        }
     }
 }

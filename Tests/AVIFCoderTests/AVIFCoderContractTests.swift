@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import WebImageCore
 import WebImageAVIFCoder
+import WebImageCore
 import WebImageTestSupport
 import WebImageTesting
 

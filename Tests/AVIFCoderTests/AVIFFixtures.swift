@@ -13,7 +13,8 @@ struct AVIFTool {
 
     /// `pixels` written as a PNG named `name`; its path.
     func png(_ pixels: PixelBuffer, name: String = "input.png") throws -> String {
-        try directory.write(try PNGCoder().encode(Image(pixels: pixels), as: .png, options: EncodeOptions()), to: name).path
+        try directory.write(try PNGCoder().encode(Image(pixels: pixels), as: .png, options: EncodeOptions()), to: name)
+            .path
     }
 
     /// avifenc's AVIF of the PNG files at `inputs`, made with `arguments`.
@@ -34,6 +35,7 @@ struct AVIFTool {
         let input = try directory.write(avif, to: "ref-\(UUID().uuidString).avif").path
         let output = directory.file("ref-\(UUID().uuidString).png").path
         try ReferenceTool.run("avifdec", ["--depth", "8", "--index", "\(index)", input, output])
-        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions()).pixels
+        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions())
+            .pixels
     }
 }

@@ -27,7 +27,10 @@ struct AVIFHostileInputTests {
         var generator = SeededGenerator(seed: 17)
         for _ in 0..<200 {
             var bytes = [UInt8](avif)
-            for _ in 0..<4 { bytes[Int.random(in: 12..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<4 {
+                bytes[Int.random(in: 12..<bytes.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
             do { _ = try AVIFCoder().decode(Data(bytes), options: DecodeOptions()) } catch {
                 guard case .badImageData = error else { Issue.record("\(error)"); continue }
             }
@@ -38,7 +41,9 @@ struct AVIFHostileInputTests {
     func hugeHeader() throws {
         let avif = try AVIFTool().avifenc(SyntheticPicture.make(width: 32, height: 32), ["-s", "10"])
         let huge = HostileFiles.withSpatialExtent(avif, width: 40_000, height: 40_000)
-        #expect(throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try AVIFCoder().decode(huge, options: DecodeOptions())
         }
         #expect(throws: ImageError.imageTooLarge(width: 32, height: 32, limit: 1000)) {
@@ -51,7 +56,9 @@ struct AVIFHostileInputTests {
         let avif = try AVIFTool().avifenc(SyntheticPicture.make(width: 32, height: 32), ["-s", "10"])
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try AVIFCoder().decode(avif, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try AVIFCoder().decode(avif, options: DecodeOptions(cancellation: token))
+        }
         do {
             _ = try AVIFCoder().decode(avif, options: DecodeOptions(timeLimit: .zero))
             Issue.record("decoded past a zero time limit")

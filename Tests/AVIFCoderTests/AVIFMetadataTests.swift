@@ -15,8 +15,9 @@ struct AVIFMetadataTests {
         let iccPath = try tool.directory.write(icc, to: "p.icc").path
         let exifPath = try tool.directory.write(exif, to: "e.exif").path
         let xmpPath = try tool.directory.write(xmp, to: "x.xmp").path
-        let avif = try tool.avifenc(SyntheticPicture.make(width: 16, height: 16),
-                                    ["-s", "10", "--icc", iccPath, "--exif", exifPath, "--xmp", xmpPath])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: 16, height: 16),
+            ["-s", "10", "--icc", iccPath, "--exif", exifPath, "--xmp", xmpPath])
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         #expect(image.metadata.iccProfile == icc)
         #expect(image.metadata.exif == exif)
@@ -26,10 +27,13 @@ struct AVIFMetadataTests {
     @Test("the nclx code points and range are reported as CICP")
     func cicp() throws {
         let tool = try AVIFTool()
-        let avif = try tool.avifenc(SyntheticPicture.make(width: 16, height: 16),
-                                    ["-s", "10", "--cicp", "12/13/6", "-r", "limited"])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: 16, height: 16),
+            ["-s", "10", "--cicp", "12/13/6", "-r", "limited"])
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
-        #expect(image.metadata.cicp == CICP(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 6, fullRange: false))
+        #expect(
+            image.metadata.cicp
+                == CICP(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 6, fullRange: false))
         #expect(image.metadata.iccProfile == nil)
     }
 

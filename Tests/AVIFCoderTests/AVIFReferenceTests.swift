@@ -11,12 +11,14 @@ import WebImageTestSupport
 struct AVIFReferenceTests {
     static let size = (width: 96, height: 64)
 
-    @Test("8/10/12-bit, 4:4:4, 4:2:2, 4:2:0 and 4:0:0 stills match avifdec pixel for pixel",
-          arguments: ["8", "10", "12"], ["444", "422", "420", "400"])
+    @Test(
+        "8/10/12-bit, 4:4:4, 4:2:2, 4:2:0 and 4:0:0 stills match avifdec pixel for pixel",
+        arguments: ["8", "10", "12"], ["444", "422", "420", "400"])
     func stills(depth: String, yuv: String) throws {
         let tool = try AVIFTool()
-        let avif = try tool.avifenc(SyntheticPicture.make(width: Self.size.width, height: Self.size.height),
-                                    ["-d", depth, "-y", yuv, "-s", "10", "--min", "20", "--max", "30"])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: Self.size.width, height: Self.size.height),
+            ["-d", depth, "-y", yuv, "-s", "10", "--min", "20", "--max", "30"])
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         let reference = try tool.avifdec(avif)
         #expect(image.pixels.layout == .rgb8)
@@ -24,8 +26,9 @@ struct AVIFReferenceTests {
         #expect(SyntheticPicture.maxDifference(image.pixels, reference) == 0)
     }
 
-    @Test("alpha, straight and premultiplied, matches avifdec (premultiplied files come back straight)",
-          arguments: [false, true])
+    @Test(
+        "alpha, straight and premultiplied, matches avifdec (premultiplied files come back straight)",
+        arguments: [false, true])
     func alpha(premultiplied: Bool) throws {
         let tool = try AVIFTool()
         let source = SyntheticPicture.make(width: Self.size.width, height: Self.size.height, layout: .rgba8)
@@ -52,7 +55,8 @@ struct AVIFReferenceTests {
     @Test("a 2x2 grid image decodes whole and matches avifdec")
     func grid() throws {
         let tool = try AVIFTool()
-        let avif = try tool.avifenc(SyntheticPicture.make(width: 128, height: 128), ["-g", "2x2", "-s", "10", "-y", "444"])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: 128, height: 128), ["-g", "2x2", "-s", "10", "-y", "444"])
         let image = try AVIFCoder().decode(avif, options: DecodeOptions())
         #expect(image.width == 128 && image.height == 128)
         #expect(SyntheticPicture.maxDifference(image.pixels, try tool.avifdec(avif)) == 0)

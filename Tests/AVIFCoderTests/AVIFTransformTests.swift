@@ -37,8 +37,9 @@ struct AVIFTransformTests {
         return out
     }
 
-    @Test("every irot angle with and without each imir mode shows the picture as the standard says",
-          arguments: [0, 1, 2, 3], [nil, 0, 1] as [Int?])
+    @Test(
+        "every irot angle with and without each imir mode shows the picture as the standard says",
+        arguments: [0, 1, 2, 3], [nil, 0, 1] as [Int?])
     func transforms(angle: Int, mirror: Int?) throws {
         let tool = try AVIFTool()
         let source = SyntheticPicture.make(width: 24, height: 16)

@@ -6,11 +6,16 @@ import WebImageTestSupport
 import WebImageTesting
 
 /// A BMP file made field by field, for headers no encoder writes.
-func handMadeBMP(width: Int32, height: Int32, bits: UInt16 = 24, compression: UInt32 = 0, headerSize: UInt32 = 40,
-                 colorsUsed: UInt32 = 0, pixelOffset: UInt32? = nil, payload: [UInt8] = []) -> Data {
+func handMadeBMP(
+    width: Int32, height: Int32, bits: UInt16 = 24, compression: UInt32 = 0, headerSize: UInt32 = 40,
+    colorsUsed: UInt32 = 0, pixelOffset: UInt32? = nil, payload: [UInt8] = []
+) -> Data {
     func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
-    var dib = le32(headerSize) + le32(UInt32(bitPattern: width)) + le32(UInt32(bitPattern: height)) + le16(1) + le16(bits)
+    func le32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+    }
+    var dib =
+        le32(headerSize) + le32(UInt32(bitPattern: width)) + le32(UInt32(bitPattern: height)) + le16(1) + le16(bits)
     dib += le32(compression) + le32(UInt32(payload.count)) + le32(2835) + le32(2835) + le32(colorsUsed) + le32(0)
     dib += [UInt8](repeating: 0, count: Int(headerSize) - 40)
     let offset = pixelOffset ?? UInt32(14 + dib.count)
@@ -29,26 +34,40 @@ struct BMPHostileInputTests {
 
     @Test func absurdDimensionsAreRefusedFromTheHeader() {
         let data = handMadeBMP(width: 1_000_000, height: -1_000_000, payload: [1, 2, 3, 4])
-        #expect(throws: ImageError.imageTooLarge(width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(
+                width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try BMPCoder().decode(data, options: DecodeOptions())
         }
     }
 
     @Test func theMostNegativeHeightAndZeroWidthAreBadData() {
-        #expect(throws: ImageError.self) { try BMPCoder().decode(handMadeBMP(width: 4, height: Int32.min), options: DecodeOptions()) }
-        #expect(throws: ImageError.self) { try BMPCoder().decode(handMadeBMP(width: 0, height: 4), options: DecodeOptions()) }
-        #expect(throws: ImageError.self) { try BMPCoder().decode(handMadeBMP(width: -4, height: 4), options: DecodeOptions()) }
+        #expect(throws: ImageError.self) {
+            try BMPCoder().decode(handMadeBMP(width: 4, height: Int32.min), options: DecodeOptions())
+        }
+        #expect(throws: ImageError.self) {
+            try BMPCoder().decode(handMadeBMP(width: 0, height: 4), options: DecodeOptions())
+        }
+        #expect(throws: ImageError.self) {
+            try BMPCoder().decode(handMadeBMP(width: -4, height: 4), options: DecodeOptions())
+        }
     }
 
     @Test func unknownHeadersAndDepthsAreBadData() {
         #expect(throws: ImageError.self) {
-            try BMPCoder().decode(handMadeBMP(width: 4, height: 4, bits: 7, payload: [UInt8](repeating: 0, count: 64)), options: DecodeOptions())
+            try BMPCoder().decode(
+                handMadeBMP(width: 4, height: 4, bits: 7, payload: [UInt8](repeating: 0, count: 64)),
+                options: DecodeOptions())
         }
         #expect(throws: ImageError.self) {
-            try BMPCoder().decode(handMadeBMP(width: 4, height: 4, compression: 9, payload: [UInt8](repeating: 0, count: 64)), options: DecodeOptions())
+            try BMPCoder().decode(
+                handMadeBMP(width: 4, height: 4, compression: 9, payload: [UInt8](repeating: 0, count: 64)),
+                options: DecodeOptions())
         }
         #expect(throws: ImageError.unsupportedFormat(.bmp)) {
-            try BMPCoder().decode(handMadeBMP(width: 4, height: 4, compression: 4, payload: [0xFF, 0xD8, 0xFF]), options: DecodeOptions())
+            try BMPCoder().decode(
+                handMadeBMP(width: 4, height: 4, compression: 4, payload: [0xFF, 0xD8, 0xFF]), options: DecodeOptions())
         }
     }
 
@@ -70,8 +89,9 @@ struct BMPHostileInputTests {
     @Test func rleRunsPastTheImageAndDeltasFarAwayStayInside() throws {
         // Palette of two colours, then: a run of 255 pixels on a 4-wide image, a delta of (255, 255), EOB.
         let palette: [UInt8] = [0, 0, 255, 0, 0, 255, 0, 0]
-        let data = handMadeBMP(width: 4, height: 3, bits: 8, compression: 1, colorsUsed: 2, pixelOffset: 14 + 40 + 8,
-                               payload: palette + [255, 1, 0, 2, 255, 255, 0, 1])
+        let data = handMadeBMP(
+            width: 4, height: 3, bits: 8, compression: 1, colorsUsed: 2, pixelOffset: 14 + 40 + 8,
+            payload: palette + [255, 1, 0, 2, 255, 255, 0, 1])
         let image = try BMPCoder().decode(data, options: DecodeOptions())
         #expect((image.width, image.height) == (4, 3))
         #expect(image.pixels.rgba(x: 0, y: 2) == (0, 255, 0, 255))  // palette entry 1, stored B, G, R
@@ -80,8 +100,9 @@ struct BMPHostileInputTests {
 
     @Test func anRLEStreamWithoutItsEndIsBadDataUnlessPartial() throws {
         let palette: [UInt8] = [0, 0, 255, 0, 0, 255, 0, 0]
-        let data = handMadeBMP(width: 4, height: 3, bits: 8, compression: 1, colorsUsed: 2, pixelOffset: 14 + 40 + 8,
-                               payload: palette + [4, 1, 0, 0])
+        let data = handMadeBMP(
+            width: 4, height: 3, bits: 8, compression: 1, colorsUsed: 2, pixelOffset: 14 + 40 + 8,
+            payload: palette + [4, 1, 0, 0])
         #expect(throws: ImageError.self) { try BMPCoder().decode(data, options: DecodeOptions()) }
         #expect(try BMPCoder().decode(data, options: DecodeOptions(allowPartialImage: true)).isIncomplete)
     }
@@ -102,10 +123,13 @@ struct BMPHostileInputTests {
     }
 
     @Test func aCancelledTokenStopsTheDecode() throws {
-        let data = try BMPCoder().encode(Image(pixels: SyntheticPicture.make(width: 64, height: 64)), as: .bmp, options: EncodeOptions())
+        let data = try BMPCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 64, height: 64)), as: .bmp, options: EncodeOptions())
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try BMPCoder().decode(data, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try BMPCoder().decode(data, options: DecodeOptions(cancellation: token))
+        }
     }
 }
 

@@ -20,7 +20,9 @@ struct BMPReferenceTests {
         let data = try fixture.data()
         #expect(ImageFormat.detect(data) == .bmp)
         if fixture.comparison == .error {
-            #expect(throws: ImageError.unsupportedFormat(.bmp)) { try BMPCoder().decode(data, options: DecodeOptions()) }
+            #expect(throws: ImageError.unsupportedFormat(.bmp)) {
+                try BMPCoder().decode(data, options: DecodeOptions())
+            }
             return
         }
         let image = try BMPCoder().decode(data, options: DecodeOptions())
@@ -59,7 +61,9 @@ struct BMPCoderTests {
     @Test func opaqueFilesDecodeToRGBAndPalettesToo() throws {
         #expect(try BMPCoder().decode(try fixture("rgb24.bmp"), options: DecodeOptions()).pixels.layout == .rgb8)
         #expect(try BMPCoder().decode(try fixture("palette8.bmp"), options: DecodeOptions()).pixels.layout == .rgb8)
-        #expect(try BMPCoder().decode(try fixture("bitfields32-alpha-v4.bmp"), options: DecodeOptions()).pixels.layout == .rgba8)
+        #expect(
+            try BMPCoder().decode(try fixture("bitfields32-alpha-v4.bmp"), options: DecodeOptions()).pixels.layout
+                == .rgba8)
     }
 
     @Test(arguments: [PixelLayout.gray8, .rgb8, .rgba8])
@@ -72,15 +76,18 @@ struct BMPCoderTests {
     }
 
     @Test func aThumbnailIsHonoured() throws {
-        let data = try BMPCoder().encode(Image(pixels: SyntheticPicture.make(width: 120, height: 60)), as: .bmp, options: EncodeOptions())
-        let image = try BMPCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30)))
+        let data = try BMPCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 120, height: 60)), as: .bmp, options: EncodeOptions())
+        let image = try BMPCoder().decode(
+            data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 30, height: 30)))
         #expect((image.width, image.height) == (30, 15))
     }
 
     @Test func encodingFitsMaxPixelSize() throws {
         var options = EncodeOptions()
         options.maxPixelSize = PixelSize(width: 10, height: 10)
-        let data = try BMPCoder().encode(Image(pixels: SyntheticPicture.make(width: 40, height: 20)), as: .bmp, options: options)
+        let data = try BMPCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 40, height: 20)), as: .bmp, options: options)
         let image = try BMPCoder().decode(data, options: DecodeOptions())
         #expect((image.width, image.height) == (10, 5))
     }

@@ -28,8 +28,9 @@ enum ColorFixtures {
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let fields = line.split(separator: "\t").map(String.init)
             let numbers = { (field: String) in field.split(separator: ",").map { UInt8($0)! } }
-            return Reference(profile: fields[0], kind: fields[1], x: Int(fields[2])!, y: Int(fields[3])!,
-                             input: numbers(fields[4]), expected: numbers(fields[5]))
+            return Reference(
+                profile: fields[0], kind: fields[1], x: Int(fields[2])!, y: Int(fields[3])!,
+                input: numbers(fields[4]), expected: numbers(fields[5]))
         }.filter { (kind == nil || $0.kind == kind) && (profile == nil || $0.profile == profile) }
     }
 
@@ -52,8 +53,9 @@ enum ColorFixtures {
         lcmsProfile {
             var white = cmsCIExyY()
             cmsWhitePointFromTemp(&white, 6504)
-            var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
-                                            Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+            var primaries = cmsCIExyYTRIPLE(
+                Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
             let curve = cmsBuildGamma(nil, gamma)
             defer { cmsFreeToneCurve(curve) }
             var curves: [OpaquePointer?] = [curve, curve, curve]
@@ -76,7 +78,8 @@ enum ColorFixtures {
             if bytes[offset + 1] == 0xE2, Array(segment[4..<min(segment.count, 16)]) == iccHeader {
                 if !inserted {
                     let payload = iccHeader + [1, 1] + [UInt8](profile)
-                    output += [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+                    output +=
+                        [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
                     inserted = true
                 }
             } else {

@@ -1,10 +1,11 @@
 import CLCMS2
 import Foundation
 import Testing
-@testable import WebImageColorManagement
 import WebImageCore
 import WebImageJPEGCoder
 import WebImageWebPCoder
+
+@testable import WebImageColorManagement
 
 /// Bad profiles never crash and never change pixels; transforms are cached, bounded and shared by threads;
 /// animations are converted frame by frame when asked for.
@@ -48,9 +49,11 @@ import WebImageWebPCoder
         let p3 = try ColorFixtures.displayP3
         var lyingSize = p3
         lyingSize.replaceSubrange(0..<4, with: [0x7F, 0xFF, 0xFF, 0xFF])  // header claims 2 GB
-        let intact = try converter.convertedToSRGB(Image(pixels: pixels, metadata: ImageMetadata(iccProfile: p3))).pixels
+        let intact = try converter.convertedToSRGB(Image(pixels: pixels, metadata: ImageMetadata(iccProfile: p3)))
+            .pixels
         for (name, profile) in [("truncated by one byte", p3.dropLast()), ("size field of 2 GB", lyingSize)] {
-            let converted = ColorConversion.sRGB(converter).apply(to: Image(pixels: pixels, metadata: ImageMetadata(iccProfile: profile)))
+            let converted = ColorConversion.sRGB(converter).apply(
+                to: Image(pixels: pixels, metadata: ImageMetadata(iccProfile: profile)))
             #expect(converted.pixels == intact, "\(name): differs from the intact profile's result")
         }
     }
@@ -61,16 +64,20 @@ import WebImageWebPCoder
         naiveOptions.colorConversion = .off
         var managedOptions = DecodeOptions()
         managedOptions.colorConversion = .sRGB(converter)
-        for (name, profile) in try Self.hostileProfiles() where !profile.isEmpty && profile.count <= 60_000
-            && !name.hasPrefix("CMYK") {
+        for (name, profile) in try Self.hostileProfiles()
+        where !profile.isEmpty && profile.count <= 60_000
+            && !name.hasPrefix("CMYK")
+        {
             let jpeg = ColorFixtures.replacingICCProfile(in: try ColorFixtures.cmykJPEG, with: profile)
             let naive = try JPEGCoder().decode(jpeg, options: naiveOptions)
             let managed = try JPEGCoder().decode(jpeg, options: managedOptions)
             #expect(naive.metadata.iccProfile == profile, "\(name)")
             #expect(managed.pixels == naive.pixels, "\(name): pixels differ from the naive conversion")
             // A profile of another colour space is dropped, so nothing applies it to the naive RGB later.
-            #expect(managed.metadata.iccProfile == (ImageMetadata(iccProfile: profile).iccColorSpace == "CMYK" ? profile : nil),
-                    "\(name)")
+            #expect(
+                managed.metadata.iccProfile
+                    == (ImageMetadata(iccProfile: profile).iccColorSpace == "CMYK" ? profile : nil),
+                "\(name)")
         }
         // A broken CMYK profile (header intact, tags cut) is kept, and nothing converts the RGB with it.
         let brokenCMYK = try ColorFixtures.profile("cmyk-test.icc").prefix(400)
@@ -97,7 +104,8 @@ import WebImageWebPCoder
             try converter.convertCMYKToSRGB(invertedSamples: [], width: 1 << 20, height: 1 << 42, profile: profile)
         }
         #expect(throws: ImageError.self, "an RGB profile is not a CMYK one") {
-            try converter.convertCMYKToSRGB(invertedSamples: [0, 0, 0, 0], width: 1, height: 1, profile: try ColorFixtures.displayP3)
+            try converter.convertCMYKToSRGB(
+                invertedSamples: [0, 0, 0, 0], width: 1, height: 1, profile: try ColorFixtures.displayP3)
         }
     }
 
@@ -109,7 +117,8 @@ import WebImageWebPCoder
         }
         let p3 = try ColorFixtures.displayP3
         guard case .transform(let first) = cache.entry(for: key(p3)),
-              case .transform(let second) = cache.entry(for: key(p3)) else {
+            case .transform(let second) = cache.entry(for: key(p3))
+        else {
             Issue.record("Display P3 should need a transform")
             return
         }
@@ -129,8 +138,9 @@ import WebImageWebPCoder
 
     @Test func oneTransformServesManyThreadsAtOnce() throws {
         let p3 = try ColorFixtures.displayP3
-        let big = PixelBuffer(width: 256, height: 64, layout: .rgb8,
-                              bytes: (0..<(256 * 64 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let big = PixelBuffer(
+            width: 256, height: 64, layout: .rgb8,
+            bytes: (0..<(256 * 64 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let image = Image(pixels: big, metadata: ImageMetadata(iccProfile: p3))
         let expected = try converter.convertedToSRGB(image).pixels
         let mismatches = Locked(0)
@@ -145,12 +155,14 @@ import WebImageWebPCoder
     @Test func animationsAreConvertedFrameByFrameWhenAsked() throws {
         let references = try ColorFixtures.references(kind: "rgb", profile: "display-p3.icc")
         let frames = (0..<4).map { index in
-            ImageFrame(pixels: ColorFixtures.rgbRow(references.map(\.input).shuffled(seed: index)).converted(to: .rgba8),
-                       duration: .milliseconds(100 * (index + 1)))
+            ImageFrame(
+                pixels: ColorFixtures.rgbRow(references.map(\.input).shuffled(seed: index)).converted(to: .rgba8),
+                duration: .milliseconds(100 * (index + 1)))
         }
         let animation = Image(frames: frames, loopCount: 3)
-        let data = try WebPCoder().encode(animation, as: .webp,
-                                          options: EncodeOptions(lossless: true, iccProfile: try ColorFixtures.displayP3))
+        let data = try WebPCoder().encode(
+            animation, as: .webp,
+            options: EncodeOptions(lossless: true, iccProfile: try ColorFixtures.displayP3))
         var options = DecodeOptions()
         options.colorConversion = .sRGB(converter)
         let coders = ImageCodersManager(coders: [WebPCoder()])
@@ -166,7 +178,9 @@ import WebImageWebPCoder
             let inputs = references.map(\.input).shuffled(seed: index)
             for (x, input) in inputs.enumerated() {
                 let p = frame.rgba(x: x, y: 0)
-                #expect(ColorFixtures.maxDifference([p.r, p.g, p.b], expectedByInput[input]!) <= ColorReferenceTests.tolerance)
+                #expect(
+                    ColorFixtures.maxDifference([p.r, p.g, p.b], expectedByInput[input]!)
+                        <= ColorReferenceTests.tolerance)
             }
         }
     }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import WebImage
-@testable import WebImageColorManagement
 import WebImageCore
 import WebImageJPEGCoder
 import WebImagePNGCoder
 import WebImageWebPCoder
+
+@testable import WebImageColorManagement
 
 /// Core's seam: who converts when, what the options compare as, and what encoders write.
 @Suite struct ColorProfileSeamTests {
@@ -40,8 +41,9 @@ import WebImageWebPCoder
 
     @Test func optionsWithoutAChoiceFollowTheManagersDefault() throws {
         let coders = ImageCodersManager(coders: [PNGCoder()])
-        let png = try coders.encode(Image(pixels: Self.photo), as: .png,
-                                    options: EncodeOptions(iccProfile: try ColorFixtures.displayP3))
+        let png = try coders.encode(
+            Image(pixels: Self.photo), as: .png,
+            options: EncodeOptions(iccProfile: try ColorFixtures.displayP3))
         coders.defaultColorConversion = .sRGB(converter)
         #expect(try coders.decode(png, options: DecodeOptions()).metadata.iccProfile == nil)
         var keep = DecodeOptions()
@@ -61,15 +63,18 @@ import WebImageWebPCoder
         convert.thumbnailPixelSize = PixelSize(8)
         let thumbnail = try PNGCoder().decode(png, options: convert)
         #expect(thumbnail.width == 8 && thumbnail.metadata.iccProfile == nil)
-        #expect(thumbnail.pixels == (try converter.convertedToSRGB(
-            try PNGCoder().decode(png, options: DecodeOptions(thumbnailPixelSize: PixelSize(8))))).pixels)
+        #expect(
+            thumbnail.pixels
+                == (try converter.convertedToSRGB(
+                    try PNGCoder().decode(png, options: DecodeOptions(thumbnailPixelSize: PixelSize(8))))).pixels)
     }
 
     @Test func incrementalDecodesThroughTheManagerAreConverted() throws {
         let coders = ImageCodersManager(coders: [PNGCoder()])
         coders.defaultColorConversion = .sRGB(converter)
-        let png = try coders.encode(Image(pixels: Self.photo), as: .png,
-                                    options: EncodeOptions(iccProfile: try ColorFixtures.displayP3))
+        let png = try coders.encode(
+            Image(pixels: Self.photo), as: .png,
+            options: EncodeOptions(iccProfile: try ColorFixtures.displayP3))
         let decoder = coders.makeIncrementalDecoder(options: DecodeOptions())
         try decoder.append(png)
         let image = try decoder.finish()
@@ -96,7 +101,9 @@ import WebImageWebPCoder
         for intent in RenderingIntent.allCases {
             for bpc in [false, true] {
                 let converter = LittleCMSConverter(intent: intent, blackPointCompensation: bpc)
-                #expect(converter.converterKey == LittleCMSConverter(intent: intent, blackPointCompensation: bpc).converterKey)
+                #expect(
+                    converter.converterKey
+                        == LittleCMSConverter(intent: intent, blackPointCompensation: bpc).converterKey)
                 #expect(keys.insert(ColorProfileTransformer(converter: converter).transformerKey).inserted)
             }
         }
@@ -126,7 +133,8 @@ import WebImageWebPCoder
         asStored.colorConversion = .off
         let kept = try coders.decode(try coders.encode(tagged, as: format, options: keep), options: asStored)
         #expect(kept.metadata.iccProfile == p3)
-        let stripped = try coders.decode(try coders.encode(tagged, as: format, options: EncodeOptions()), options: asStored)
+        let stripped = try coders.decode(
+            try coders.encode(tagged, as: format, options: EncodeOptions()), options: asStored)
         #expect(stripped.metadata.iccProfile == nil, "strip is the default")
         // Converted on decode, the image is sRGB: keeping writes no profile (not the source's).
         let converted = try converter.convertedToSRGB(tagged)

@@ -18,21 +18,24 @@ import WebImageWebPCoder
         let references = try ColorFixtures.references(kind: "rgb", profile: profileName)
         #expect(references.count >= 10)
         let profile = try ColorFixtures.profile(profileName)
-        let image = Image(pixels: ColorFixtures.rgbRow(references.map(\.input)), metadata: ImageMetadata(iccProfile: profile))
+        let image = Image(
+            pixels: ColorFixtures.rgbRow(references.map(\.input)), metadata: ImageMetadata(iccProfile: profile))
         let converted = try converter.convertedToSRGB(image)
         #expect(converted.pixels.layout == .rgb8)
         #expect(converted.metadata.iccProfile == nil, "the pixels are sRGB now: the source profile must go")
         for (index, reference) in references.enumerated() {
             let got = Array(converted.pixels.bytes[index * 3..<index * 3 + 3])
-            #expect(ColorFixtures.maxDifference(got, reference.expected) <= Self.tolerance,
-                    "\(profileName) \(reference.input): got \(got), expected \(reference.expected)")
+            #expect(
+                ColorFixtures.maxDifference(got, reference.expected) <= Self.tolerance,
+                "\(profileName) \(reference.input): got \(got), expected \(reference.expected)")
         }
     }
 
     /// The phone-photo case: P3 colours read as sRGB look washed out; converted, they get more saturated.
     @Test func displayP3ColoursBecomeMoreSaturatedNotWashedOut() throws {
         let profile = try ColorFixtures.displayP3
-        let image = Image(pixels: ColorFixtures.rgbRow([[255, 0, 0], [200, 60, 60]]), metadata: ImageMetadata(iccProfile: profile))
+        let image = Image(
+            pixels: ColorFixtures.rgbRow([[255, 0, 0], [200, 60, 60]]), metadata: ImageMetadata(iccProfile: profile))
         let bytes = try converter.convertedToSRGB(image).pixels.bytes
         // Saturated P3 red lies outside sRGB: it becomes sRGB's most saturated red.
         #expect(ColorFixtures.maxDifference(Array(bytes[0..<3]), [255, 0, 0]) <= Self.tolerance)
@@ -46,7 +49,8 @@ import WebImageWebPCoder
         let alphas = references.indices.map { UInt8(($0 * 37) % 256) }
         let bytes = zip(references, alphas).flatMap { $0.input + [$1] }
         let pixels = PixelBuffer(width: references.count, height: 1, layout: .rgba8, bytes: bytes)
-        let converted = try converter.convertedToSRGB(Image(pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.displayP3)))
+        let converted = try converter.convertedToSRGB(
+            Image(pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.displayP3)))
         #expect(converted.pixels.layout == .rgba8)
         for (index, reference) in references.enumerated() {
             let got = Array(converted.pixels.bytes[index * 4..<index * 4 + 4])
@@ -58,7 +62,8 @@ import WebImageWebPCoder
     @Test func grayWithAProfileStaysGray() throws {
         let references = try ColorFixtures.references(kind: "gray")
         let pixels = PixelBuffer(width: references.count, height: 1, layout: .gray8, bytes: references.flatMap(\.input))
-        let image = Image(pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.profile("gray-gamma18.icc")))
+        let image = Image(
+            pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.profile("gray-gamma18.icc")))
         let converted = try converter.convertedToSRGB(image)
         #expect(converted.pixels.layout == .gray8)
         #expect(ColorFixtures.maxDifference(converted.pixels.bytes, references.flatMap(\.expected)) <= Self.tolerance)
@@ -71,7 +76,8 @@ import WebImageWebPCoder
             [reference.input[0], reference.input[0], reference.input[0], UInt8(index * 20)]
         }
         let pixels = PixelBuffer(width: references.count, height: 1, layout: .rgba8, bytes: bytes)
-        let image = Image(pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.profile("gray-gamma18.icc")))
+        let image = Image(
+            pixels: pixels, metadata: ImageMetadata(iccProfile: try ColorFixtures.profile("gray-gamma18.icc")))
         let converted = try converter.convertedToSRGB(image)
         #expect(converted.pixels.layout == .rgba8 && converted.metadata.iccProfile == nil)
         for (index, reference) in references.enumerated() {
@@ -87,15 +93,18 @@ import WebImageWebPCoder
         let references = try ColorFixtures.references(kind: "rgb", profile: "display-p3.icc")
         let image = Image(pixels: ColorFixtures.rgbRow(references.map(\.input)))
         let coders = ImageCodersManager(coders: [PNGCoder(), WebPCoder()])
-        let data = try coders.encode(image, as: format,
-                                     options: EncodeOptions(lossless: true, iccProfile: try ColorFixtures.displayP3))
+        let data = try coders.encode(
+            image, as: format,
+            options: EncodeOptions(lossless: true, iccProfile: try ColorFixtures.displayP3))
         let stored = try coders.decode(data, options: DecodeOptions())
         #expect(stored.metadata.iccProfile == (try ColorFixtures.displayP3), "no conversion by default in Core")
         coders.defaultColorConversion = .sRGB(converter)
         let decoded = try coders.decode(data, options: DecodeOptions())
         #expect(decoded.metadata.iccProfile == nil)
-        #expect(ColorFixtures.maxDifference(Array(decoded.pixels.converted(to: .rgb8).bytes),
-                                            references.flatMap(\.expected)) <= Self.tolerance)
+        #expect(
+            ColorFixtures.maxDifference(
+                Array(decoded.pixels.converted(to: .rgb8).bytes),
+                references.flatMap(\.expected)) <= Self.tolerance)
     }
 
     /// CMYK goes through the profile, not the naive formula (which this profile's ink curve departs from).
@@ -111,10 +120,13 @@ import WebImageWebPCoder
         #expect(naive.metadata.iccColorSpace == "CMYK", "unconverted, the file keeps its profile")
         var largestNaiveError = 0
         for reference in references {
-            let m = managed.pixels.rgba(x: reference.x, y: reference.y), n = naive.pixels.rgba(x: reference.x, y: reference.y)
-            #expect(ColorFixtures.maxDifference([m.r, m.g, m.b], reference.expected) <= Self.tolerance,
-                    "ink \(reference.input): got \([m.r, m.g, m.b]), expected \(reference.expected)")
-            largestNaiveError = max(largestNaiveError, ColorFixtures.maxDifference([n.r, n.g, n.b], reference.expected))
+            let m = managed.pixels.rgba(x: reference.x, y: reference.y),
+                n = naive.pixels.rgba(x: reference.x, y: reference.y)
+            #expect(
+                ColorFixtures.maxDifference([m.r, m.g, m.b], reference.expected) <= Self.tolerance,
+                "ink \(reference.input): got \([m.r, m.g, m.b]), expected \(reference.expected)")
+            largestNaiveError = max(
+                largestNaiveError, ColorFixtures.maxDifference([n.r, n.g, n.b], reference.expected))
         }
         #expect(largestNaiveError > 20, "the test profile must tell managed from naive conversion")
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import WebImageColorManagement
 import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageColorManagement
 
 /// Profiles made to hurt: randomly damaged copies of real ones, and CLUTs that claim absurd sizes. None may
 /// crash the process; each either converts or leaves the pixels as stored.
@@ -41,7 +42,9 @@ import WebImageTestSupport
         let profile = try ColorFixtures.profile("cmyk-test.icc")
         for seed in 0..<UInt64(Self.mutations / 3) {
             let damaged = Self.damaged(profile, seed: seed, count: 1 + Int(seed % 4))
-            if let pixels = try? converter.convertCMYKToSRGB(invertedSamples: cmyk, width: 4, height: 4, profile: damaged) {
+            if let pixels = try? converter.convertCMYKToSRGB(
+                invertedSamples: cmyk, width: 4, height: 4, profile: damaged)
+            {
                 #expect(pixels.layout == .rgb8 && pixels.width == 4)
             }
         }
@@ -55,7 +58,9 @@ import WebImageTestSupport
         for tag in 0..<tagCount {
             let entry = 132 + tag * 12
             guard String(decoding: bytes[entry..<entry + 4], as: UTF8.self) == "A2B0" else { continue }
-            let offset = Int(bytes[entry + 4]) << 24 | Int(bytes[entry + 5]) << 16 | Int(bytes[entry + 6]) << 8 | Int(bytes[entry + 7])
+            let offset =
+                Int(bytes[entry + 4]) << 24 | Int(bytes[entry + 5]) << 16 | Int(bytes[entry + 6]) << 8
+                | Int(bytes[entry + 7])
             #expect(String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == "mft2")
             bytes[offset + 10] = points
             return Data(bytes)

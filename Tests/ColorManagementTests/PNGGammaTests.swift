@@ -43,13 +43,23 @@ import WebImageTestSupport
     }
 
     static func inverse(_ m: Matrix) -> Matrix {
-        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        let det =
+            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
             - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
             + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
         let c: Matrix = [
-            [m[1][1] * m[2][2] - m[1][2] * m[2][1], m[0][2] * m[2][1] - m[0][1] * m[2][2], m[0][1] * m[1][2] - m[0][2] * m[1][1]],
-            [m[1][2] * m[2][0] - m[1][0] * m[2][2], m[0][0] * m[2][2] - m[0][2] * m[2][0], m[0][2] * m[1][0] - m[0][0] * m[1][2]],
-            [m[1][0] * m[2][1] - m[1][1] * m[2][0], m[0][1] * m[2][0] - m[0][0] * m[2][1], m[0][0] * m[1][1] - m[0][1] * m[1][0]],
+            [
+                m[1][1] * m[2][2] - m[1][2] * m[2][1], m[0][2] * m[2][1] - m[0][1] * m[2][2],
+                m[0][1] * m[1][2] - m[0][2] * m[1][1],
+            ],
+            [
+                m[1][2] * m[2][0] - m[1][0] * m[2][2], m[0][0] * m[2][2] - m[0][2] * m[2][0],
+                m[0][2] * m[1][0] - m[0][0] * m[1][2],
+            ],
+            [
+                m[1][0] * m[2][1] - m[1][1] * m[2][0], m[0][1] * m[2][0] - m[0][0] * m[2][1],
+                m[0][0] * m[1][1] - m[0][1] * m[1][0],
+            ],
         ]
         return c.map { $0.map { $0 / det } }
     }
@@ -73,11 +83,15 @@ import WebImageTestSupport
     }
 
     /// The sRGB levels a pixel stored in the space of `chromaticities` and `gamma` shows as.
-    static func expectedPixel(_ stored: [UInt8], gamma: Double, chromaticities c: GammaColorSpace.Chromaticities) -> [Int] {
+    static func expectedPixel(
+        _ stored: [UInt8], gamma: Double, chromaticities c: GammaColorSpace.Chromaticities
+    ) -> [Int] {
         let srgb = GammaColorSpace.Chromaticities.sRGB
-        let toSRGB = multiply(inverse(rgbToXYZ(srgb)),
-                              multiply(bradford(from: xyz(c.whiteX, c.whiteY), to: xyz(srgb.whiteX, srgb.whiteY)),
-                                       rgbToXYZ(c)))
+        let toSRGB = multiply(
+            inverse(rgbToXYZ(srgb)),
+            multiply(
+                bradford(from: xyz(c.whiteX, c.whiteY), to: xyz(srgb.whiteX, srgb.whiteY)),
+                rgbToXYZ(c)))
         let linear = stored.map { pow(Double($0) / 255, 1 / gamma) }
         return apply(toSRGB, linear).map { Int((sRGBEncode($0) * 255).rounded()) }
     }
@@ -98,7 +112,9 @@ import WebImageTestSupport
         return Data(bytes)
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+    }
 
     /// PNG's CRC-32 (ISO 3309), bit by bit: the files here are tiny.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -151,7 +167,9 @@ import WebImageTestSupport
         let data = try Self.png(gray, chunks: [Self.gAMA(1.0)])
         let image = try PNGCoder().decode(data, options: Self.options())
         #expect(image.pixels.layout == .rgb8)
-        let expected = gray.bytes.flatMap { (v: UInt8) -> [Int] in Array(repeating: Self.expectedLevel(v, gamma: 1.0), count: 3) }
+        let expected = gray.bytes.flatMap { (v: UInt8) -> [Int] in
+            Array(repeating: Self.expectedLevel(v, gamma: 1.0), count: 3)
+        }
         #expect(Self.maxDifference(image.pixels, expected) <= Self.tolerance)
         #expect(try PNGCoder().decode(data, options: Self.options(applying: false)).pixels == gray)
     }
@@ -170,13 +188,17 @@ import WebImageTestSupport
 
     @Test func chromaticitiesMoveTheColours() throws {
         // Adobe RGB (1998)'s primaries and white, with a 2.2 power curve.
-        let adobe = GammaColorSpace.Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
-                                                   greenX: 0.21, greenY: 0.71, blueX: 0.15, blueY: 0.06)
+        let adobe = GammaColorSpace.Chromaticities(
+            whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
+            greenX: 0.21, greenY: 0.71, blueX: 0.15, blueY: 0.06)
         // And a space with another white (D50) and primaries, so the adaptation counts.
-        let wide = GammaColorSpace.Chromaticities(whiteX: 0.3457, whiteY: 0.3585, redX: 0.68, redY: 0.31,
-                                                  greenX: 0.25, greenY: 0.68, blueX: 0.14, blueY: 0.07)
-        let colours: [[UInt8]] = [[200, 30, 40], [40, 180, 60], [30, 40, 200], [128, 128, 128], [255, 255, 255],
-                                  [0, 0, 0], [220, 200, 90], [90, 200, 220], [10, 20, 30]]
+        let wide = GammaColorSpace.Chromaticities(
+            whiteX: 0.3457, whiteY: 0.3585, redX: 0.68, redY: 0.31,
+            greenX: 0.25, greenY: 0.68, blueX: 0.14, blueY: 0.07)
+        let colours: [[UInt8]] = [
+            [200, 30, 40], [40, 180, 60], [30, 40, 200], [128, 128, 128], [255, 255, 255],
+            [0, 0, 0], [220, 200, 90], [90, 200, 220], [10, 20, 30],
+        ]
         let pixels = PixelBuffer(width: colours.count, height: 1, layout: .rgb8, bytes: colours.flatMap { $0 })
         for (space, gamma) in [(adobe, 0.45455), (wide, 0.7)] {
             let data = try Self.png(pixels, chunks: [Self.gAMA(gamma), Self.cHRM(space)])
@@ -186,8 +208,9 @@ import WebImageTestSupport
         }
         // Adobe RGB's saturated green is outside sRGB: it clips, and green stays near full.
         let green = PixelBuffer(width: 1, height: 1, layout: .rgb8, bytes: [0, 255, 0])
-        let image = try PNGCoder().decode(Self.png(green, chunks: [Self.gAMA(0.45455), Self.cHRM(adobe)]),
-                                          options: Self.options())
+        let image = try PNGCoder().decode(
+            Self.png(green, chunks: [Self.gAMA(0.45455), Self.cHRM(adobe)]),
+            options: Self.options())
         #expect(image.pixels.bytes[1] >= 250)
     }
 
@@ -212,13 +235,15 @@ import WebImageTestSupport
         let first = try #require(converter.iccProfile(for: space))
         #expect(converter.iccProfile(for: space) == first)
         #expect(ImageMetadata(iccProfile: first).iccColorSpace == "RGB ")
-        #expect(ImageMetadata(iccProfile: converter.iccProfile(for: GammaColorSpace(decodingExponent: 1, isGray: true)))
-            .iccColorSpace == "GRAY")
+        #expect(
+            ImageMetadata(iccProfile: converter.iccProfile(for: GammaColorSpace(decodingExponent: 1, isGray: true)))
+                .iccColorSpace == "GRAY")
         // Numbers that describe no space give no profile.
         #expect(converter.iccProfile(for: GammaColorSpace(decodingExponent: .nan)) == nil)
         #expect(converter.iccProfile(for: GammaColorSpace(decodingExponent: 0)) == nil)
-        let flat = GammaColorSpace.Chromaticities(whiteX: 0.3127, whiteY: 0, redX: 0.64, redY: 0.33,
-                                                  greenX: 0.3, greenY: 0.6, blueX: 0.15, blueY: 0.06)
+        let flat = GammaColorSpace.Chromaticities(
+            whiteX: 0.3127, whiteY: 0, redX: 0.64, redY: 0.33,
+            greenX: 0.3, greenY: 0.6, blueX: 0.15, blueY: 0.06)
         #expect(converter.iccProfile(for: GammaColorSpace(decodingExponent: 1, chromaticities: flat)) == nil)
     }
 
@@ -236,7 +261,8 @@ import WebImageTestSupport
             let stored = try PNGCoder().decode(data, options: Self.options(applying: false))
             let shown = try PNGCoder().decode(data, options: Self.options())
             // Gray is converted as RGB (see grayIsConvertedAsRGB).
-            let storedLevels = stored.pixels.layout == .gray8
+            let storedLevels =
+                stored.pixels.layout == .gray8
                 ? stored.pixels.packed().bytes.flatMap { [$0, $0, $0] } : stored.pixels.packed().bytes
             let expected = storedLevels.map { Self.expectedLevel($0, gamma: gamma) }
             #expect(Self.maxDifference(shown.pixels, expected) <= Self.tolerance, "\(name)")

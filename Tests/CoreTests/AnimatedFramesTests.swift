@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import WebImageCore
 
 /// A frame source where frame i adds i+1 to every pixel of the canvas it is drawn on, and every third
@@ -90,11 +91,13 @@ struct AnimatedFramesTests {
     }
 
     @Test func firstFrameOnlyGivesAStillAndPreloadDecodesAll() throws {
-        let still = try Image.decodedAnimation(source: CountingSource(frameCount: 5), format: .gif,
-                                               options: DecodeOptions(firstFrameOnly: true))
+        let still = try Image.decodedAnimation(
+            source: CountingSource(frameCount: 5), format: .gif,
+            options: DecodeOptions(firstFrameOnly: true))
         #expect(!still.isAnimated && still.frameCount == 1)
         let source = CountingSource(frameCount: 5)
-        let preloaded = try Image.decodedAnimation(source: source, format: .gif, options: DecodeOptions(preloadAllFrames: true))
+        let preloaded = try Image.decodedAnimation(
+            source: source, format: .gif, options: DecodeOptions(preloadAllFrames: true))
         #expect(preloaded.animation?.isFullyLoaded == true)
         #expect(source.composed == [0, 1, 2, 3, 4])
         #expect(try preloaded.frame(at: 4).pixels.bytes[0] == CountingSource.expected(4))
@@ -102,8 +105,9 @@ struct AnimatedFramesTests {
 
     @Test func thumbnailFramesAreDownsampledAndStillComposeCorrectly() throws {
         let source = CountingSource(frameCount: 8)
-        let image = try Image.decodedAnimation(source: source, format: .gif,
-                                               options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 2, height: 1)))
+        let image = try Image.decodedAnimation(
+            source: source, format: .gif,
+            options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 2, height: 1)))
         #expect(image.width == 2 && image.height == 1)
         for index in [7, 3, 5] {
             let frame = try image.frame(at: index)

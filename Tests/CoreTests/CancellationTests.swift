@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 @Suite("Cancellation and exactly-once completion")
 struct CancellationTests {

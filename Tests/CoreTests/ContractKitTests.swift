@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WebImageCore
-import WebImageTesting
 import WebImageTestSupport
+import WebImageTesting
 
 /// A coder that breaks two duties: it ignores the pixel limit and the thumbnail size.
 private struct CarelessCoder: ImageCoder {
@@ -16,8 +16,10 @@ private struct CarelessCoder: ImageCoder {
 /// A loader that breaks two duties: it completes twice and never asks the request modifier.
 private struct CarelessLoader: ImageLoader {
     func canRequestImage(for url: URL) -> Bool { true }
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         let data = RawImageCoder.solid()
         DispatchQueue.global().async {
             completion(.success(LoadedImage(data: data)))
@@ -56,8 +58,10 @@ struct ContractKitTests {
 private struct BundledImages: ImageCache {
     let images: [String: Image]
 
-    func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                    cacheType: ImageCacheType) async -> CacheQueryResult? {
+    func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         images[key].map { CacheQueryResult(image: $0, cacheType: .disk) }
     }
 
@@ -73,8 +77,9 @@ struct ReadOnlyCacheTests {
         let bundled = Image(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [1, 2, 3, 4]))
         let loader = TestLoader()
         loader.serve(RawImageCoder.solid(width: 9, height: 9), at: Harness.url("downloaded.raw"))
-        let manager = ImageManager(cache: BundledImages(images: [url.absoluteString: bundled]), loader: loader,
-                                   coders: ImageCodersManager(coders: [RawImageCoder()]))
+        let manager = ImageManager(
+            cache: BundledImages(images: [url.absoluteString: bundled]), loader: loader,
+            coders: ImageCodersManager(coders: [RawImageCoder()]))
         let hit = try await manager.image(for: url)
         #expect(hit.cacheType == .disk && hit.image.width == 2)
         #expect(loader.requestCount == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageCore
 
 /// A source of `frameCount` gray frames where frame i has value i + 1 and frames from `damagedFrom` on
@@ -34,7 +35,7 @@ final class DamagedSource: AnimatedFrameSource {
 struct DecodeBudgetTests {
     @Test func aDamagedLaterFrameEndsTheAnimationAtTheFrameBefore() throws {
         let frames = AnimatedFrames(source: DamagedSource(frameCount: 6, damagedFrom: 3))
-        #expect(frames.frameCount == 6)                     // not known until frame 3 is asked for
+        #expect(frames.frameCount == 6)  // not known until frame 3 is asked for
         #expect(try frames.frame(at: 4).pixels.bytes[0] == 3)  // the last good frame
         #expect(frames.frameCount == 3)
         #expect(frames.durations.count == 3)
@@ -71,19 +72,22 @@ struct DecodeBudgetTests {
         var options = DecodeOptions()
         options.maxFrameCount = 10
         #expect(throws: ImageError.decodeBudgetExceeded(.frameCount, value: 11, limit: 10)) {
-            try Image.decodedAnimation(source: DamagedSource(frameCount: 11, damagedFrom: 0), format: .gif,
-                                       options: options)
+            try Image.decodedAnimation(
+                source: DamagedSource(frameCount: 11, damagedFrom: 0), format: .gif,
+                options: options)
         }
         options.maxTotalPixelCount = 1_000
         #expect(throws: ImageError.decodeBudgetExceeded(.totalPixels, value: 10 * 200, limit: 1_000)) {
-            try Image.decodedAnimation(source: DamagedSource(frameCount: 10, damagedFrom: 0, width: 20, height: 10),
-                                       format: .gif, options: options)
+            try Image.decodedAnimation(
+                source: DamagedSource(frameCount: 10, damagedFrom: 0, width: 20, height: 10),
+                format: .gif, options: options)
         }
         // The first frame alone is within both budgets.
         options.firstFrameOnly = true
         #expect(throws: Never.self) {
-            try Image.decodedAnimation(source: DamagedSource(frameCount: 11, damagedFrom: 5, width: 20, height: 10),
-                                       format: .gif, options: options)
+            try Image.decodedAnimation(
+                source: DamagedSource(frameCount: 11, damagedFrom: 5, width: 20, height: 10),
+                format: .gif, options: options)
         }
     }
 
@@ -91,8 +95,11 @@ struct DecodeBudgetTests {
         var options = DecodeOptions(maxTotalPixelCount: 1_000_000)
         // A 16x16 screen with frames stored at 10000x10000 (clipped when drawn): the stored rectangles count.
         let huge = Array(repeating: PixelSize(10_000), count: 3)
-        #expect(throws: ImageError.self) { try options.checkAnimationWork(canvasWidth: 16, canvasHeight: 16, frameSizes: huge) }
-        try options.checkAnimationWork(canvasWidth: 16, canvasHeight: 16, frameSizes: Array(repeating: PixelSize(16), count: 100))
+        #expect(throws: ImageError.self) {
+            try options.checkAnimationWork(canvasWidth: 16, canvasHeight: 16, frameSizes: huge)
+        }
+        try options.checkAnimationWork(
+            canvasWidth: 16, canvasHeight: 16, frameSizes: Array(repeating: PixelSize(16), count: 100))
         // Overflowing sizes are over budget, not a crash.
         options.maxTotalPixelCount = .max
         #expect(throws: ImageError.self) {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 @Suite("ImageManager load flow")
 struct ManagerFlowTests {

@@ -5,8 +5,9 @@ import Metrics
 import MetricsTestKit
 import Testing
 import Tracing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// A format of this suite's own, so the decode timer it checks is its alone.
 private extension ImageFormat {
@@ -52,17 +53,24 @@ struct ObservabilityTests {
         h.manager.coders.addCoder(ObservedCoder())
         let url = Harness.url("counted.raw")
         h.loader.serve(RawImageCoder.solid(width: 4, height: 4), at: url)
-        let loadsBefore = metrics.counterTotal(label: WebImageMetrics.loads,
-                                               dimensions: [("result", "success"), ("source", "network")])
-        let missesBefore = metrics.counterTotal(label: WebImageMetrics.cacheLookups,
-                                                dimensions: [("tier", "all"), ("result", "miss")])
+        let loadsBefore = metrics.counterTotal(
+            label: WebImageMetrics.loads,
+            dimensions: [("result", "success"), ("source", "network")])
+        let missesBefore = metrics.counterTotal(
+            label: WebImageMetrics.cacheLookups,
+            dimensions: [("tier", "all"), ("result", "miss")])
         _ = try await h.manager.image(for: url)
-        #expect(metrics.counterTotal(label: WebImageMetrics.loads,
-                                     dimensions: [("result", "success"), ("source", "network")]) > loadsBefore)
-        #expect(metrics.counterTotal(label: WebImageMetrics.cacheLookups,
-                                     dimensions: [("tier", "all"), ("result", "miss")]) > missesBefore)
-        let decodes = try metrics.expectTimer(WebImageMetrics.decodeDuration,
-                                              [("format", "observed-raw"), ("result", "success")])
+        #expect(
+            metrics.counterTotal(
+                label: WebImageMetrics.loads,
+                dimensions: [("result", "success"), ("source", "network")]) > loadsBefore)
+        #expect(
+            metrics.counterTotal(
+                label: WebImageMetrics.cacheLookups,
+                dimensions: [("tier", "all"), ("result", "miss")]) > missesBefore)
+        let decodes = try metrics.expectTimer(
+            WebImageMetrics.decodeDuration,
+            [("format", "observed-raw"), ("result", "success")])
         #expect(decodes.values.count == 1)
         #expect(decodes.values[0] > 0)
 
@@ -73,8 +81,10 @@ struct ObservabilityTests {
         #expect(h.manager.isFailedURL(missing))
         let meter = try metrics.expectMeter(WebImageMetrics.failedURLs)
         #expect(!meter.values.isEmpty)
-        #expect(metrics.counterTotal(label: WebImageMetrics.loads,
-                                     dimensions: [("result", "failure"), ("source", "none")]) >= 1)
+        #expect(
+            metrics.counterTotal(
+                label: WebImageMetrics.loads,
+                dimensions: [("result", "failure"), ("source", "none")]) >= 1)
     }
 
     @Test func aLoadIsOneTraceOfCacheQueryDownloadDecodeAndStore() async throws {
@@ -92,8 +102,11 @@ struct ObservabilityTests {
         #expect(try await eventually { spansOfTrace().contains { $0.operationName == "webimage.load" } })
         let spans = spansOfTrace()
         let names = Set(spans.map(\.operationName))
-        #expect(names.isSuperset(of: ["caller", "webimage.load", "webimage.cache.query", "webimage.download",
-                                      "webimage.decode", "webimage.cache.store"]))
+        #expect(
+            names.isSuperset(of: [
+                "caller", "webimage.load", "webimage.cache.query", "webimage.download",
+                "webimage.decode", "webimage.cache.store",
+            ]))
         let load = try #require(spans.first { $0.operationName == "webimage.load" })
         let decode = try #require(spans.first { $0.operationName == "webimage.decode" })
         #expect(decode.parentSpanID == load.spanID)

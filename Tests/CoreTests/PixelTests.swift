@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageCore
 
 @Suite("Pixels: resampling, orientation, layouts")
@@ -18,8 +19,9 @@ struct PixelTests {
 
     @Test(arguments: PixelLayout.allCases)
     func aConstantImageStaysConstantAtAnySize(layout: PixelLayout) {
-        let source = PixelBuffer(width: 37, height: 23, layout: layout,
-                                 bytes: [UInt8](repeating: 200, count: 37 * 23 * layout.bytesPerPixel))
+        let source = PixelBuffer(
+            width: 37, height: 23, layout: layout,
+            bytes: [UInt8](repeating: 200, count: 37 * 23 * layout.bytesPerPixel))
         for (w, h) in [(1, 1), (5, 3), (36, 22), (37, 23), (80, 50)] {
             let out = ImageResampler.resample(source, width: w, height: h)
             #expect(out.width == w && out.height == h)
@@ -61,11 +63,14 @@ struct PixelTests {
     }
 
     @Test func thumbnailSizeFitsInsideAndNeverUpscales() {
-        let fit = ImageResampler.thumbnailSize(width: 4000, height: 3000, limit: PixelSize(256), preserveAspectRatio: true)
+        let fit = ImageResampler.thumbnailSize(
+            width: 4000, height: 3000, limit: PixelSize(256), preserveAspectRatio: true)
         #expect(fit == PixelSize(width: 256, height: 192))
-        let fill = ImageResampler.thumbnailSize(width: 4000, height: 3000, limit: PixelSize(256), preserveAspectRatio: false)
+        let fill = ImageResampler.thumbnailSize(
+            width: 4000, height: 3000, limit: PixelSize(256), preserveAspectRatio: false)
         #expect(fill == PixelSize(width: 256, height: 256))
-        let small = ImageResampler.thumbnailSize(width: 100, height: 50, limit: PixelSize(256), preserveAspectRatio: true)
+        let small = ImageResampler.thumbnailSize(
+            width: 100, height: 50, limit: PixelSize(256), preserveAspectRatio: true)
         #expect(small == PixelSize(width: 100, height: 50))
     }
 
@@ -73,16 +78,17 @@ struct PixelTests {
     @Test(arguments: ImageOrientation.allCases)
     func orientationTurnsPixelsUpright(orientation: ImageOrientation) {
         let stored = PixelBuffer(width: 3, height: 2, layout: .gray8, bytes: [1, 2, 3, 4, 5, 6])
-        let expected: [UInt8] = switch orientation {
-        case .up: [1, 2, 3, 4, 5, 6]
-        case .upMirrored: [3, 2, 1, 6, 5, 4]
-        case .down: [6, 5, 4, 3, 2, 1]
-        case .downMirrored: [4, 5, 6, 1, 2, 3]
-        case .leftMirrored: [1, 4, 2, 5, 3, 6]
-        case .right: [4, 1, 5, 2, 6, 3]
-        case .rightMirrored: [6, 3, 5, 2, 4, 1]
-        case .left: [3, 6, 2, 5, 1, 4]
-        }
+        let expected: [UInt8] =
+            switch orientation {
+            case .up: [1, 2, 3, 4, 5, 6]
+            case .upMirrored: [3, 2, 1, 6, 5, 4]
+            case .down: [6, 5, 4, 3, 2, 1]
+            case .downMirrored: [4, 5, 6, 1, 2, 3]
+            case .leftMirrored: [1, 4, 2, 5, 3, 6]
+            case .right: [4, 1, 5, 2, 6, 3]
+            case .rightMirrored: [6, 3, 5, 2, 4, 1]
+            case .left: [3, 6, 2, 5, 1, 4]
+            }
         let upright = stored.applyingOrientation(orientation)
         #expect(upright.bytes == expected)
         #expect(upright.width == (orientation.swapsDimensions ? 2 : 3))

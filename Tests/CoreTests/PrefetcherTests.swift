@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 @Suite("ImagePrefetcher")
 struct PrefetcherTests {
@@ -17,10 +18,13 @@ struct PrefetcherTests {
         let prefetcher = ImagePrefetcher(manager: h.manager, maxConcurrentPrefetchCount: 3)
         let progress = Locked<[Int]>([])
         let (finished, skipped): (Int, Int) = await withCheckedContinuation { continuation in
-            prefetcher.prefetch(urls, progress: { done, total in
-                progress.withLock { $0.append(done) }
-                #expect(total == 20)
-            }) { finished, skipped in
+            prefetcher.prefetch(
+                urls,
+                progress: { done, total in
+                    progress.withLock { $0.append(done) }
+                    #expect(total == 20)
+                }
+            ) { finished, skipped in
                 continuation.resume(returning: (finished, skipped))
             }
         }

@@ -5,7 +5,9 @@ import WebImageCore
 /// Values a user can pass to Core's public initializers and accessors never stop the process: they are
 /// refused with ``ImageError/invalidParameter(name:reason:)`` or given a documented safe meaning.
 @Suite struct PublicInitializerSafetyTests {
-    static func frame(_ width: Int, _ height: Int, layout: PixelLayout = .gray8, duration: Duration = .milliseconds(100)) -> ImageFrame {
+    static func frame(
+        _ width: Int, _ height: Int, layout: PixelLayout = .gray8, duration: Duration = .milliseconds(100)
+    ) -> ImageFrame {
         ImageFrame(pixels: PixelBuffer(width: width, height: height, layout: layout), duration: duration)
     }
 
@@ -75,17 +77,20 @@ import WebImageCore
         ]
         for (width, height, layout, stride, count, name) in cases {
             #expect {
-                try PixelBuffer(width: width, height: height, layout: layout, bytesPerRow: stride,
-                                validating: [UInt8](repeating: 0, count: count))
+                try PixelBuffer(
+                    width: width, height: height, layout: layout, bytesPerRow: stride,
+                    validating: [UInt8](repeating: 0, count: count))
             } throws: { Self.isInvalidParameter($0, named: name) }
         }
     }
 
     @Test func resizingWithAZeroSideKeepsTheAspectRatio() throws {
         let image = Image(pixels: PixelBuffer(width: 300, height: 200, layout: .gray8))
-        let byHeight = try #require(StretchTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: ""))
+        let byHeight = try #require(
+            StretchTransformer(size: PixelSize(width: 0, height: 64)).transform(image, forKey: ""))
         #expect(byHeight.width == 96 && byHeight.height == 64)
-        let byWidth = try #require(StretchTransformer(size: PixelSize(width: 30, height: 0)).transform(image, forKey: ""))
+        let byWidth = try #require(
+            StretchTransformer(size: PixelSize(width: 30, height: 0)).transform(image, forKey: ""))
         #expect(byWidth.width == 30 && byWidth.height == 20)
         for size in [PixelSize(0), PixelSize(width: -5, height: 10), PixelSize(width: 0, height: Int.max)] {
             #expect(StretchTransformer(size: size).transform(image, forKey: "") == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebImageCore
 
 /// The cache of resampling weights: a repeated resample gets the weights it computed the first time,
@@ -36,8 +37,11 @@ struct ResamplingWeightsCacheTests {
         #expect(cache.weights(for: key(101)) == nil)
         #expect(cache.weights(for: key(100)) != nil)
         // Weights over half the element budget are not kept.
-        cache.keep(Self.weights(10_000, 5_000), for: .init(source: 10_000, destination: 5_000, filter: .lanczos3,
-                                                            outputs: 0..<5_000))
+        cache.keep(
+            Self.weights(10_000, 5_000),
+            for: .init(
+                source: 10_000, destination: 5_000, filter: .lanczos3,
+                outputs: 0..<5_000))
         #expect(cache.count == 3)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// Inverts gray pixels; a transformer with a real effect, so tests can tell original from transformed.
 struct InvertTransformer: ImageTransformer {
@@ -125,8 +126,9 @@ struct TransformAndStoreTests {
 
     @Test func animatedImagesAreNotTransformedUnlessAsked() async throws {
         let frames = (0..<3).map { i in
-            ImageFrame(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(i), count: 4)),
-                       duration: .milliseconds(100))
+            ImageFrame(
+                pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(i), count: 4)),
+                duration: .milliseconds(100))
         }
         let animated = Image(frames: frames, loopCount: 0)
         let loader = StaticImageLoader(image: animated)
@@ -135,8 +137,9 @@ struct TransformAndStoreTests {
         context.imageTransformer = InvertTransformer()
         let kept = try await manager.image(for: Harness.url("anim"), options: [.fromLoaderOnly], context: context)
         #expect(kept.image.isAnimated)
-        let transformed = try await manager.image(for: Harness.url("anim"),
-                                                  options: [.fromLoaderOnly, .transformAnimatedImage], context: context)
+        let transformed = try await manager.image(
+            for: Harness.url("anim"),
+            options: [.fromLoaderOnly, .transformAnimatedImage], context: context)
         #expect(!transformed.image.isAnimated && transformed.image.pixels.bytes[0] == 255)
     }
 }
@@ -145,8 +148,10 @@ struct TransformAndStoreTests {
 struct StaticImageLoader: ImageLoader {
     let image: Image
     func canRequestImage(for url: URL) -> Bool { true }
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         completion(.success(LoadedImage(data: Data(), image: image)))
         return FinishedOperation()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageCore
 
 /// A key declared outside Core, the way a plugin declares its own.
@@ -74,8 +75,9 @@ struct VocabularyTests {
         var context = ImageContext()
         context.thumbnailPixelSize = PixelSize(width: 10, height: 20)
         context.preserveAspectRatio = false
-        let options = context.decodeOptions(for: [.decodeFirstFrameOnly, .ignoreOrientation],
-                                            url: URL(string: "https://x/icon@2x.png"))
+        let options = context.decodeOptions(
+            for: [.decodeFirstFrameOnly, .ignoreOrientation],
+            url: URL(string: "https://x/icon@2x.png"))
         #expect(options.thumbnailPixelSize == PixelSize(width: 10, height: 20))
         #expect(!options.preserveAspectRatio && options.firstFrameOnly && !options.applyOrientation)
         #expect(options.scale == 2)
@@ -85,8 +87,9 @@ struct VocabularyTests {
         #expect(CacheKey.transformed("https://a/b/c.png", transformerKey: "round") == "https://a/b/c-round.png")
         #expect(CacheKey.transformed("https://a/b/c.png?x=1", transformerKey: "round") == "https://a/b/c.png?x=1-round")
         #expect(CacheKey.transformed("plain-key", transformerKey: "t") == "plain-key-t")
-        #expect(CacheKey.thumbnailed("k", size: PixelSize(width: 3, height: 4), preserveAspectRatio: true)
-            == "k-Thumbnail(3x4,1)")
+        #expect(
+            CacheKey.thumbnailed("k", size: PixelSize(width: 3, height: 4), preserveAspectRatio: true)
+                == "k-Thumbnail(3x4,1)")
     }
 
     @Test func permanentFailuresAreTheOnesWorthBlocking() {

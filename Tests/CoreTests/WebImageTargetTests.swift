@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// A target that records every image set on it.
 final class RecordingTarget: WebImageTarget {
@@ -81,8 +82,9 @@ struct WebImageTargetTests {
         let url = Harness.url("missing.raw")
         let target = RecordingTarget()
         let answers = Answers()
-        target.setImage(with: url, placeholder: placeholder, options: [.delayPlaceholder], context: context(h),
-                        completed: answers.handler)
+        target.setImage(
+            with: url, placeholder: placeholder, options: [.delayPlaceholder], context: context(h),
+            completed: answers.handler)
         #expect(target.images.isEmpty)
         #expect(await answers.next().error == .invalidStatusCode(404))
         #expect(target.images.map { $0?.width } == [1])
@@ -107,8 +109,9 @@ struct WebImageTargetTests {
         let target = RecordingTarget()
         let received = Locked<[Int64]>([])
         let answers = Answers()
-        target.setImage(with: url, context: context(h), completed: answers.handler,
-                        progress: { p in received.withLock { $0.append(p.receivedBytes) } })
+        target.setImage(
+            with: url, context: context(h), completed: answers.handler,
+            progress: { p in received.withLock { $0.append(p.receivedBytes) } })
         _ = await answers.next()
         #expect(received.withLock { $0 } == [Int64(data.count)])
     }

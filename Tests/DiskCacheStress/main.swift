@@ -9,8 +9,10 @@ import WebImageTestSupport
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let seed = UInt64(arguments[3]), let iterations = Int(arguments[4]),
-      let maxDiskSize = Int(arguments[5]) else {
-    FileHandle.standardError.write(Data("usage: disk-cache-stress <directory> <namespace> <seed> <iterations> <maxDiskSize>\n".utf8))
+    let maxDiskSize = Int(arguments[5])
+else {
+    FileHandle.standardError.write(
+        Data("usage: disk-cache-stress <directory> <namespace> <seed> <iterations> <maxDiskSize>\n".utf8))
     exit(64)
 }
 
@@ -21,8 +23,9 @@ var configuration = DiskCacheConfiguration()
 configuration.maxDiskSize = maxDiskSize
 var hits = 0
 do {
-    let cache = try DiskCache(directory: URL(fileURLWithPath: arguments[1]), namespace: arguments[2],
-                              configuration: configuration)
+    let cache = try DiskCache(
+        directory: URL(fileURLWithPath: arguments[1]), namespace: arguments[2],
+        configuration: configuration)
     for i in 0..<iterations {
         let value = seed &* 1_000_003 &+ UInt64(i)
         try cache.setData(SelfCheckingPayload.make(seed: value), forKey: "shared-\(i % keyCount)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageDiskCache
 
 @Suite("Cache file names")
@@ -15,8 +16,10 @@ struct CacheFileNameTests {
         #expect(CacheFileName.forKey("archive.tar.gz").hasSuffix(".gz"))
     }
 
-    @Test(arguments: ["https://example.com/image", "a.waytoolongextension", "a.p-g", "a.png/", "a.", "a.p%2Fg",
-                      "https://example.com/x?file=a.png"])
+    @Test(arguments: [
+        "https://example.com/image", "a.waytoolongextension", "a.p-g", "a.png/", "a.", "a.p%2Fg",
+        "https://example.com/x?file=a.png",
+    ])
     func nameDropsExtensionsThatAreMissingLongOrNotAlphanumeric(key: String) {
         let name = CacheFileName.forKey(key)
         #expect(name.count == CacheFileName.digestLength)

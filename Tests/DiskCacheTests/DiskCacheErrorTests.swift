@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Testing
 import WebImageCore
-@testable import WebImageDiskCache
 import WebImageTestSupport
+
+@testable import WebImageDiskCache
 
 /// I/O failures are typed errors that leave the rest of the cache working. Tests run as root in CI and
 /// root ignores permission bits, so the root-proof cases put a regular file where a directory should be

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
-@testable import WebImageDiskCache
 import WebImageTestSupport
+
+@testable import WebImageDiskCache
 
 @Suite("Disk cache expiry and trimming")
 struct DiskCacheExpiryTests {

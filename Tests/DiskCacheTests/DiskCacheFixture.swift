@@ -1,7 +1,8 @@
 import Foundation
 import WebImageCore
-@testable import WebImageDiskCache
 import WebImageTestSupport
+
+@testable import WebImageDiskCache
 
 /// A disk cache in a fresh temporary directory, removed with the fixture.
 struct DiskCacheFixture {

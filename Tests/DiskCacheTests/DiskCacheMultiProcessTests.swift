@@ -10,7 +10,8 @@ struct DiskCacheMultiProcessTests {
     /// The `disk-cache-stress` helper, built beside the test bundle (the test target depends on it).
     static func helperExecutable() throws -> URL {
         let bundle = Bundle.main.bundleURL
-        let candidates = [bundle.deletingLastPathComponent(), bundle, bundle.appendingPathComponent("Contents/MacOS")]
+        let candidates =
+            [bundle.deletingLastPathComponent(), bundle, bundle.appendingPathComponent("Contents/MacOS")]
             + (Bundle.main.executableURL.map { [$0.deletingLastPathComponent()] } ?? [])
         for directory in candidates {
             let url = directory.appendingPathComponent("disk-cache-stress")
@@ -40,7 +41,9 @@ struct DiskCacheMultiProcessTests {
         let cache = try DiskCache(directory: temporary.url, namespace: "shared", configuration: configuration)
         var reads = 0, torn = 0
         while processes.contains(where: { $0.0.isRunning }) || reads < 100 {
-            if let data = try cache.data(forKey: "shared-\(reads % 16)"), !SelfCheckingPayload.isValid(data) { torn += 1 }
+            if let data = try cache.data(forKey: "shared-\(reads % 16)"), !SelfCheckingPayload.isValid(data) {
+                torn += 1
+            }
             reads += 1
             // Suspends, so this loop does not hold one of the few cooperative threads other suites run on.
             try await Task.sleep(for: .milliseconds(1))
@@ -55,7 +58,8 @@ struct DiskCacheMultiProcessTests {
 
         // A trim rescans, so this process's totals now count the other processes' entries too.
         try cache.removeExpiredData()
-        let files = try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: [.fileSizeKey])
+        let files = try FileManager.default.contentsOfDirectory(
+            at: cache.directory, includingPropertiesForKeys: [.fileSizeKey])
         let sizes = try files.map { try $0.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 }
         #expect(cache.totalCount == files.count)
         #expect(cache.totalSize == sizes.reduce(0, +))

@@ -17,8 +17,9 @@ struct DiskCacheObservabilityTests {
         let log = RecordingLog()
         var configuration = DiskCacheConfiguration()
         configuration.maxDiskSize = 10_000
-        let disk = try DiskCache(directory: temporary.url, namespace: "trim", configuration: configuration,
-                                 logger: log.logger(level: .debug))
+        let disk = try DiskCache(
+            directory: temporary.url, namespace: "trim", configuration: configuration,
+            logger: log.logger(level: .debug))
         for index in 0..<4 { try disk.setData(Data(count: 4_000), forKey: "key-\(index)") }
         await disk.waitForMaintenance()
         try disk.removeExpiredData()
@@ -30,7 +31,8 @@ struct DiskCacheObservabilityTests {
         let kept = trims.compactMap { $0.metadata["kept_bytes"].flatMap { Int("\($0)") } }
         #expect((kept.min() ?? .max) <= 5_000)
         #expect(log.levels == [.debug])
-        #expect(metrics.counterTotal(label: DiskCacheMetrics.trims, dimensions: [("result", "success")])
+        #expect(
+            metrics.counterTotal(label: DiskCacheMetrics.trims, dimensions: [("result", "success")])
                 >= trimsBefore + 1)
         #expect(try !metrics.expectMeter(DiskCacheMetrics.bytes).values.isEmpty)
         #expect(try !metrics.expectMeter(DiskCacheMetrics.entries).values.isEmpty)
@@ -52,9 +54,10 @@ struct DiskCacheObservabilityTests {
     @Test func anUndecodableDiskEntryIsLoggedThroughTheRequestsLoggerAsAMiss() async throws {
         let temporary = try TemporaryDirectory(prefix: "observed-two-level")
         let configured = RecordingLog()
-        let cache = try WebImageCache(directory: temporary.url, namespace: "images",
-                                      coder: ImageCodersManager(coders: [RawImageCoder()]),
-                                      logger: configured.logger(level: .debug))
+        let cache = try WebImageCache(
+            directory: temporary.url, namespace: "images",
+            coder: ImageCodersManager(coders: [RawImageCoder()]),
+            logger: configured.logger(level: .debug))
         let key = "https://example.com/broken.raw"
         try cache.disk.setData(Data("RAWI not really".utf8), forKey: key)
         let perRequest = RecordingLog()

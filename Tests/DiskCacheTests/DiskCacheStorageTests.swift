@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCore
-@testable import WebImageDiskCache
 import WebImageTestSupport
+
+@testable import WebImageDiskCache
 
 @Suite("Disk cache storage")
 struct DiskCacheStorageTests {
@@ -27,8 +28,8 @@ struct DiskCacheStorageTests {
         let cache = fixture.cache
         let keys = [
             "../../etc/passwd", "/etc/passwd", "..", ".", "", "a/../../b.png", "?#",
-            String(repeating: "../", count: 3_500),                       // 10 KB of parent references
-            "nul\0byte", "nul\0other",                                    // differ only after a NUL
+            String(repeating: "../", count: 3_500),  // 10 KB of parent references
+            "nul\0byte", "nul\0other",  // differ only after a NUL
             String(decoding: [0xFF, 0xFE, 0x2E, 0x2E, 0x2F, 0xC0, 0xAF], as: UTF8.self),  // invalid UTF-8, repaired
             "x.png/../../../y.sh", "\n\r\t.\u{202E}gnp",
         ]
@@ -63,8 +64,9 @@ struct DiskCacheStorageTests {
             group.enter()
             Thread.detachNewThread {
                 for i in 0..<rewrites {
-                    do { try cache.setData(SelfCheckingPayload.make(seed: UInt64(w * 1_000 + i + 1)), forKey: key) }
-                    catch { failures.add(1, ordering: .relaxed) }
+                    do {
+                        try cache.setData(SelfCheckingPayload.make(seed: UInt64(w * 1_000 + i + 1)), forKey: key)
+                    } catch { failures.add(1, ordering: .relaxed) }
                 }
                 writersDone.add(1, ordering: .releasing)
                 group.leave()

@@ -14,8 +14,9 @@ struct WebImageCacheContractTests {
     func theCacheContractHolds(on levels: ImageCacheType) async throws {
         let directory = try TemporaryDirectory(prefix: "cache-contract")
         let coder = RawImageCoder()
-        let cache = try WebImageCache(directory: directory.url, namespace: "contract",
-                                      coder: ImageCodersManager(coders: [coder]))
+        let cache = try WebImageCache(
+            directory: directory.url, namespace: "contract",
+            coder: ImageCodersManager(coders: [coder]))
         let sample = Image(pixels: TestPictures.quadrants(width: 8, height: 6, layout: .rgba8))
         let data = try coder.encode(sample, as: .raw, options: EncodeOptions())
         var contract = CacheContract(cache: cache, sample: sample, sampleData: data)

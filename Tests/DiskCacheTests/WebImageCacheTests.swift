@@ -15,8 +15,9 @@ struct TwoLevelFixture {
 
     init() throws {
         temporary = try TemporaryDirectory(prefix: "two-level")
-        cache = try WebImageCache(directory: temporary.url, namespace: "images",
-                                  coder: ImageCodersManager(coders: [RawImageCoder()]))
+        cache = try WebImageCache(
+            directory: temporary.url, namespace: "images",
+            coder: ImageCodersManager(coders: [RawImageCoder()]))
         disk = try #require(cache.disk as? DiskCache)
     }
 
@@ -32,28 +33,36 @@ struct WebImageCacheTests {
     func storeThenQueryHonoursEveryCacheType(storeType: ImageCacheType) async throws {
         let fixture = try TwoLevelFixture()
         let cache = fixture.cache
-        try await cache.store(try fixture.sampleImage, data: fixture.sampleData, validators: nil, forKey: fixture.key,
-                              cacheType: storeType, context: ImageContext())
-        let expectedLevel: ImageCacheType = storeType.includesMemory ? .memory : (storeType.includesDisk ? .disk : .none)
+        try await cache.store(
+            try fixture.sampleImage, data: fixture.sampleData, validators: nil, forKey: fixture.key,
+            cacheType: storeType, context: ImageContext())
+        let expectedLevel: ImageCacheType =
+            storeType.includesMemory ? .memory : (storeType.includesDisk ? .disk : .none)
         #expect(await cache.containsImage(forKey: fixture.key, cacheType: .all) == expectedLevel)
-        #expect(await cache.containsImage(forKey: fixture.key, cacheType: .disk) == (storeType.includesDisk ? .disk : .none))
+        #expect(
+            await cache.containsImage(forKey: fixture.key, cacheType: .disk) == (storeType.includesDisk ? .disk : .none)
+        )
         #expect(await cache.containsImage(forKey: fixture.key, cacheType: .none) == ImageCacheType.none)
 
         // Disk first, so that a memory query below does not see a promoted disk hit.
-        let fromDisk = await cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .disk)
+        let fromDisk = await cache.queryImage(
+            forKey: fixture.key, options: [], context: ImageContext(), cacheType: .disk)
         #expect(fromDisk?.cacheType == (storeType.includesDisk ? .disk : nil))
         #expect(fromDisk?.data == (storeType.includesDisk ? fixture.sampleData : nil))
-        let fromMemory = await cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .memory)
+        let fromMemory = await cache.queryImage(
+            forKey: fixture.key, options: [], context: ImageContext(), cacheType: .memory)
         #expect(fromMemory?.cacheType == (storeType == .none ? nil : .memory))
-        #expect(await cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .none) == nil)
+        #expect(
+            await cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .none) == nil)
         if let hit = fromMemory { #expect(hit.image.pixels == (try fixture.sampleImage).pixels) }
     }
 
     @Test func diskHitIsPromotedToMemoryUnlessTheStoreTypeLeavesMemoryOut() async throws {
         let fixture = try TwoLevelFixture()
         let cache = fixture.cache
-        try await cache.store(nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
-                              cacheType: .disk, context: ImageContext())
+        try await cache.store(
+            nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
+            cacheType: .disk, context: ImageContext())
         var diskOnly = ImageContext()
         diskOnly.storeCacheType = .disk
         let first = await cache.queryImage(forKey: fixture.key, options: [], context: diskOnly, cacheType: .all)
@@ -69,37 +78,45 @@ struct WebImageCacheTests {
 
     @Test func diskHitDecodesWithTheContextsThumbnailSizeAndTheURLsScale() async throws {
         let fixture = try TwoLevelFixture()
-        try await fixture.cache.store(nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
-                                      cacheType: .disk, context: ImageContext())
+        try await fixture.cache.store(
+            nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
+            cacheType: .disk, context: ImageContext())
         var context = ImageContext()
         context.thumbnailPixelSize = PixelSize(16)
-        let hit = try #require(await fixture.cache.queryImage(forKey: fixture.key, options: [], context: context,
-                                                              cacheType: .all))
+        let hit = try #require(
+            await fixture.cache.queryImage(
+                forKey: fixture.key, options: [], context: context,
+                cacheType: .all))
         #expect(hit.image.width == 16)
         #expect(hit.image.height == 8)
-        #expect(hit.image.scale == 2)   // "@2x" in the key's URL, as for a fresh download
+        #expect(hit.image.scale == 2)  // "@2x" in the key's URL, as for a fresh download
         #expect(hit.image.format == .raw)
     }
 
     @Test func synchronousDiskQueryAnswersTheSameHit() async throws {
         let fixture = try TwoLevelFixture()
-        try await fixture.cache.store(nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
-                                      cacheType: .disk, context: ImageContext())
-        let hit = await fixture.cache.queryImage(forKey: fixture.key, options: [.queryDiskDataSync, .queryMemoryDataSync],
-                                                 context: ImageContext(), cacheType: .all)
+        try await fixture.cache.store(
+            nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
+            cacheType: .disk, context: ImageContext())
+        let hit = await fixture.cache.queryImage(
+            forKey: fixture.key, options: [.queryDiskDataSync, .queryMemoryDataSync],
+            context: ImageContext(), cacheType: .all)
         #expect(hit?.cacheType == .disk)
         #expect(hit?.image.width == 64)
     }
 
     @Test func queryMemoryDataAttachesTheDiskBytesToAMemoryHit() async throws {
         let fixture = try TwoLevelFixture()
-        try await fixture.cache.store(try fixture.sampleImage, data: fixture.sampleData, validators: nil,
-                                      forKey: fixture.key, cacheType: .all, context: ImageContext())
-        let plain = await fixture.cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .all)
+        try await fixture.cache.store(
+            try fixture.sampleImage, data: fixture.sampleData, validators: nil,
+            forKey: fixture.key, cacheType: .all, context: ImageContext())
+        let plain = await fixture.cache.queryImage(
+            forKey: fixture.key, options: [], context: ImageContext(), cacheType: .all)
         #expect(plain?.cacheType == .memory)
         #expect(plain?.data == nil)
-        let withData = await fixture.cache.queryImage(forKey: fixture.key, options: [.queryMemoryData],
-                                                      context: ImageContext(), cacheType: .all)
+        let withData = await fixture.cache.queryImage(
+            forKey: fixture.key, options: [.queryMemoryData],
+            context: ImageContext(), cacheType: .all)
         #expect(withData?.cacheType == .memory)
         #expect(withData?.data == fixture.sampleData)
     }
@@ -107,17 +124,20 @@ struct WebImageCacheTests {
     @Test func validatorsAreStoredAsExtendedDataAndReturnedWithTheHit() async throws {
         let fixture = try TwoLevelFixture()
         let validators = CacheValidators(etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
-        try await fixture.cache.store(nil, data: fixture.sampleData, validators: validators, forKey: fixture.key,
-                                      cacheType: .disk, context: ImageContext())
-        let hit = await fixture.cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .disk)
+        try await fixture.cache.store(
+            nil, data: fixture.sampleData, validators: validators, forKey: fixture.key,
+            cacheType: .disk, context: ImageContext())
+        let hit = await fixture.cache.queryImage(
+            forKey: fixture.key, options: [], context: ImageContext(), cacheType: .disk)
         #expect(hit?.validators == validators)
     }
 
     @Test func imageStoredWithoutBytesIsEncodedInItsFormat() async throws {
         let fixture = try TwoLevelFixture()
         let image = try fixture.sampleImage
-        try await fixture.cache.store(image, data: nil, validators: nil, forKey: fixture.key, cacheType: .disk,
-                                      context: ImageContext())
+        try await fixture.cache.store(
+            image, data: nil, validators: nil, forKey: fixture.key, cacheType: .disk,
+            context: ImageContext())
         let stored = try #require(try fixture.disk.data(forKey: fixture.key))
         #expect(try RawImageCoder().decode(stored, options: DecodeOptions()).pixels == image.pixels)
     }
@@ -127,8 +147,9 @@ struct WebImageCacheTests {
         let serialized = RawImageCoder.sample(width: 2, height: 2)
         var context = ImageContext()
         context.cacheSerializer = CacheSerializerBlock { _, _, _ in serialized }
-        try await fixture.cache.store(try fixture.sampleImage, data: nil, validators: nil, forKey: fixture.key,
-                                      cacheType: .disk, context: context)
+        try await fixture.cache.store(
+            try fixture.sampleImage, data: nil, validators: nil, forKey: fixture.key,
+            cacheType: .disk, context: context)
         #expect(try fixture.disk.data(forKey: fixture.key) == serialized)
     }
 
@@ -137,8 +158,9 @@ struct WebImageCacheTests {
         var image = try fixture.sampleImage
         image.format = .gif
         await #expect(throws: ImageError.unsupportedFormat(.gif)) {
-            try await fixture.cache.store(image, data: nil, validators: nil, forKey: fixture.key, cacheType: .all,
-                                          context: ImageContext())
+            try await fixture.cache.store(
+                image, data: nil, validators: nil, forKey: fixture.key, cacheType: .all,
+                context: ImageContext())
         }
         #expect(fixture.cache.imageFromMemory(forKey: fixture.key) != nil)
         #expect(!fixture.disk.containsData(forKey: fixture.key))
@@ -147,13 +169,17 @@ struct WebImageCacheTests {
     @Test(arguments: ["truncated", "garbage"])
     func undecodableFileIsAMissAndIsRemoved(damage: String) async throws {
         let fixture = try TwoLevelFixture()
-        try await fixture.cache.store(nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
-                                      cacheType: .disk, context: ImageContext())
+        try await fixture.cache.store(
+            nil, data: fixture.sampleData, validators: nil, forKey: fixture.key,
+            cacheType: .disk, context: ImageContext())
         let file = fixture.disk.fileURL(forKey: fixture.key)
-        let damaged = damage == "truncated" ? fixture.sampleData.prefix(fixture.sampleData.count / 2)
-                                            : Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        let damaged =
+            damage == "truncated"
+            ? fixture.sampleData.prefix(fixture.sampleData.count / 2)
+            : Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         try damaged.write(to: file)
-        let hit = await fixture.cache.queryImage(forKey: fixture.key, options: [], context: ImageContext(), cacheType: .all)
+        let hit = await fixture.cache.queryImage(
+            forKey: fixture.key, options: [], context: ImageContext(), cacheType: .all)
         #expect(hit == nil)
         #expect(!fixture.disk.containsData(forKey: fixture.key))
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -163,8 +189,9 @@ struct WebImageCacheTests {
         let fixture = try TwoLevelFixture()
         let cache = fixture.cache
         let store = { @Sendable () async throws in
-            try await cache.store(try fixture.sampleImage, data: fixture.sampleData, validators: nil,
-                                  forKey: fixture.key, cacheType: .all, context: ImageContext())
+            try await cache.store(
+                try fixture.sampleImage, data: fixture.sampleData, validators: nil,
+                forKey: fixture.key, cacheType: .all, context: ImageContext())
         }
         try await store()
         await cache.removeImage(forKey: fixture.key, cacheType: .memory)
@@ -188,11 +215,11 @@ struct WebImageCacheTests {
         let memory = MemoryCache(costLimit: 1 << 20, countLimit: 1)
         let disk = try DiskCache(directory: temporary.url, namespace: "custom")
         let cache = WebImageCache(memory: memory, disk: disk, coder: RawImageCoder())
-        try await cache.store(nil, data: RawImageCoder.sample(width: 4, height: 4), validators: nil, forKey: "a",
-                              cacheType: .disk, context: ImageContext())
+        try await cache.store(
+            nil, data: RawImageCoder.sample(width: 4, height: 4), validators: nil, forKey: "a",
+            cacheType: .disk, context: ImageContext())
         _ = await cache.queryImage(forKey: "a", options: [], context: ImageContext(), cacheType: .all)
         #expect(memory.count == 1)
         #expect(disk.totalCount == 1)
     }
 }
-

@@ -12,8 +12,10 @@ struct FileLoaderContractTests {
         let directory = try TemporaryDirectory(prefix: "file-loader-contract")
         let file = try directory.write(Data(repeating: 0xAB, count: 300_000), to: "image.bin")
         let loader = FileLoader(allowedRoots: [directory.url])
-        let violations = await LoaderContract(loader: loader, url: file,
-                                              missingURL: directory.file("missing.bin")).violations()
+        let violations = await LoaderContract(
+            loader: loader, url: file,
+            missingURL: directory.file("missing.bin")
+        ).violations()
         #expect(violations.isEmpty, "\(violations)")
     }
 }

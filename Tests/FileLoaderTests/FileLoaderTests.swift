@@ -3,11 +3,14 @@ import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
+
 @testable import WebImageFileLoader
 
 /// Loads with `loader` and waits for the single completion.
-func load(_ loader: FileLoader, _ url: URL, options: ImageOptions = [],
-          progress: LoadProgressHandler? = nil) async -> Result<LoadedImage, ImageError> {
+func load(
+    _ loader: FileLoader, _ url: URL, options: ImageOptions = [],
+    progress: LoadProgressHandler? = nil
+) async -> Result<LoadedImage, ImageError> {
     await withCheckedContinuation { continuation in
         _ = loader.requestImage(with: url, options: options, context: ImageContext(), progress: progress) {
             continuation.resume(returning: $0)
@@ -37,10 +40,12 @@ struct FileLoaderTests {
         let size = 1_000_000
         let file = try dir.write(Data(repeating: 7, count: size), to: "big.bin")
         let reports = Locked<[Int64]>([])
-        let result = await load(FileLoader(configuration: configuration), file, progress: { p in
-            #expect(p.expectedBytes == Int64(size))
-            reports.withLock { $0.append(p.receivedBytes) }
-        })
+        let result = await load(
+            FileLoader(configuration: configuration), file,
+            progress: { p in
+                #expect(p.expectedBytes == Int64(size))
+                reports.withLock { $0.append(p.receivedBytes) }
+            })
         #expect(try result.get().data.count == size)
         let seen = reports.withLock { $0 }
         #expect(seen.count == (size + 65535) / 65536)
@@ -50,7 +55,9 @@ struct FileLoaderTests {
     @Test func missingFilesDirectoriesAndUnreadableFilesAreClearErrors() async throws {
         let dir = try TemporaryDirectory()
         let loader = FileLoader()
-        #expect(await load(loader, dir.file("nope.png")).failure == .fileIO(path: dir.file("nope.png").path, reason: "no such file"))
+        #expect(
+            await load(loader, dir.file("nope.png")).failure
+                == .fileIO(path: dir.file("nope.png").path, reason: "no such file"))
         #expect(await load(loader, dir.url).failure == .fileIO(path: dir.url.path, reason: "is a directory"))
         // A path through a regular file fails even for root.
         let file = try dir.write(Data([1]), to: "plain")
@@ -78,8 +85,10 @@ struct FileLoaderTests {
         try FileManager.default.createSymbolicLink(at: root.file("link.png"), withDestinationURL: secret)
         let loader = FileLoader(allowedRoots: [root.url])
         #expect(try await load(loader, inside).get().data == Data([1]))
-        for forbidden in [secret, URL(fileURLWithPath: "/etc/passwd"), root.file("link.png"),
-                          URL(fileURLWithPath: root.url.path + "/../" + outside.url.lastPathComponent + "/secret.png")] {
+        for forbidden in [
+            secret, URL(fileURLWithPath: "/etc/passwd"), root.file("link.png"),
+            URL(fileURLWithPath: root.url.path + "/../" + outside.url.lastPathComponent + "/secret.png"),
+        ] {
             guard case .fileIO(_, let reason)? = await load(loader, forbidden).failure else {
                 Issue.record("\(forbidden.path) was not refused"); continue
             }
@@ -124,9 +133,12 @@ struct FileLoaderTests {
         configuration.maxFileSize = 1000
         let file = try dir.write(Data(count: 1001), to: "big.png")
         let reports = Locked(0)
-        let failure = await load(FileLoader(configuration: configuration), file, progress: { _ in
-            reports.withLock { $0 += 1 }
-        }).failure
+        let failure = await load(
+            FileLoader(configuration: configuration), file,
+            progress: { _ in
+                reports.withLock { $0 += 1 }
+            }
+        ).failure
         guard case .fileIO(_, let reason)? = failure else {
             Issue.record("expected a file error, got \(String(describing: failure))")
             return
@@ -157,13 +169,18 @@ struct FileLoaderTests {
         let (progressed, progressedContinuation) = AsyncStream<Void>.makeStream()
         // The reader waits inside its first progress report until the test has cancelled.
         let cancelledByTest = DispatchSemaphore(value: 0)
-        let operation = loader.requestImage(with: file, options: [], context: ImageContext(), progress: { _ in
-            let first = reports.withLock { $0 += 1; return $0 == 1 }
-            if first {
-                progressedContinuation.yield()
-                cancelledByTest.wait()
+        let operation = loader.requestImage(
+            with: file, options: [], context: ImageContext(),
+            progress: { _ in
+                let first = reports.withLock {
+                    $0 += 1; return $0 == 1
+                }
+                if first {
+                    progressedContinuation.yield()
+                    cancelledByTest.wait()
+                }
             }
-        }) { _ in completed.withLock { $0 = true } }
+        ) { _ in completed.withLock { $0 = true } }
         for await _ in progressed { break }
         operation.cancel()
         cancelledByTest.signal()

@@ -18,8 +18,11 @@ struct GIFBudgetTests {
     @Test func endlessTinyFramesStopAtTheFrameCountBudget() throws {
         let data = HostileFiles.manyFramesGIF(frames: 10_000, screen: PixelSize(4000))
         // The walk stops at the first frame over the limit, not at the end of the file.
-        #expect(throws: ImageError.decodeBudgetExceeded(.frameCount, value: DecodeOptions.defaultMaxFrameCount + 1,
-                                                        limit: DecodeOptions.defaultMaxFrameCount)) {
+        #expect(
+            throws: ImageError.decodeBudgetExceeded(
+                .frameCount, value: DecodeOptions.defaultMaxFrameCount + 1,
+                limit: DecodeOptions.defaultMaxFrameCount)
+        ) {
             _ = try coder.decode(data, options: DecodeOptions())
         }
         // With room for the frames, their canvases (16 MP each) are over the total-pixel budget.
@@ -66,8 +69,12 @@ struct GIFBudgetTests {
     @Test func storedRectanglesCountEvenWhenTheCanvasIsSmall() throws {
         // Frames past the screen's edge: composed onto a 16x16 canvas but 500x500 each when decompressed.
         var fixtureFrames: [GIFFixture.Frame] = [.init(width: 16, height: 16, indices: Array(repeating: 0, count: 256))]
-        for _ in 0..<4 { fixtureFrames.append(.init(x: 20, y: 20, width: 500, height: 500, indices: Array(repeating: 1, count: 250_000))) }
-        let data = Data(GIFFixture(width: 16, height: 16, palette: [[0, 0, 0], [255, 255, 255]], frames: fixtureFrames).bytes)
+        for _ in 0..<4 {
+            fixtureFrames.append(
+                .init(x: 20, y: 20, width: 500, height: 500, indices: Array(repeating: 1, count: 250_000)))
+        }
+        let data = Data(
+            GIFFixture(width: 16, height: 16, palette: [[0, 0, 0], [255, 255, 255]], frames: fixtureFrames).bytes)
         // 5 canvases (1,280 px) + 256 + 4 x 250,000: over a budget of 900,000, within 1,100,000.
         #expect(throws: ImageError.decodeBudgetExceeded(.totalPixels, value: 1_001_536, limit: 900_000)) {
             _ = try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 900_000))
@@ -80,7 +87,9 @@ struct GIFBudgetTests {
         let data = HostileFiles.bandedAnimationGIF(frames: 4, size: PixelSize(64))
         let cancelled = DecodeCancellation()
         cancelled.cancel()
-        #expect(throws: ImageError.cancelled) { _ = try coder.decode(data, options: DecodeOptions(cancellation: cancelled)) }
+        #expect(throws: ImageError.cancelled) {
+            _ = try coder.decode(data, options: DecodeOptions(cancellation: cancelled))
+        }
 
         let token = DecodeCancellation()
         let image = try coder.decode(data, options: DecodeOptions(cancellation: token))
@@ -92,6 +101,8 @@ struct GIFBudgetTests {
 
     @Test func aSpentTimeLimitStopsTheDecode() throws {
         let data = HostileFiles.bandedAnimationGIF(frames: 4, size: PixelSize(64))
-        #expect { _ = try coder.decode(data, options: DecodeOptions(timeLimit: .zero)) } throws: { budget(of: $0) == .time }
+        #expect { _ = try coder.decode(data, options: DecodeOptions(timeLimit: .zero)) } throws: {
+            budget(of: $0) == .time
+        }
     }
 }

@@ -9,7 +9,9 @@ struct GIFCoderTests {
     let coder = GIFCoder()
 
     /// Colors whose channels differ in their top bits, so the quantizer keeps them exactly.
-    static let palette: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 0, 0], [255, 255, 255]]
+    static let palette: [[UInt8]] = [
+        [255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 0, 0], [255, 255, 255],
+    ]
 
     func frame(_ shift: Int, transparentColumns: Bool = false) -> PixelBuffer {
         var pixels = PixelBuffer(width: 30, height: 20, layout: .rgba8)
@@ -33,7 +35,9 @@ struct GIFCoderTests {
     }
 
     @Test func animatedRoundTripKeepsFramesDelaysAndLoopCount() throws {
-        let frames = (0..<5).map { ImageFrame(pixels: frame($0), duration: .milliseconds([100, 200, 50, 300, 100][$0])) }
+        let frames = (0..<5).map {
+            ImageFrame(pixels: frame($0), duration: .milliseconds([100, 200, 50, 300, 100][$0]))
+        }
         let data = try coder.encode(Image(frames: frames, loopCount: 0), as: .gif, options: EncodeOptions())
         let decoded = try coder.decode(data, options: DecodeOptions())
         #expect(decoded.frameCount == 5 && decoded.loopCount == 0)
@@ -43,7 +47,10 @@ struct GIFCoderTests {
 
     @Test func transparentPixelsShowTheCanvasAndDisposalClearsThem() throws {
         // Frame 1 is transparent on the left; the encoder marks such frames "dispose to background".
-        let frames = [ImageFrame(pixels: frame(0), duration: .milliseconds(100)), ImageFrame(pixels: frame(1, transparentColumns: true), duration: .milliseconds(100))]
+        let frames = [
+            ImageFrame(pixels: frame(0), duration: .milliseconds(100)),
+            ImageFrame(pixels: frame(1, transparentColumns: true), duration: .milliseconds(100)),
+        ]
         let data = try coder.encode(Image(frames: frames, loopCount: 1), as: .gif, options: EncodeOptions())
         let decoded = try coder.decode(data, options: DecodeOptions())
         let second = try decoded.frame(at: 1).pixels
@@ -62,7 +69,9 @@ struct GIFCoderTests {
         #expect(partial.frameCount >= 1 && partial.frameCount < 4)
 
         let hugeScreen = Data(Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x3B])
-        #expect(throws: ImageError.imageTooLarge(width: 65535, height: 65535, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(width: 65535, height: 65535, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(hugeScreen, options: DecodeOptions())
         }
         for broken in [Data(), Data("GIF89a".utf8), Data(Array("GIF89a".utf8) + [10, 0, 10, 0, 0, 0, 0, 0x3B])] {

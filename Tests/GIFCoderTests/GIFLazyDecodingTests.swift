@@ -11,10 +11,11 @@ struct GIFLazyDecodingTests {
 
     /// `count` 64x48 frames of 4 colors, each a full canvas.
     func animation(frames count: Int) -> GIFFixture {
-        GIFFixture(width: 64, height: 48, palette: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]],
-                   frames: (0..<count).map { n in
-                       .init(width: 64, height: 48, indices: (0..<(64 * 48)).map { UInt8(($0 / 64 + n) % 4) })
-                   })
+        GIFFixture(
+            width: 64, height: 48, palette: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]],
+            frames: (0..<count).map { n in
+                .init(width: 64, height: 48, indices: (0..<(64 * 48)).map { UInt8(($0 / 64 + n) % 4) })
+            })
     }
 
     @Test func memoryHeldDoesNotGrowWithTheFrameCount() throws {
@@ -82,7 +83,9 @@ struct GIFLazyDecodingTests {
         #expect(try partial.frame(at: 1).pixels == whole.frame(at: 1).pixels)
 
         let insideFrame0 = Data(bytes.prefix(offsets[0] + 40))
-        #expect(throws: ImageError.self) { try coder.decode(insideFrame0, options: DecodeOptions(allowPartialImage: true)) }
+        #expect(throws: ImageError.self) {
+            try coder.decode(insideFrame0, options: DecodeOptions(allowPartialImage: true))
+        }
     }
 
     @Test func aMissingTrailerIsForgiven() throws {
@@ -93,8 +96,9 @@ struct GIFLazyDecodingTests {
 
     @Test func framesLargerThanThePixelLimitAreRejectedBeforeDecoding() throws {
         // A 10x10 screen holding a frame that claims 1000x1000 pixels (its data is one pixel).
-        let fixture = GIFFixture(width: 10, height: 10, palette: [[0, 0, 0]], loopCount: nil,
-                                 frames: [.init(width: 1000, height: 1000, indices: [0])])
+        let fixture = GIFFixture(
+            width: 10, height: 10, palette: [[0, 0, 0]], loopCount: nil,
+            frames: [.init(width: 1000, height: 1000, indices: [0])])
         #expect(throws: ImageError.imageTooLarge(width: 1000, height: 1000, limit: 10_000)) {
             try coder.decode(Data(fixture.bytes), options: DecodeOptions(maxPixelCount: 10_000))
         }

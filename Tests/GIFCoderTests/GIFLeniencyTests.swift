@@ -17,24 +17,31 @@ struct GIFLeniencyTests {
 
     @Test func framesWithoutAnyColorTableAreDrawnInOpaqueBlack() throws {
         // Frame 0 has no colors anywhere (index 3 is its transparent one); frame 1 brings its own table.
-        var fixture = GIFFixture(width: 3, height: 2, palette: [], frames: [
-            .init(width: 3, height: 2, indices: [0, 1, 2, 3, 3, 7], transparentIndex: 3),
-            .init(width: 1, height: 1, indices: [0], localPalette: [Self.blue]),
-        ])
+        var fixture = GIFFixture(
+            width: 3, height: 2, palette: [],
+            frames: [
+                .init(width: 3, height: 2, indices: [0, 1, 2, 3, 3, 7], transparentIndex: 3),
+                .init(width: 1, height: 1, indices: [0], localPalette: [Self.blue]),
+            ])
         fixture.globalPalette = false
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
         #expect(image.frameCount == 2)
         let black: [UInt8] = [0, 0, 0, 255], clear: [UInt8] = [0, 0, 0, 0]
         let first = try image.frame(at: 0).pixels
-        #expect([rgba(first, 0, 0), rgba(first, 2, 0), rgba(first, 0, 1), rgba(first, 2, 1)] == [black, black, clear, black])
+        #expect(
+            [rgba(first, 0, 0), rgba(first, 2, 0), rgba(first, 0, 1), rgba(first, 2, 1)] == [
+                black, black, clear, black,
+            ])
         let second = try image.frame(at: 1).pixels
         #expect(rgba(second, 0, 0) == Self.blue + [255] && rgba(second, 1, 0) == black && rgba(second, 1, 1) == clear)
     }
 
     @Test func aZeroScreenTakesTheFirstFramesSize() throws {
-        let fixture = GIFFixture(width: 0, height: 0, palette: [Self.red], loopCount: nil, frames: [
-            .init(width: 5, height: 3, indices: Array(repeating: 0, count: 15)),
-        ])
+        let fixture = GIFFixture(
+            width: 0, height: 0, palette: [Self.red], loopCount: nil,
+            frames: [
+                .init(width: 5, height: 3, indices: Array(repeating: 0, count: 15))
+            ])
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
         #expect(image.width == 5 && image.height == 3)
         #expect(rgba(image.pixels, 4, 2) == Self.red + [255])
@@ -42,10 +49,12 @@ struct GIFLeniencyTests {
 
     @Test func aScreenSmallerThanFrameZeroGrowsToHoldItAndLaterFramesAreClipped() throws {
         // Chromium: the screen grows to frame 0's offset plus size; later frames are clipped to that.
-        let fixture = GIFFixture(width: 2, height: 2, palette: [Self.red, Self.blue], frames: [
-            .init(x: 1, y: 1, width: 4, height: 3, indices: Array(repeating: 0, count: 12)),
-            .init(x: 3, y: 2, width: 10, height: 10, indices: Array(repeating: 1, count: 100)),
-        ])
+        let fixture = GIFFixture(
+            width: 2, height: 2, palette: [Self.red, Self.blue],
+            frames: [
+                .init(x: 1, y: 1, width: 4, height: 3, indices: Array(repeating: 0, count: 12)),
+                .init(x: 3, y: 2, width: 10, height: 10, indices: Array(repeating: 1, count: 100)),
+            ])
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
         #expect(image.width == 5 && image.height == 4)
         let first = try image.frame(at: 0).pixels
@@ -55,11 +64,13 @@ struct GIFLeniencyTests {
     }
 
     @Test func anEmptyFrameShowsForItsDelayAndDrawsNothing() throws {
-        let fixture = GIFFixture(width: 2, height: 1, palette: [Self.red, Self.blue], frames: [
-            .init(width: 2, height: 1, indices: [0, 0]),
-            .init(width: 0, height: 0, indices: [], delay: 30),
-            .init(width: 1, height: 1, indices: [1]),
-        ])
+        let fixture = GIFFixture(
+            width: 2, height: 1, palette: [Self.red, Self.blue],
+            frames: [
+                .init(width: 2, height: 1, indices: [0, 0]),
+                .init(width: 0, height: 0, indices: [], delay: 30),
+                .init(width: 1, height: 1, indices: [1]),
+            ])
         let image = try coder.decode(Data(fixture.bytes), options: DecodeOptions())
         #expect(image.frameCount == 3 && image.frameDurations == [100, 300, 100].map { .milliseconds($0) })
         #expect(try image.frame(at: 1).pixels == image.frame(at: 0).pixels)
@@ -74,10 +85,12 @@ struct GIFLeniencyTests {
     }
 
     @Test func anUnknownRecordAfterGoodFramesEndsTheFileThere() throws {
-        var fixture = GIFFixture(width: 2, height: 1, palette: [Self.red, Self.blue], frames: [
-            .init(width: 2, height: 1, indices: [0, 0]),
-            .init(width: 2, height: 1, indices: [1, 1]),
-        ])
+        var fixture = GIFFixture(
+            width: 2, height: 1, palette: [Self.red, Self.blue],
+            frames: [
+                .init(width: 2, height: 1, indices: [0, 0]),
+                .init(width: 2, height: 1, indices: [1, 1]),
+            ])
         fixture.trailer = false
         let junk: [UInt8] = [0x00, 0x55, 0xAA, 0x2C, 0x01]
         let image = try coder.decode(Data(fixture.bytes + junk), options: DecodeOptions())

@@ -26,8 +26,10 @@ struct HEIFEncodingTests {
     func lossy() throws {
         let tool = try HEIFTool()
         let source = SyntheticPicture.make(width: 96, height: 64)
-        let good = try Self.fast.encode(Image(pixels: source), as: .heic, options: EncodeOptions(quality: 0.9, chromaSubsampling: .none))
-        let poor = try Self.fast.encode(Image(pixels: source), as: .heic, options: EncodeOptions(quality: 0.3, chromaSubsampling: .none))
+        let good = try Self.fast.encode(
+            Image(pixels: source), as: .heic, options: EncodeOptions(quality: 0.9, chromaSubsampling: .none))
+        let poor = try Self.fast.encode(
+            Image(pixels: source), as: .heic, options: EncodeOptions(quality: 0.3, chromaSubsampling: .none))
         let subsampled = try Self.fast.encode(Image(pixels: source), as: .heic, options: EncodeOptions(quality: 0.9))
         #expect(poor.count < good.count)
         #expect(subsampled.count < good.count)
@@ -39,8 +41,9 @@ struct HEIFEncodingTests {
     @Test("the ICC profile is embedded")
     func icc() throws {
         let profile = Data((0..<200).map { UInt8($0) })
-        let heic = try Self.fast.encode(Image(pixels: SyntheticPicture.make(width: 16, height: 16)), as: .heic,
-                                        options: EncodeOptions(iccProfile: profile))
+        let heic = try Self.fast.encode(
+            Image(pixels: SyntheticPicture.make(width: 16, height: 16)), as: .heic,
+            options: EncodeOptions(iccProfile: profile))
         #expect(try HEIFCoder().decode(heic, options: DecodeOptions()).metadata.iccProfile == profile)
     }
 }

@@ -37,6 +37,7 @@ struct HEIFTool {
         let input = try directory.write(file, to: "ref-\(UUID().uuidString).\(ext)").path
         let output = directory.file("ref-\(UUID().uuidString).png").path
         try ReferenceTool.run("heif-convert", [input, output])
-        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions()).pixels
+        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions())
+            .pixels
     }
 }

@@ -26,7 +26,10 @@ struct HEIFHostileInputTests {
         var generator = SeededGenerator(seed: 23)
         for _ in 0..<200 {
             var bytes = [UInt8](heic)
-            for _ in 0..<4 { bytes[Int.random(in: 12..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<4 {
+                bytes[Int.random(in: 12..<bytes.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
             do { _ = try HEIFCoder().decode(Data(bytes), options: DecodeOptions()) } catch {
                 // A damaged ispe may also read as a size over the limit.
                 switch error {
@@ -40,11 +43,17 @@ struct HEIFHostileInputTests {
     @Test("an over-limit ispe is refused as too large before decoding")
     func hugeHeader() throws {
         let heic = try HEIFTool().heifEnc(SyntheticPicture.make(width: 64, height: 48), ["-q", "50"])
-        #expect(throws: ImageError.imageTooLarge(width: 20_000, height: 20_000, limit: DecodeOptions.defaultMaxPixelCount)) {
-            try HEIFCoder().decode(HostileFiles.withSpatialExtent(heic, width: 20_000, height: 20_000), options: DecodeOptions())
+        #expect(
+            throws: ImageError.imageTooLarge(width: 20_000, height: 20_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
+            try HEIFCoder().decode(
+                HostileFiles.withSpatialExtent(heic, width: 20_000, height: 20_000), options: DecodeOptions())
         }
-        #expect(throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)) {
-            try HEIFCoder().decode(HostileFiles.withSpatialExtent(heic, width: 40_000, height: 40_000), options: DecodeOptions())
+        #expect(
+            throws: ImageError.imageTooLarge(width: 40_000, height: 40_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
+            try HEIFCoder().decode(
+                HostileFiles.withSpatialExtent(heic, width: 40_000, height: 40_000), options: DecodeOptions())
         }
         #expect(throws: ImageError.imageTooLarge(width: 64, height: 48, limit: 1000)) {
             try HEIFCoder().decode(heic, options: DecodeOptions(maxPixelCount: 1000))
@@ -56,6 +65,8 @@ struct HEIFHostileInputTests {
         let heic = try HEIFTool().heifEnc(SyntheticPicture.make(width: 32, height: 32), ["-q", "50"])
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try HEIFCoder().decode(heic, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try HEIFCoder().decode(heic, options: DecodeOptions(cancellation: token))
+        }
     }
 }

@@ -20,7 +20,8 @@ struct HEIFMetadataTests {
     @Test("nclx code points are reported as CICP")
     func cicp() throws {
         let tool = try HEIFTool()
-        let avif = try tool.avifenc(SyntheticPicture.make(width: 32, height: 32), ["-s", "10", "--cicp", "12/13/6", "-r", "full"])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: 32, height: 32), ["-s", "10", "--cicp", "12/13/6", "-r", "full"])
         let cicp = try HEIFCoder().decode(avif, options: DecodeOptions()).metadata.cicp
         #expect(cicp == CICP(colorPrimaries: 12, transferCharacteristics: 13, matrixCoefficients: 6, fullRange: true))
     }
@@ -32,7 +33,8 @@ struct HEIFMetadataTests {
         let xmp = Data("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"></x:xmpmeta>".utf8)
         let exifPath = try tool.directory.write(exif, to: "e.exif").path
         let xmpPath = try tool.directory.write(xmp, to: "x.xmp").path
-        let avif = try tool.avifenc(SyntheticPicture.make(width: 16, height: 16), ["-s", "10", "--exif", exifPath, "--xmp", xmpPath])
+        let avif = try tool.avifenc(
+            SyntheticPicture.make(width: 16, height: 16), ["-s", "10", "--exif", exifPath, "--xmp", xmpPath])
         let metadata = try HEIFCoder().decode(avif, options: DecodeOptions()).metadata
         #expect(metadata.exif == exif)
         #expect(metadata.xmp == xmp)

@@ -19,7 +19,9 @@ struct HEIFReferenceTests {
         #expect(SyntheticPicture.maxDifference(image.pixels, try tool.heifConvert(heic)) == 0)
     }
 
-    @Test("a 2x2 grid primary image (written by avifenc; libheif's grid code is the same for every codec) is assembled like heif-convert does")
+    @Test(
+        "a 2x2 grid primary image (written by avifenc; libheif's grid code is the same for every codec) is assembled like heif-convert does"
+    )
     func grid() throws {
         let tool = try HEIFTool()
         let avif = try tool.avifenc(SyntheticPicture.make(width: 128, height: 128), ["-g", "2x2", "-s", "10"])
@@ -28,8 +30,9 @@ struct HEIFReferenceTests {
         #expect(SyntheticPicture.maxDifference(image.pixels, try tool.heifConvert(avif, extension: "avif")) == 0)
     }
 
-    @Test("irot/imir are applied as the standard says (the same pixels AVIFCoder's own code gives)",
-          arguments: [(1, nil), (2, 0), (3, 1), (0, 1)] as [(Int, Int?)])
+    @Test(
+        "irot/imir are applied as the standard says (the same pixels AVIFCoder's own code gives)",
+        arguments: [(1, nil), (2, 0), (3, 1), (0, 1)] as [(Int, Int?)])
     func transformations(angle: Int, mirror: Int?) throws {
         let tool = try HEIFTool()
         let source = SyntheticPicture.make(width: 24, height: 16)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import WebImageHEIFCoder
 import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageHEIFCoder
 
 /// Thumbnails come from the embedded thumbnail image when it is at least the output size.
 @Suite("HEIF thumbnails")

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
+
 @testable import WebImageHTTPLoader
 
 /// The SSRF guard refuses non-public addresses at connect time, after DNS.
@@ -22,7 +23,9 @@ struct AddressGuardTests {
 
     @Test func theGuardRefusesALoopbackAddress() async {
         let error = await refusal(server.url("/ok.pgm"))
-        guard case .requestRefused(let reason) = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused(let reason) = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(reason.contains("127.0.0.1"))
         #expect(server.totalRequestCount == 0)
     }
@@ -31,7 +34,9 @@ struct AddressGuardTests {
         // "localhost" looks like a name; it resolves to loopback, which is what the guard sees.
         let url = URL(string: "http://localhost:\(server.port)/ok.pgm")!
         let error = await refusal(url)
-        guard case .requestRefused = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(server.totalRequestCount == 0)
     }
 
@@ -41,22 +46,24 @@ struct AddressGuardTests {
         #expect(server.totalRequestCount == 1)
     }
 
-    @Test(arguments: [
-        ([127, 0, 0, 1], false), ([10, 1, 2, 3], false), ([172, 16, 0, 1], false), ([172, 31, 255, 255], false),
-        ([192, 168, 1, 1], false), ([169, 254, 169, 254], false), ([0, 0, 0, 0], false), ([100, 64, 0, 1], false),
-        ([224, 0, 0, 1], false), ([255, 255, 255, 255], false),
-        ([8, 8, 8, 8], true), ([172, 32, 0, 1], true), ([93, 184, 216, 34], true), ([100, 128, 0, 1], true),
-    ] as [([UInt8], Bool)])
+    @Test(
+        arguments: [
+            ([127, 0, 0, 1], false), ([10, 1, 2, 3], false), ([172, 16, 0, 1], false), ([172, 31, 255, 255], false),
+            ([192, 168, 1, 1], false), ([169, 254, 169, 254], false), ([0, 0, 0, 0], false), ([100, 64, 0, 1], false),
+            ([224, 0, 0, 1], false), ([255, 255, 255, 255], false),
+            ([8, 8, 8, 8], true), ([172, 32, 0, 1], true), ([93, 184, 216, 34], true), ([100, 128, 0, 1], true),
+        ] as [([UInt8], Bool)])
     func ipv4AddressesAreClassified(_ address: [UInt8], _ isPublic: Bool) {
         #expect(AddressPolicy.isPublicIPv4(address) == isPublic)
     }
 
-    @Test(arguments: [
-        ([10, 1, 2, 3], true), ([172, 16, 0, 1], true), ([172, 31, 255, 255], true), ([192, 168, 1, 1], true),
-        ([100, 64, 0, 1], true),
-        ([127, 0, 0, 1], false), ([169, 254, 169, 254], false), ([0, 0, 0, 0], false), ([224, 0, 0, 1], false),
-        ([172, 32, 0, 1], false), ([8, 8, 8, 8], false),
-    ] as [([UInt8], Bool)])
+    @Test(
+        arguments: [
+            ([10, 1, 2, 3], true), ([172, 16, 0, 1], true), ([172, 31, 255, 255], true), ([192, 168, 1, 1], true),
+            ([100, 64, 0, 1], true),
+            ([127, 0, 0, 1], false), ([169, 254, 169, 254], false), ([0, 0, 0, 0], false), ([224, 0, 0, 1], false),
+            ([172, 32, 0, 1], false), ([8, 8, 8, 8], false),
+        ] as [([UInt8], Bool)])
     func privateNetworksAreToldFromLoopbackAndLinkLocal(_ address: [UInt8], _ isPrivateNetwork: Bool) {
         #expect(AddressPolicy.isPrivateNetworkIPv4(address) == isPrivateNetwork)
         func mapped(_ v4: [UInt8]) -> [UInt8] { Array(repeating: 0, count: 10) + [0xFF, 0xFF] + v4 }
@@ -80,12 +87,13 @@ struct AddressGuardTests {
 
     /// imgproxy's VerifySourceNetwork cases (security/source_test.go): each kind of address is let through
     /// by its own setting only; public addresses always.
-    @Test(arguments: [
-        ([127, 0, 0, 1], "loopback"), ([127, 1, 2, 3], "loopback"), ([0, 0, 0, 0], "loopback"),
-        ([169, 254, 0, 1], "linkLocal"), ([169, 254, 169, 254], "linkLocal"), ([224, 0, 0, 251], "linkLocal"),
-        ([192, 168, 0, 1], "private"), ([10, 0, 0, 1], "private"),
-        ([8, 8, 8, 8], "public"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([127, 0, 0, 1], "loopback"), ([127, 1, 2, 3], "loopback"), ([0, 0, 0, 0], "loopback"),
+            ([169, 254, 0, 1], "linkLocal"), ([169, 254, 169, 254], "linkLocal"), ([224, 0, 0, 251], "linkLocal"),
+            ([192, 168, 0, 1], "private"), ([10, 0, 0, 1], "private"),
+            ([8, 8, 8, 8], "public"),
+        ] as [([UInt8], String)])
     func eachKindOfAddressHasItsOwnSetting(_ address: [UInt8], _ kind: String) {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
@@ -104,13 +112,13 @@ struct AddressGuardTests {
 
     @Test func ipv6LoopbackAndLinkLocalAreClassified() {
         func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
-        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))             // ::1
-        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))             // ::
-        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x7F00, 2])))   // ::ffff:127.0.0.2
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))  // ::1
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))  // ::
+        #expect(AddressPolicy.isLoopbackIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x7F00, 2])))  // ::ffff:127.0.0.2
         #expect(!AddressPolicy.isLoopbackIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))
-        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))       // fe80::1
-        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFEBF, 0, 0, 0, 0, 0, 0, 1])))       // top of fe80::/10
-        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFF02, 0, 0, 0, 0, 0, 0, 1])))       // ff02::1
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))  // fe80::1
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFEBF, 0, 0, 0, 0, 0, 0, 1])))  // top of fe80::/10
+        #expect(AddressPolicy.isLinkLocalIPv6(v6([0xFF02, 0, 0, 0, 0, 0, 0, 1])))  // ff02::1
         #expect(AddressPolicy.isLinkLocalIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0xA9FE, 1])))  // ::ffff:169.254.0.1
         #expect(!AddressPolicy.isLinkLocalIPv6(v6([0xFEC0, 0, 0, 0, 0, 0, 0, 1])))
         #expect(!AddressPolicy.isLinkLocalIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))
@@ -118,15 +126,15 @@ struct AddressGuardTests {
 
     @Test func ipv6AddressesAreClassified() {
         func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
-        #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))            // ::
-        #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))            // ::1
-        #expect(!AddressPolicy.isPublicIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))       // link-local
-        #expect(!AddressPolicy.isPublicIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))       // unique local
+        #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 0])))  // ::
+        #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))  // ::1
+        #expect(!AddressPolicy.isPublicIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))  // link-local
+        #expect(!AddressPolicy.isPublicIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))  // unique local
         #expect(!AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x7F00, 1])))  // ::ffff:127.0.0.1
-        #expect(AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x0808, 0x0808]))) // ::ffff:8.8.8.8
+        #expect(AddressPolicy.isPublicIPv6(v6([0, 0, 0, 0, 0, 0xFFFF, 0x0808, 0x0808])))  // ::ffff:8.8.8.8
         #expect(AddressPolicy.isPublicIPv6(v6([0x2606, 0x4700, 0, 0, 0, 0, 0, 0x1111])))
-        #expect(AddressPolicy.isPrivateNetworkIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))      // unique local
-        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))          // ::1
-        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))     // link-local
+        #expect(AddressPolicy.isPrivateNetworkIPv6(v6([0xFD00, 0, 0, 0, 0, 0, 0, 1])))  // unique local
+        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0, 0, 0, 0, 0, 0, 0, 1])))  // ::1
+        #expect(!AddressPolicy.isPrivateNetworkIPv6(v6([0xFE80, 0, 0, 0, 0, 0, 0, 1])))  // link-local
     }
 }

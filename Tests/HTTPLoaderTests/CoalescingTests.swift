@@ -68,7 +68,9 @@ struct CoalescingTests {
         let loader = makeLoader()
         let events = loader.events()
         let stall = server.url("/stall")
-        let tokens = try (0..<2).map { _ in try loader.download(stall) { _ in Issue.record("a cancelled caller was answered") }.get() }
+        let tokens = try (0..<2).map { _ in
+            try loader.download(stall) { _ in Issue.record("a cancelled caller was answered") }.get()
+        }
         // Wait until the transfer really runs (its response head arrived), then leave.
         var iterator = events.makeAsyncIterator()
         while let event = await iterator.next() { if case .responseReceived = event { break } }

@@ -4,6 +4,7 @@ import Testing
 import WebImageCore
 import WebImageHTTPLoader
 import WebImageTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,33 +17,38 @@ import Glibc
 struct ConnectionReuseTests {
     @Test func extraBytesAfterABodyNeverAnswerTheNextRequest() async throws {
         let metrics = TestBackends.metrics
-        let refusedBefore = metrics.counterTotal(label: HTTPLoaderMetrics.staleConnections,
-                                                 dimensions: [("reason", "unread_bytes")])
+        let refusedBefore = metrics.counterTotal(
+            label: HTTPLoaderMetrics.staleConnections,
+            dimensions: [("reason", "unread_bytes")])
         // Without the check, libcurl reads these as the next response: "Received HTTP/0.9 when not allowed".
         try await expectTheNextRequestGetsItsOwnAnswer(after: Array("garbage!".utf8))
-        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.staleConnections, dimensions: [("reason", "unread_bytes")])
+        #expect(
+            metrics.counterTotal(label: HTTPLoaderMetrics.staleConnections, dimensions: [("reason", "unread_bytes")])
                 >= refusedBefore + 1)
     }
 
     @Test func aSecondResponseAfterABodyIsNeverTakenForAnotherURLsAnswer() async throws {
         // Without the check, this is /second.pgm's answer: a 200 with another image, cached under its URL.
         let smuggled = PGMCoder.file(width: 2, height: 2, pixels: [0xEE, 0xEE, 0xEE, 0xEE])
-        let response = "HTTP/1.1 200 OK\r\nContent-Type: image/x-portable-graymap\r\nContent-Length: \(smuggled.count)\r\n\r\n"
+        let response =
+            "HTTP/1.1 200 OK\r\nContent-Type: image/x-portable-graymap\r\nContent-Length: \(smuggled.count)\r\n\r\n"
         try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled))
     }
 
     /// Bytes that arrive just after the next request went out cannot be told from its answer; so a host
     /// caught sending unasked-for bytes once gets no connection reuse for a while.
     @Test func aHostCaughtSendingUnaskedBytesGetsAConnectionPerRequest() async throws {
-        try await expectTheNextRequestGetsItsOwnAnswer(after: Array("garbage!".utf8), afterwards: { loader, url, origin in
-            for _ in 0..<3 {
-                let again = await load(loader, url("/second.pgm"))
-                #expect(again.value?.data == OverflowingOrigin.secondBody, "\(again)")
-            }
-            // /first.pgm, then four /second.pgm, each on a connection of its own.
-            #expect(origin.server.acceptedConnectionCount == 5)
-            #expect(origin.maxRequestsOnOneConnection == 1)
-        })
+        try await expectTheNextRequestGetsItsOwnAnswer(
+            after: Array("garbage!".utf8),
+            afterwards: { loader, url, origin in
+                for _ in 0..<3 {
+                    let again = await load(loader, url("/second.pgm"))
+                    #expect(again.value?.data == OverflowingOrigin.secondBody, "\(again)")
+                }
+                // /first.pgm, then four /second.pgm, each on a connection of its own.
+                #expect(origin.server.acceptedConnectionCount == 5)
+                #expect(origin.maxRequestsOnOneConnection == 1)
+            })
     }
 
     @Test func aSecondResponseIsRefusedWithHTTP2OffToo() async throws {
@@ -60,7 +66,8 @@ struct ConnectionReuseTests {
         let fixtures = try TLSFixtures.shared.get()
         let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x22])
         let response = "HTTP/1.1 200 OK\r\nContent-Length: \(smuggled.count)\r\n\r\n"
-        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), overTLS: fixtures) {
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), overTLS: fixtures)
+        {
             $0.tls.caBundlePath = fixtures.rootCA.path
         }
     }
@@ -72,7 +79,8 @@ struct ConnectionReuseTests {
     func aRedirectHopOntoARefusedConnectionGetsItsOwnAnswer(loaderFollows: Bool) async throws {
         let smuggled = PGMCoder.file(width: 1, height: 1, pixels: [0x33])
         let response = "HTTP/1.1 200 OK\r\nContent-Length: \(smuggled.count)\r\n\r\n"
-        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), viaRedirect: true) {
+        try await expectTheNextRequestGetsItsOwnAnswer(after: Array(response.utf8) + Array(smuggled), viaRedirect: true)
+        {
             if loaderFollows { $0.allowsRedirect = { _ in true } }
         }
     }
@@ -98,7 +106,9 @@ struct ConnectionReuseTests {
         let root = fixtures.file("h2-reuse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        for index in 0..<16 { try PGMCoder.sample(width: 16 + index).write(to: root.appendingPathComponent("\(index).pgm")) }
+        for index in 0..<16 {
+            try PGMCoder.sample(width: 16 + index).write(to: root.appendingPathComponent("\(index).pgm"))
+        }
         let h2 = try NGHTTPServer(documentRoot: root, certificate: fixtures.serverCertificate, key: fixtures.serverKey)
         let log = RecordingLog()
         let loader = makeLoader(logger: log.logger(level: .debug)) {
@@ -138,26 +148,35 @@ struct ConnectionReuseTests {
             origin.releaseExtra.open()
             origin.server.shutdown()
         }
-        let front = try fixtures.map { try TLSFront(backend: origin.server, chain: $0.serverCertificate, key: $0.serverKey) }
+        let front = try fixtures.map {
+            try TLSFront(backend: origin.server, chain: $0.serverCertificate, key: $0.serverKey)
+        }
         let url = { (path: String) in front?.url(path) ?? origin.server.url(path) }
         let loader = makeLoader(adjust)
         let first = try await load(loader, url("/first.pgm")).get()
         #expect(first.data == OverflowingOrigin.firstBody)
         origin.releaseExtra.open()
-        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) { origin.extraWasSent }
+        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) {
+            origin.extraWasSent
+        }
         // Through the front they take another hop: wait until they reached the loader's socket.
         let port = front?.port ?? origin.server.port
-        try await eventuallyAsync("the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)) { LoopbackTCPTable.unreadBytes(fromPort: Int(port)) > 0 }
+        try await eventuallyAsync(
+            "the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)
+        ) { LoopbackTCPTable.unreadBytes(fromPort: Int(port)) > 0 }
 
         let redirector = try LoopbackHTTPServer()
         defer { redirector.shutdown() }
         let target = url("/second.pgm").absoluteString
-        redirector.route("/to-second") { _, connection in try connection.respond(status: 302, headers: [("Location", target)]) }
+        redirector.route("/to-second") { _, connection in
+            try connection.respond(status: 302, headers: [("Location", target)])
+        }
         let second = await load(loader, viaRedirect ? redirector.url("/to-second") : url("/second.pgm"))
         #expect(second.value?.data == OverflowingOrigin.secondBody, "\(second)")
         #expect(second.value?.response?.statusCode == 200)
         let firstConnection = try #require(origin.connection(of: "/first.pgm"))
-        #expect(origin.connection(of: "/second.pgm") != firstConnection, "the second request came on the first connection")
+        #expect(
+            origin.connection(of: "/second.pgm") != firstConnection, "the second request came on the first connection")
         #expect(origin.requests(on: firstConnection) == 1)
         #expect(origin.server.acceptedConnectionCount == 2)
         try await afterwards(loader, url, origin)

@@ -19,14 +19,17 @@ struct ContentDecodingTests {
         let image = Self.image
         let headers = FaultServer.imageHeaders
         server.route("/gzip.pgm") { _, connection in
-            try connection.respond(headers: headers + [("Content-Encoding", "gzip")], body: Deflater.compressed(image, gzip: true))
+            try connection.respond(
+                headers: headers + [("Content-Encoding", "gzip")], body: Deflater.compressed(image, gzip: true))
         }
         server.route("/deflate.pgm") { _, connection in
-            try connection.respond(headers: headers + [("Content-Encoding", "deflate")], body: Deflater.compressed(image, gzip: false))
+            try connection.respond(
+                headers: headers + [("Content-Encoding", "deflate")], body: Deflater.compressed(image, gzip: false))
         }
         // gzip sent chunked, one flushed piece per chunk.
         server.route("/gzip-chunked.pgm") { _, connection in
-            try connection.writeHead(status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
+            try connection.writeHead(
+                status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
             let deflater = Deflater(gzip: true)
             let piece = image.count / 4 + 1
             for start in stride(from: 0, to: image.count, by: piece) {
@@ -49,18 +52,21 @@ struct ContentDecodingTests {
         // 1 GB of zeros as gzip, delimited by the connection close (libcurl counts received bytes as they come).
         server.route("/bomb") { _, connection in
             connection.closeAfterResponse = true
-            try connection.writeHead(status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Connection", "close")])
+            try connection.writeHead(
+                status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Connection", "close")])
             try Self.sendBomb { try connection.write($0) }
         }
         // The same bomb chunked (libcurl counts received bytes once per read).
         server.route("/bomb-chunked") { _, connection in
-            try connection.writeHead(status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
+            try connection.writeHead(
+                status: 200, headers: headers + [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
             try Self.sendBomb { try connection.writeChunk($0) }
             try connection.writeChunk([])
         }
         // Says gzip, sends something else.
         server.route("/bad-gzip") { _, connection in
-            try connection.respond(headers: headers + [("Content-Encoding", "gzip")], body: Array(repeating: 0x41, count: 100))
+            try connection.respond(
+                headers: headers + [("Content-Encoding", "gzip")], body: Array(repeating: 0x41, count: 100))
         }
         // The bomb as a compressed transfer coding.
         server.route("/transfer-bomb") { _, connection in
@@ -106,9 +112,11 @@ struct ContentDecodingTests {
 
     @Test func progressOfACompressedBodyCountsDecodedBytesWithoutAnExpectedTotal() async throws {
         let last = Locked<LoadProgress?>(nil)
-        let result = await load(makeLoader(), server.url("/gzip.pgm"), progress: { progress in
-            last.withLock { $0 = progress }
-        })
+        let result = await load(
+            makeLoader(), server.url("/gzip.pgm"),
+            progress: { progress in
+                last.withLock { $0 = progress }
+            })
         #expect(try result.get().data == Data(Self.image))
         let final = try #require(last.withLock { $0 })
         #expect(final.expectedBytes == nil, "Content-Length counts compressed bytes")
@@ -117,7 +125,9 @@ struct ContentDecodingTests {
 
     @Test func aBodyThatDoesNotDecodeIsBadData() async {
         let error = failure(await load(makeLoader(), server.url("/bad-gzip")))
-        guard case .badImageData = error else { Issue.record("expected .badImageData, got \(String(describing: error))"); return }
+        guard case .badImageData = error else {
+            Issue.record("expected .badImageData, got \(String(describing: error))"); return
+        }
     }
 
     @Test func theSizeLimitCountsDecodedBytes() async throws {

@@ -14,7 +14,8 @@ struct FailedURLTests {
         server = try FaultServer.make()
         for status in [400, 401, 403, 404, 408, 410, 429, 500, 502, 503, 504] {
             server.route("/status/\(status)") { _, connection in
-                try connection.respond(status: status, headers: [("Content-Type", "text/plain")], body: Array("no".utf8))
+                try connection.respond(
+                    status: status, headers: [("Content-Type", "text/plain")], body: Array("no".utf8))
             }
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
-@testable import WebImageHTTPLoader
 import WebImageTestSupport
+
+@testable import WebImageHTTPLoader
 
 /// One slow host cannot hold back another: separate global and per-host limits, hosts served in turn,
 /// and stalls that give their slot back quickly. Two servers on different ports are two hosts.
@@ -19,7 +20,9 @@ struct FairnessTests {
 
     @Test func manyStalledRequestsToOneHostDoNotDelayAnotherHost() async throws {
         // Six slots, two per host: the stalled host can hold only two of them.
-        let loader = makeLoader { $0.maxConcurrentDownloads = 6; $0.maxConnectionsPerHost = 2 }
+        let loader = makeLoader {
+            $0.maxConcurrentDownloads = 6; $0.maxConnectionsPerHost = 2
+        }
         let events = loader.events()
         let stalled = CompletionCounter()
         let tokens = try (0..<20).map { index in
@@ -103,7 +106,9 @@ struct FairnessTests {
     }
 
     @Test func aDripGivesItsSlotBackAtTheLowSpeedFloor() async throws {
-        let loader = makeLoader { $0.maxConcurrentDownloads = 1; $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1) }
+        let loader = makeLoader {
+            $0.maxConcurrentDownloads = 1; $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1)
+        }
         let events = loader.events()
         let drip = Locked<ImageError?>(nil)
         _ = loader.download(slow.url("/drip")) { result in drip.withLock { $0 = failure(result) } }

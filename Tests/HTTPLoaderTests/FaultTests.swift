@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
+
 @testable import WebImageHTTPLoader
 
 /// Every misbehaving server ends in the right typed error, within its timeout, leaking no transfer.
@@ -12,8 +13,10 @@ struct FaultTests {
     init() throws { server = try FaultServer.make() }
 
     /// Loads `path` with `loader` and returns the error, after checking that no transfer is left.
-    private func error(_ path: String, loader: HTTPLoader, options: ImageOptions = [],
-                       context: ImageContext = ImageContext()) async -> ImageError? {
+    private func error(
+        _ path: String, loader: HTTPLoader, options: ImageOptions = [],
+        context: ImageContext = ImageContext()
+    ) async -> ImageError? {
         let events = loader.events()
         let result = await load(loader, server.url(path), options: options, context: context)
         await waitUntilIdle(loader, events: events)
@@ -31,7 +34,9 @@ struct FaultTests {
     }
 
     @Test func aSlowDripFailsWithTimeoutAtTheLowSpeedLimit() async {
-        let loader = makeLoader { $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1) }
+        let loader = makeLoader {
+            $0.lowSpeedLimit = 100; $0.lowSpeedTime = .seconds(1)
+        }
         #expect(await error("/drip", loader: loader) == .timeout)
     }
 
@@ -43,14 +48,18 @@ struct FaultTests {
     @Test func aTruncatedBodyIsANetworkError() async {
         let loader = makeLoader()
         let error = await error("/truncated", loader: loader)
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
-        #expect(code == 18) // CURLE_PARTIAL_FILE
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
+        #expect(code == 18)  // CURLE_PARTIAL_FILE
     }
 
     @Test func aContentLengthLongerThanTheBodyIsANetworkError() async {
         let loader = makeLoader()
         let error = await error("/wrong-length", loader: loader)
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
         #expect(code == 18)
     }
 
@@ -79,8 +88,11 @@ struct FaultTests {
         let url = server.url("/x")
         #expect(!loader.shouldBlockFailedURL(url, error: .cancelled))
         #expect(!loader.shouldBlockFailedURL(url, error: .timeout))
-        #expect(!loader.shouldBlockFailedURL(url, error: .httpLoader(.network(curlCode: 6), message: "Could not resolve host")))
-        #expect(!loader.shouldBlockFailedURL(url, error: .httpLoader(.network(curlCode: 7), message: "Could not connect")))
+        #expect(
+            !loader.shouldBlockFailedURL(
+                url, error: .httpLoader(.network(curlCode: 6), message: "Could not resolve host")))
+        #expect(
+            !loader.shouldBlockFailedURL(url, error: .httpLoader(.network(curlCode: 7), message: "Could not connect")))
         #expect(loader.shouldBlockFailedURL(url, error: .badImageData(reason: "garbage")))
     }
 
@@ -88,7 +100,8 @@ struct FaultTests {
         let loader = makeLoader()
         var context = ImageContext()
         context.cacheValidators = CacheValidators(etag: "\"v1\"")
-        #expect(await error("/etag.pgm", loader: loader, options: [.refreshCached], context: context) == .cacheNotModified)
+        #expect(
+            await error("/etag.pgm", loader: loader, options: [.refreshCached], context: context) == .cacheNotModified)
         #expect(server.requestLog.last?.headers["if-none-match"] == "\"v1\"")
     }
 
@@ -108,23 +121,29 @@ struct FaultTests {
     @Test func moreRedirectsThanTheLimitFail() async {
         let loader = makeLoader { $0.maxRedirects = 5 }
         let error = await error("/chain/6", loader: loader)
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
-        #expect(code == 47) // CURLE_TOO_MANY_REDIRECTS
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
+        #expect(code == 47)  // CURLE_TOO_MANY_REDIRECTS
         #expect(server.requestCount(for: "/chain/0") == 0)
     }
 
     @Test func aRedirectLoopEndsAtTheLimit() async {
         let loader = makeLoader()
         let error = await error("/loop", loader: loader)
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
         #expect(code == 47)
-        #expect(server.requestCount(for: "/loop") == 6) // the request and five redirects
+        #expect(server.requestCount(for: "/loop") == 6)  // the request and five redirects
     }
 
     @Test func aRedirectToAFileURLIsRefused() async {
         let loader = makeLoader()
         let error = await error("/to-file", loader: loader)
-        guard case .requestRefused = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
     }
 
     @Test func aNonImageContentTypeIsRejectedWhenTypesAreRestricted() async {
@@ -146,13 +165,17 @@ struct FaultTests {
     @Test func aReplyThatIsNotHTTPIsAMalformedResponse() async {
         let loader = makeLoader()
         let error = await error("/garbage", loader: loader)
-        guard case .malformedResponse = error?.httpLoaderFailure else { Issue.record("expected .malformedResponse, got \(String(describing: error))"); return }
+        guard case .malformedResponse = error?.httpLoaderFailure else {
+            Issue.record("expected .malformedResponse, got \(String(describing: error))"); return
+        }
         #expect(!loader.shouldBlockFailedURL(server.url("/garbage"), error: error!))
     }
 
     @Test func aDeclaredLengthOverTheLimitFailsWhenTheHeadArrivesEvenWithoutABody() async {
         // Every timeout far beyond the suite's one-minute limit: only the head can end this transfer.
-        let loader = makeLoader { $0.maxResponseSize = 1 << 20; $0.timeout = .seconds(600); $0.lowSpeedTime = .seconds(600) }
+        let loader = makeLoader {
+            $0.maxResponseSize = 1 << 20; $0.timeout = .seconds(600); $0.lowSpeedTime = .seconds(600)
+        }
         #expect(await error("/huge-declared", loader: loader) == .responseTooLarge(limit: 1 << 20))
     }
 
@@ -166,8 +189,10 @@ struct FaultTests {
         let events = loader.events()
         let error = failure(await load(loader, url))
         await waitUntilIdle(loader, events: events)
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
-        #expect(code == 7) // CURLE_COULDNT_CONNECT
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
+        #expect(code == 7)  // CURLE_COULDNT_CONNECT
         #expect(!loader.shouldBlockFailedURL(url, error: error!))
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
-@testable import WebImageHTTPLoader
 import WebImageTesting
+
+@testable import WebImageHTTPLoader
 
 /// The contract every loader keeps (WebImageTesting's `LoaderContract`), run on the HTTP loader against a
 /// real server on loopback.
@@ -17,8 +18,10 @@ struct HTTPLoaderContractTests {
         }
         server.route("/missing.bin") { _, connection in try connection.respond(status: 404) }
         let loader = makeLoader()
-        let violations = await LoaderContract(loader: loader, url: server.url("/image.bin"),
-                                              missingURL: server.url("/missing.bin")).violations()
+        let violations = await LoaderContract(
+            loader: loader, url: server.url("/image.bin"),
+            missingURL: server.url("/missing.bin")
+        ).violations()
         #expect(violations.isEmpty, "\(violations)")
     }
 }

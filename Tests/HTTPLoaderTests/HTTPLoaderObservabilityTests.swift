@@ -3,8 +3,9 @@ import Logging
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
-@testable import WebImageHTTPLoader
 import WebImageTestSupport
+
+@testable import WebImageHTTPLoader
 
 /// What the HTTP loader tells an operator: debug logs through the configured (or the request's) logger,
 /// and its own metrics. Metrics go to the process's one test backend, shared with suites running in
@@ -62,7 +63,8 @@ struct HTTPLoaderObservabilityTests {
         #expect(retry.metadata["reason"] == "status")
         #expect(retry.metadata["attempt"] == "1")
         #expect(log.entries("transfer finished").last?.metadata["status"] == "200")
-        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.retries, dimensions: [("reason", "status")])
+        #expect(
+            metrics.counterTotal(label: HTTPLoaderMetrics.retries, dimensions: [("reason", "status")])
                 >= retriesBefore + 1)
     }
 
@@ -83,19 +85,26 @@ struct HTTPLoaderObservabilityTests {
 
     @Test func finishedTransfersAreCountedByStatusClassWithBytesAndTimeToFirstByte() async throws {
         let metrics = TestBackends.metrics
-        let okBefore = metrics.counterTotal(label: HTTPLoaderMetrics.requests,
-                                            dimensions: [("status", "2xx"), ("result", "success")])
-        let missingBefore = metrics.counterTotal(label: HTTPLoaderMetrics.requests,
-                                                 dimensions: [("status", "4xx"), ("result", "failure")])
+        let okBefore = metrics.counterTotal(
+            label: HTTPLoaderMetrics.requests,
+            dimensions: [("status", "2xx"), ("result", "success")])
+        let missingBefore = metrics.counterTotal(
+            label: HTTPLoaderMetrics.requests,
+            dimensions: [("status", "4xx"), ("result", "failure")])
         let bytesBefore = metrics.counterTotal(label: HTTPLoaderMetrics.responseBytes)
         let loader = makeLoader()
         _ = try await load(loader, server.url("/ok.pgm")).get()
         _ = await load(loader, server.url("/no-such-route"))
-        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.requests,
-                                     dimensions: [("status", "2xx"), ("result", "success")]) >= okBefore + 1)
-        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.requests,
-                                     dimensions: [("status", "4xx"), ("result", "failure")]) >= missingBefore + 1)
-        #expect(metrics.counterTotal(label: HTTPLoaderMetrics.responseBytes)
+        #expect(
+            metrics.counterTotal(
+                label: HTTPLoaderMetrics.requests,
+                dimensions: [("status", "2xx"), ("result", "success")]) >= okBefore + 1)
+        #expect(
+            metrics.counterTotal(
+                label: HTTPLoaderMetrics.requests,
+                dimensions: [("status", "4xx"), ("result", "failure")]) >= missingBefore + 1)
+        #expect(
+            metrics.counterTotal(label: HTTPLoaderMetrics.responseBytes)
                 >= bytesBefore + Int64(FaultServer.image.count))
         #expect(try !metrics.expectTimer(HTTPLoaderMetrics.timeToFirstByte).values.isEmpty)
         // Both meters moved up when the transfer was queued and started, and back when it ended.

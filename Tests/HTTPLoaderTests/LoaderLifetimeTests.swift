@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+
 @testable import WebImageHTTPLoader
 
 /// A loader that goes away ends its work instead of leaking a thread or a caller.
@@ -15,12 +16,13 @@ struct LoaderLifetimeTests {
         for _ in 0..<2 {
             let result = await load(loader, server.url("/ok.pgm"))
             guard let loading = failure(result)?.loadingFailure,
-                  case .network(let code) = loading.reason(as: HTTPLoaderFailure.self) else {
+                case .network(let code) = loading.reason(as: HTTPLoaderFailure.self)
+            else {
                 Issue.record("expected .network, got \(result)")
                 return
             }
             let message = loading.message
-            #expect(code == 2) // CURLE_FAILED_INIT
+            #expect(code == 2)  // CURLE_FAILED_INIT
             #expect(message.contains("event thread"))
         }
         #expect(server.totalRequestCount == 0)

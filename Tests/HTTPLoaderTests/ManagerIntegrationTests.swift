@@ -13,7 +13,9 @@ struct ManagerIntegrationTests {
     init() throws { server = try FaultServer.make() }
 
     /// Collects a load's answers until the final one.
-    private func answers(_ manager: ImageManager, _ url: URL, options: ImageOptions) async -> [Result<ImageLoadResult, ImageError>] {
+    private func answers(
+        _ manager: ImageManager, _ url: URL, options: ImageOptions
+    ) async -> [Result<ImageLoadResult, ImageError>] {
         let collected = Locked<[Result<ImageLoadResult, ImageError>]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             manager.loadImage(with: url, options: options) { result in
@@ -44,7 +46,7 @@ struct ManagerIntegrationTests {
         let final = try #require(try second.last?.get())
         #expect(!cached.isFinal)
         #expect(final.isFinal)
-        #expect(final.cacheType != .none)            // the cached image, kept after the 304
+        #expect(final.cacheType != .none)  // the cached image, kept after the 304
         #expect(final.image.pixels == downloaded.image.pixels)
         #expect(server.requestCount(for: "/etag.pgm") == 2)
         let revalidation = try #require(server.requestLog.last)
@@ -55,7 +57,8 @@ struct ManagerIntegrationTests {
     @Test func aNotFoundURLIsBlockedByTheManagerAndATimeoutIsNot() async throws {
         let loaders = ImageLoadersManager()
         loaders.addLoader(makeLoader { $0.timeout = .seconds(1) })
-        let manager = ImageManager(cache: RecordingCache(), loader: loaders, coders: ImageCodersManager(coders: [PGMCoder()]))
+        let manager = ImageManager(
+            cache: RecordingCache(), loader: loaders, coders: ImageCodersManager(coders: [PGMCoder()]))
         let missing = server.url("/not-found")
         let stalled = server.url("/stall")
         _ = await answers(manager, missing, options: [])

@@ -20,7 +20,8 @@ struct ProgressiveTests {
         // provably sent only after the client reacted to the first half.
         server.route("/progressive.pgm") { [gate] _, connection in
             let file = [UInt8](PGMCoder.sample(width: Self.width, height: Self.height))
-            try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(file.count)")])
+            try connection.writeHead(
+                status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(file.count)")])
             let half = file.count - Self.width * Self.height / 2
             try connection.write(Array(file[..<half]))
             gate.pass()
@@ -31,14 +32,17 @@ struct ProgressiveTests {
     @Test func partialImagesArriveBeforeTheLastByte() async throws {
         let loader = makeLoader()
         let partials = Locked<[Image]>([])
-        let result = try await load(loader, server.url("/progressive.pgm"), options: [.progressiveLoad], progress: { [gate] progress in
-            guard let image = progress.partialImage else { return }
-            let first = partials.withLock { list in
-                list.append(image)
-                return list.count == 1
+        let result = try await load(
+            loader, server.url("/progressive.pgm"), options: [.progressiveLoad],
+            progress: { [gate] progress in
+                guard let image = progress.partialImage else { return }
+                let first = partials.withLock { list in
+                    list.append(image)
+                    return list.count == 1
+                }
+                if first { gate.open() }
             }
-            if first { gate.open() }
-        }).get()
+        ).get()
         let seen = partials.withLock { $0 }
         let first = try #require(seen.first)
         #expect(first.isIncomplete)
@@ -53,9 +57,12 @@ struct ProgressiveTests {
         gate.open()
         let loader = makeLoader()
         let sawPartial = Locked(false)
-        _ = try await load(loader, server.url("/progressive.pgm"), progress: { progress in
-            if progress.partialImage != nil { sawPartial.withLock { $0 = true } }
-        }).get()
+        _ = try await load(
+            loader, server.url("/progressive.pgm"),
+            progress: { progress in
+                if progress.partialImage != nil { sawPartial.withLock { $0 = true } }
+            }
+        ).get()
         #expect(sawPartial.withLock { $0 } == false)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import WebImageCore
+
 @testable import WebImageHTTPLoader
 
 /// Proxies come from the configuration, and the SSRF guard judges the target, not the proxy: a
@@ -42,7 +43,9 @@ struct ProxyTests {
         #expect(proxy.requestLines.isEmpty)
         #expect(server.totalRequestCount == 1)
 
-        let fromEnvironment = makeLoader { $0.proxy = .environment; $0.proxyEnvironment = variables }
+        let fromEnvironment = makeLoader {
+            $0.proxy = .environment; $0.proxyEnvironment = variables
+        }
         _ = try await run(fromEnvironment, server.url("/ok.pgm")).get()
         #expect(proxy.requestLines == ["GET \(server.url("/ok.pgm").absoluteString) HTTP/1.1"])
         #expect(server.totalRequestCount == 2)
@@ -58,19 +61,25 @@ struct ProxyTests {
 
     @Test func environmentVariablesAreReadByLibcurlsRules() {
         // HTTP_PROXY is never read (CGI sets it from a request header); the other names also in capitals.
-        let upper = EnvironmentProxy(["HTTP_PROXY": "http://cgi:1", "HTTPS_PROXY": "http://upper:2",
-                                      "ALL_PROXY": "http://all:3", "NO_PROXY": "example.com"])
+        let upper = EnvironmentProxy([
+            "HTTP_PROXY": "http://cgi:1", "HTTPS_PROXY": "http://upper:2",
+            "ALL_PROXY": "http://all:3", "NO_PROXY": "example.com",
+        ])
         #expect(upper.proxy(forScheme: "http") == "http://all:3")
         #expect(upper.proxy(forScheme: "https") == "http://upper:2")
         #expect(upper.noProxy == "example.com")
         // Lowercase wins; a variable set but empty counts as unset (libcurl's curl_getenv), so the next
         // name is read.
-        let lower = EnvironmentProxy(["http_proxy": "", "https_proxy": "http://lower:4", "HTTPS_PROXY": "http://upper:2",
-                                      "all_proxy": "http://all:5", "ALL_PROXY": "http://all:3", "no_proxy": "a", "NO_PROXY": "b"])
+        let lower = EnvironmentProxy([
+            "http_proxy": "", "https_proxy": "http://lower:4", "HTTPS_PROXY": "http://upper:2",
+            "all_proxy": "http://all:5", "ALL_PROXY": "http://all:3", "no_proxy": "a", "NO_PROXY": "b",
+        ])
         #expect(lower.proxy(forScheme: "http") == "http://all:5")
         #expect(lower.proxy(forScheme: "https") == "http://lower:4")
         #expect(lower.noProxy == "a")
-        let empty = EnvironmentProxy(["https_proxy": "", "HTTPS_PROXY": "http://upper:2", "no_proxy": "", "NO_PROXY": "b"])
+        let empty = EnvironmentProxy([
+            "https_proxy": "", "HTTPS_PROXY": "http://upper:2", "no_proxy": "", "NO_PROXY": "b",
+        ])
         #expect(empty.proxy(forScheme: "https") == "http://upper:2" && empty.noProxy == "b")
         #expect(EnvironmentProxy([:]).proxy(forScheme: "https") == "" && EnvironmentProxy([:]).noProxy == "")
         // Only a proxy that depends on the scheme makes the loader follow redirects itself.
@@ -99,18 +108,26 @@ struct ProxyTests {
     }
 
     @Test func theGuardRefusesALoopbackTargetBehindAProxy() async {
-        let loader = makeLoader { $0.refusesPrivateAddresses = true; $0.proxy = .url(proxy.url) }
+        let loader = makeLoader {
+            $0.refusesPrivateAddresses = true; $0.proxy = .url(proxy.url)
+        }
         let error = failure(await run(loader, server.url("/ok.pgm")))
-        guard case .requestRefused(let reason) = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused(let reason) = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(reason.contains("127.0.0.1"))
         #expect(proxy.requestLines.isEmpty)
         #expect(server.totalRequestCount == 0)
     }
 
     @Test func theGuardResolvesTheTargetNameItselfBehindAProxy() async {
-        let loader = makeLoader { $0.refusesPrivateAddresses = true; $0.proxy = .url(proxy.url) }
+        let loader = makeLoader {
+            $0.refusesPrivateAddresses = true; $0.proxy = .url(proxy.url)
+        }
         let error = failure(await run(loader, URL(string: "http://localhost:\(server.port)/ok.pgm")!))
-        guard case .requestRefused = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(proxy.requestLines.isEmpty)
         #expect(server.totalRequestCount == 0)
     }
@@ -143,7 +160,9 @@ struct ProxyTests {
             if throughProxy { $0.proxy = .url(proxy.url) }
         }
         let error = failure(await run(loader, intranet.url("/hop")))
-        guard case .requestRefused(let reason) = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused(let reason) = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(reason.contains("127.0.0.1"))
         #expect(intranet.requestCount(for: "/hop") == 1)
         #expect(server.totalRequestCount == 0)
@@ -170,7 +189,9 @@ struct ProxyTests {
         #expect(followed.data == Data(FaultServer.image))
         #expect(followed.response?.url.path == "/chain/0")
         let error = failure(await run(loader, intranet.url("/chain/4")))
-        guard case .network(let code) = error?.httpLoaderFailure else { Issue.record("expected .network, got \(String(describing: error))"); return }
-        #expect(code == 47) // CURLE_TOO_MANY_REDIRECTS
+        guard case .network(let code) = error?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(String(describing: error))"); return
+        }
+        #expect(code == 47)  // CURLE_TOO_MANY_REDIRECTS
     }
 }

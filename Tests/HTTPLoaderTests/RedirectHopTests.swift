@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 @testable import WebImageHTTPLoader
 
 /// The next hop of a redirect the event loop follows: what it keeps of the request, and when its time is up.
 @Suite struct RedirectHopTests {
     private static func request(_ url: String) -> PreparedRequest {
-        PreparedRequest(url: URL(string: url)!, method: "GET",
-                        headerLines: ["Accept: image/*", "Authorization: Bearer secret", "Cookie: session=1"],
-                        timeout: .seconds(10), handlesCookies: false, allowsInvalidCertificates: false, sentValidators: false,
-                        hostKey: "https://img.example.com:443")
+        PreparedRequest(
+            url: URL(string: url)!, method: "GET",
+            headerLines: ["Accept: image/*", "Authorization: Bearer secret", "Cookie: session=1"],
+            timeout: .seconds(10), handlesCookies: false, allowsInvalidCertificates: false, sentValidators: false,
+            hostKey: "https://img.example.com:443")
     }
 
     @Test func secretsStayWithinTheOriginalOrigin() {
@@ -20,7 +22,9 @@ import Testing
             #expect(next.sendsCredentials, "\(url)")
         }
         // Another scheme (secrets would go out in the clear), port or host: only the harmless headers.
-        for url in ["http://img.example.com/b.jpg", "https://img.example.com:8443/b.jpg", "https://cdn.example.com/b.jpg"] {
+        for url in [
+            "http://img.example.com/b.jpg", "https://img.example.com:8443/b.jpg", "https://cdn.example.com/b.jpg",
+        ] {
             let next = first.redirected(to: URL(string: url)!)
             #expect(next.headerLines == ["Accept: image/*"], "\(url)")
             #expect(!next.sendsCredentials, "\(url)")

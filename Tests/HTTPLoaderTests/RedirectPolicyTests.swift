@@ -52,7 +52,9 @@ struct RedirectPolicyTests {
         let asked = policy(allowingPort: allowed.port)
         let loader = makeLoader { $0.allowsRedirect = asked.allows }
         let error = failure(await load(loader, allowed.url("/via")))
-        guard case .requestRefused = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(asked.urls == [allowed.url("/away"), elsewhere.url("/ok.pgm")])
         #expect(allowed.requestCount(for: "/away") == 1)
         #expect(elsewhere.acceptedConnectionCount == 0)

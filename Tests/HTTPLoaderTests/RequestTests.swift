@@ -21,8 +21,9 @@ struct RequestTests {
             }
         }
         server.route("/set-cookie.pgm") { _, connection in
-            try connection.respond(headers: FaultServer.imageHeaders + [("Set-Cookie", "session=abc; Path=/")],
-                                   body: FaultServer.image)
+            try connection.respond(
+                headers: FaultServer.imageHeaders + [("Set-Cookie", "session=abc; Path=/")],
+                body: FaultServer.image)
         }
     }
 
@@ -60,7 +61,9 @@ struct RequestTests {
         var context = ImageContext()
         context.requestModifier = RequestModifierBlock { _ in nil }
         let error = failure(await load(loader, server.url("/ok.pgm"), context: context))
-        guard case .requestRefused = error else { Issue.record("expected .requestRefused, got \(String(describing: error))"); return }
+        guard case .requestRefused = error else {
+            Issue.record("expected .requestRefused, got \(String(describing: error))"); return
+        }
         #expect(server.totalRequestCount == 0)
         #expect(loader.liveTransferCount == 0)
     }
@@ -108,7 +111,9 @@ struct RequestTests {
         #expect(!loader.canRequestImage(for: URL(string: "ftp://example.com/a.png")!))
         #expect(loader.canRequestImage(for: URL(string: "HTTPS://example.com/a.png")!))
         let error = failure(await load(loader, URL(string: "ftp://127.0.0.1/a.png")!))
-        guard case .invalidURL = error else { Issue.record("expected .invalidURL, got \(String(describing: error))"); return }
+        guard case .invalidURL = error else {
+            Issue.record("expected .invalidURL, got \(String(describing: error))"); return
+        }
     }
 }
 

@@ -31,7 +31,8 @@ struct ResponseTests {
         // The image in eight pieces with a pause between: several progress callbacks.
         server.route("/pieces.pgm") { _, connection in
             let image = Self.piecesImage
-            try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
+            try connection.writeHead(
+                status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
             for piece in Self.pieces {
                 try connection.write(Array(image[piece]))
                 try connection.pause(for: .milliseconds(20))
@@ -41,7 +42,8 @@ struct ResponseTests {
         // gate): at least one progress callback per piece, however the machine schedules the two ends.
         server.route("/gated-pieces.pgm") { [pieceGate] _, connection in
             let image = Self.piecesImage
-            try connection.writeHead(status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
+            try connection.writeHead(
+                status: 200, headers: FaultServer.imageHeaders + [("Content-Length", "\(image.count)")])
             for (index, piece) in Self.pieces.enumerated() {
                 if index > 0 { pieceGate.pass() }
                 try connection.write(Array(image[piece]))
@@ -52,7 +54,8 @@ struct ResponseTests {
     @Test func aResponseModifierCanRejectAResponse() async {
         let loader = makeLoader()
         var context = ImageContext()
-        context.responseModifier = ResponseModifierBlock { _ throws(ImageError) in throw .invalidContentType("rejected") }
+        context.responseModifier = ResponseModifierBlock { _ throws(ImageError) in throw .invalidContentType("rejected")
+        }
         #expect(failure(await load(loader, server.url("/ok.pgm"), context: context)) == .invalidContentType("rejected"))
     }
 
@@ -82,7 +85,9 @@ struct ResponseTests {
         var context = ImageContext()
         context.downloadDecryptor = DownloadDecryptorBlock { _, _ in nil }
         let error = failure(await load(loader, server.url("/encrypted"), context: context))
-        guard case .badImageData = error else { Issue.record("expected .badImageData, got \(String(describing: error))"); return }
+        guard case .badImageData = error else {
+            Issue.record("expected .badImageData, got \(String(describing: error))"); return
+        }
     }
 
     @Test func theRetryPolicyRetriesServerErrorsUntilSuccess() async throws {
@@ -122,15 +127,18 @@ struct ResponseTests {
         // Every report, and how many pieces have arrived whole (each one lets the server send the next).
         let reports = Locked<(all: [LoadProgress], piecesIn: Int)>(([], 0))
         let ends = Self.pieces.map { Int64($0.upperBound) }
-        _ = try await load(loader, server.url("/gated-pieces.pgm"), progress: { [pieceGate] p in
-            let newlyIn = reports.withLock { reports in
-                reports.all.append(p)
-                let piecesIn = ends.filter { $0 <= p.receivedBytes }.count
-                defer { reports.piecesIn = max(reports.piecesIn, piecesIn) }
-                return max(0, piecesIn - reports.piecesIn)
+        _ = try await load(
+            loader, server.url("/gated-pieces.pgm"),
+            progress: { [pieceGate] p in
+                let newlyIn = reports.withLock { reports in
+                    reports.all.append(p)
+                    let piecesIn = ends.filter { $0 <= p.receivedBytes }.count
+                    defer { reports.piecesIn = max(reports.piecesIn, piecesIn) }
+                    return max(0, piecesIn - reports.piecesIn)
+                }
+                pieceGate.open(newlyIn)
             }
-            pieceGate.open(newlyIn)
-        }).get()
+        ).get()
         let all = reports.withLock { $0.all }
         #expect(all.count >= Self.pieces.count)
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.receivedBytes < $1.receivedBytes })
@@ -139,7 +147,9 @@ struct ResponseTests {
         let throttled = Locked(0)
         var context = ImageContext()
         context.minimumProgressInterval = 60
-        _ = try await load(loader, server.url("/pieces.pgm"), context: context, progress: { _ in throttled.withLock { $0 += 1 } }).get()
+        _ = try await load(
+            loader, server.url("/pieces.pgm"), context: context, progress: { _ in throttled.withLock { $0 += 1 } }
+        ).get()
         #expect(throttled.withLock { $0 } == 1)
     }
 
@@ -165,8 +175,9 @@ struct ResponseTests {
         #expect(metrics.allSatisfy { $0.httpVersion == "1.1" && $0.bytesReceived == Int64(FaultServer.image.count) })
         // A new connection's phases are cumulative; a reused one skips DNS and connect.
         let first = metrics[0]
-        #expect(first.total >= first.firstByte && first.firstByte >= first.connect && first.connect >= first.nameLookup,
-                "\(first)")
+        #expect(
+            first.total >= first.firstByte && first.firstByte >= first.connect && first.connect >= first.nameLookup,
+            "\(first)")
         #expect(metrics[1].total >= metrics[1].firstByte, "\(metrics[1])")
         #expect(metrics[0].reusedConnection == false)
         #expect(metrics[1].reusedConnection == true)

@@ -18,7 +18,9 @@ struct ResumeTests {
     init() throws { server = try LoopbackHTTPServer() }
 
     /// An origin at `path` serving `size` bytes with a strong ETag, whose first response is cut at half.
-    private func origin(_ path: String, _ adjust: (inout ResumableOrigin.Resource) -> Void = { _ in }) -> ResumableOrigin {
+    private func origin(
+        _ path: String, _ adjust: (inout ResumableOrigin.Resource) -> Void = { _ in }
+    ) -> ResumableOrigin {
         var resource = ResumableOrigin.Resource(body: ResumableOrigin.bytes(count: Self.size, seed: 7), etag: Self.etag)
         adjust(&resource)
         let origin = ResumableOrigin(resource)
@@ -28,8 +30,10 @@ struct ResumeTests {
     }
 
     /// Loads `path` and waits until the loader has nothing left alive (so kept data is in place).
-    private func loadAndSettle(_ loader: HTTPLoader, _ path: String,
-                               progress: LoadProgressHandler? = nil) async -> Result<LoadedImage, ImageError> {
+    private func loadAndSettle(
+        _ loader: HTTPLoader, _ path: String,
+        progress: LoadProgressHandler? = nil
+    ) async -> Result<LoadedImage, ImageError> {
         let events = loader.events()
         let result = await load(loader, server.url(path), progress: progress)
         await waitUntilIdle(loader, events: events)
@@ -40,8 +44,10 @@ struct ResumeTests {
         let origin = origin("/big")
         let loader = makeLoader()
         let first = await loadAndSettle(loader, "/big")
-        guard case .network(let code) = failure(first)?.httpLoaderFailure else { Issue.record("expected .network, got \(first)"); return }
-        #expect(code == 18) // CURLE_PARTIAL_FILE
+        guard case .network(let code) = failure(first)?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(first)"); return
+        }
+        #expect(code == 18)  // CURLE_PARTIAL_FILE
         #expect(loader.resumableDataCount == 1)
         #expect(loader.resumableDataByteCount == Self.half)
 
@@ -203,7 +209,7 @@ struct ResumeTests {
 
         _ = await loadAndSettle(loader, "/a")
         _ = await loadAndSettle(loader, "/b")
-        #expect(a.exchanges.last?.range == nil)          // evicted by /b
+        #expect(a.exchanges.last?.range == nil)  // evicted by /b
         #expect(b.exchanges.last?.range == "bytes=\(60 * 1024)-")
     }
 
@@ -222,8 +228,10 @@ struct ResumeTests {
         let closed = try RefusingPort(port: vanishing.port)
         defer { closed.close() }
         let refused = await load(loader, url)
-        guard case .network(let code) = failure(refused)?.httpLoaderFailure else { Issue.record("expected .network, got \(refused)"); return }
-        #expect(code == 7) // CURLE_COULDNT_CONNECT
+        guard case .network(let code) = failure(refused)?.httpLoaderFailure else {
+            Issue.record("expected .network, got \(refused)"); return
+        }
+        #expect(code == 7)  // CURLE_COULDNT_CONNECT
         await waitUntilIdle(loader, events: events)
         #expect(loader.resumableDataByteCount == Self.half)
     }
@@ -242,9 +250,12 @@ struct ResumeTests {
         let loader = makeLoader()
         let events = loader.events()
         let halfway = AsyncStream<Void>.makeStream()
-        let token = try loader.download(server.url("/stalls"), progress: { p in
-            if p.receivedBytes >= Int64(Self.half) { halfway.continuation.yield() }
-        }) { _ in Issue.record("a cancelled caller must not complete") }.get()
+        let token = try loader.download(
+            server.url("/stalls"),
+            progress: { p in
+                if p.receivedBytes >= Int64(Self.half) { halfway.continuation.yield() }
+            }
+        ) { _ in Issue.record("a cancelled caller must not complete") }.get()
         for await _ in halfway.stream { break }
         token.cancel()
         await waitUntilIdle(loader, events: events)

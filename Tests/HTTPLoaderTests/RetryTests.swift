@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Synchronization
 import Testing
 import WebImageCore
+
 @testable import WebImageHTTPLoader
 
 /// Retries against a real server: Retry-After in both forms, its cap, and what a policy is told.
@@ -51,19 +52,25 @@ struct RetryTests {
         #expect(seen.responseHeaders["retry-after"] == date)
         let asked = try #require(seen.retryAfter)
         #expect(asked > .seconds(1) && asked <= .seconds(4), "Retry-After read as \(asked)")
-        #expect(Duration.seconds(throttled.gap) >= asked - .milliseconds(100), "retried after \(throttled.gap) s, asked \(asked)")
+        #expect(
+            Duration.seconds(throttled.gap) >= asked - .milliseconds(100),
+            "retried after \(throttled.gap) s, asked \(asked)")
     }
 
     @Test func aRetryAfterBeyondTheCapEndsTheRetries() async {
         route("/down-for-an-hour", failures: [(503, [("Retry-After", "3600")]), (503, [])])
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .seconds(5)) }
+        let loader = makeLoader {
+            $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .seconds(5))
+        }
         #expect(failure(await load(loader, server.url("/down-for-an-hour"))) == .invalidStatusCode(503))
         #expect(server.requestCount(for: "/down-for-an-hour") == 1)
     }
 
     @Test func aRetryAfterWithinTheCapIsWaitedFor() async throws {
         route("/brief", failures: [(503, [("Retry-After", "0")])])
-        let loader = makeLoader { $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .zero) }
+        let loader = makeLoader {
+            $0.retryPolicy = HTTPBackoffRetryPolicy(baseDelay: .milliseconds(1), maxRetryAfter: .zero)
+        }
         _ = try await load(loader, server.url("/brief")).get()
         #expect(server.requestCount(for: "/brief") == 2)
     }
@@ -113,12 +120,15 @@ struct RetryTests {
 @Suite struct BackoffPolicyTests {
     let url = URL(string: "http://127.0.0.1/x")!
 
-    private func context(_ error: ImageError, attempt: Int = 1, method: String = "GET",
-                         headers: [String: String] = [:]) -> HTTPRetryContext {
+    private func context(
+        _ error: ImageError, attempt: Int = 1, method: String = "GET",
+        headers: [String: String] = [:]
+    ) -> HTTPRetryContext {
         var status: Int? = nil
         if case .invalidStatusCode(let code) = error { status = code }
-        return HTTPRetryContext(url: url, method: method, error: error, attempt: attempt, statusCode: status,
-                                responseHeaders: headers)
+        return HTTPRetryContext(
+            url: url, method: method, error: error, attempt: attempt, statusCode: status,
+            responseHeaders: headers)
     }
 
     private func retries(_ policy: HTTPBackoffRetryPolicy, _ context: HTTPRetryContext) -> Bool {
@@ -128,10 +138,16 @@ struct RetryTests {
 
     @Test func transientFailuresAreRetriedAndLastingOnesAreNot() {
         let policy = HTTPBackoffRetryPolicy()
-        for status in [408, 429, 500, 502, 503, 504] { #expect(retries(policy, context(.invalidStatusCode(status))), "\(status)") }
-        for status in [400, 401, 403, 404, 410, 501] { #expect(!retries(policy, context(.invalidStatusCode(status))), "\(status)") }
+        for status in [408, 429, 500, 502, 503, 504] {
+            #expect(retries(policy, context(.invalidStatusCode(status))), "\(status)")
+        }
+        for status in [400, 401, 403, 404, 410, 501] {
+            #expect(!retries(policy, context(.invalidStatusCode(status))), "\(status)")
+        }
         #expect(retries(policy, context(.timeout)))
-        for code in [7, 18, 52, 56] { #expect(retries(policy, context(.httpLoader(.network(curlCode: code)))), "\(code)") }
+        for code in [7, 18, 52, 56] {
+            #expect(retries(policy, context(.httpLoader(.network(curlCode: code)))), "\(code)")
+        }
         for code in [6, 47, 60] { #expect(!retries(policy, context(.httpLoader(.network(curlCode: code)))), "\(code)") }
         #expect(!retries(policy, context(.responseTooLarge(limit: 1))))
         #expect(!retries(policy, context(.badImageData(reason: "x"))))
@@ -179,9 +195,13 @@ struct RetryTests {
 
     @Test func retryAfterIsHonouredUpToTheCap() {
         let policy = HTTPBackoffRetryPolicy(maxRetryAfter: .seconds(10))
-        #expect(policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "7"])) == .retry(after: .seconds(7)))
+        #expect(
+            policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "7"]))
+                == .retry(after: .seconds(7)))
         #expect(policy.decision(for: context(.invalidStatusCode(503), headers: ["retry-after": "11"])) == .stop)
-        #expect(policy.decision(for: context(.invalidStatusCode(429), headers: ["retry-after": "99999999999999999999999"])) == .stop)
+        #expect(
+            policy.decision(for: context(.invalidStatusCode(429), headers: ["retry-after": "99999999999999999999999"]))
+                == .stop)
     }
 
     @Test func retryAfterIsReadInEveryHTTPDateForm() throws {
@@ -212,8 +232,10 @@ final class ScriptedRoute: Sendable {
     /// the scripted ones.
     private let headersOnArrival: @Sendable () -> [(String, String)]
 
-    init(failures: [(Int, [(String, String)])],
-         headersOnArrival: @escaping @Sendable () -> [(String, String)] = { [] }) {
+    init(
+        failures: [(Int, [(String, String)])],
+        headersOnArrival: @escaping @Sendable () -> [(String, String)] = { [] }
+    ) {
         state = Locked(State(failures: failures))
         self.headersOnArrival = headersOnArrival
     }
@@ -224,7 +246,8 @@ final class ScriptedRoute: Sendable {
             return state.failures.isEmpty ? nil : state.failures.removeFirst()
         }
         if let (status, headers) = next {
-            try connection.respond(status: status, headers: [("Content-Type", "text/plain")] + headers + headersOnArrival())
+            try connection.respond(
+                status: status, headers: [("Content-Type", "text/plain")] + headers + headersOnArrival())
         } else {
             try connection.respond(headers: FaultServer.imageHeaders, body: FaultServer.image)
         }

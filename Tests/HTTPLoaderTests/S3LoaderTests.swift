@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LoopbackHTTPServer
+import Synchronization
 import Testing
 import WebImageCore
 import WebImageHTTPLoader
@@ -10,21 +10,27 @@ import WebImageTestSupport
 /// S3-compatible server on loopback.
 @Suite(.timeLimit(.minutes(5)))
 struct S3LoaderTests {
-    static let signature = AWSSignature(accessKeyID: "AKIDTEST", secretAccessKey: "secret", sessionToken: "token-1",
-                                        region: "eu-west-3")
+    static let signature = AWSSignature(
+        accessKeyID: "AKIDTEST", secretAccessKey: "secret", sessionToken: "token-1",
+        region: "eu-west-3")
 
     @Test func objectURLsArePathStyleOnTheEndpointOrAWSs() throws {
-        var configuration = S3LoaderConfiguration(signature: Self.signature, endpoint: URL(string: "http://127.0.0.1:9000/base/"))
-        #expect(configuration.objectURL(for: URL(string: "s3://photos/a/b c.jpg?versionId=v1")!)?.absoluteString
+        var configuration = S3LoaderConfiguration(
+            signature: Self.signature, endpoint: URL(string: "http://127.0.0.1:9000/base/"))
+        #expect(
+            configuration.objectURL(for: URL(string: "s3://photos/a/b c.jpg?versionId=v1")!)?.absoluteString
                 == "http://127.0.0.1:9000/base/photos/a/b%20c.jpg?versionId=v1")
         configuration.usesPathStyle = false
         configuration.endpoint = nil
-        #expect(configuration.objectURL(for: URL(string: "s3://photos/a.jpg")!)?.absoluteString
+        #expect(
+            configuration.objectURL(for: URL(string: "s3://photos/a.jpg")!)?.absoluteString
                 == "https://photos.s3.eu-west-3.amazonaws.com/a.jpg")
         #expect(configuration.objectURL(for: URL(string: "s3://photos")!) == nil)
         #expect(configuration.objectURL(for: URL(string: "https://photos/a.jpg")!) == nil)
-        let environment = AWSSignature.fromEnvironment(["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s",
-                                                        "AWS_DEFAULT_REGION": "ap-south-1"])
+        let environment = AWSSignature.fromEnvironment([
+            "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s",
+            "AWS_DEFAULT_REGION": "ap-south-1",
+        ])
         #expect(environment == AWSSignature(accessKeyID: "k", secretAccessKey: "s", region: "ap-south-1"))
         #expect(AWSSignature.fromEnvironment(["AWS_ACCESS_KEY_ID": "k"]) == nil)
     }
@@ -37,9 +43,11 @@ struct S3LoaderTests {
         let seen = SeenHeaders()
         server.route(prefix: "/") { request, connection in
             seen.headers.withLock { $0 = request.headers }
-            try connection.respond(headers: [("Content-Type", "image/x-portable-graymap")], body: [UInt8](PGMCoder.sample()))
+            try connection.respond(
+                headers: [("Content-Type", "image/x-portable-graymap")], body: [UInt8](PGMCoder.sample()))
         }
-        var configuration = S3LoaderConfiguration(signature: Self.signature, endpoint: URL(string: "http://127.0.0.1:\(server.port)"))
+        var configuration = S3LoaderConfiguration(
+            signature: Self.signature, endpoint: URL(string: "http://127.0.0.1:\(server.port)"))
         configuration.http.coders = ImageCodersManager(coders: [PGMCoder()])
         let loader = S3Loader(configuration: configuration)
         #expect(loader.canRequestImage(for: URL(string: "s3://bucket/key.pgm")!))
@@ -49,7 +57,8 @@ struct S3LoaderTests {
         let authorization = try #require(headers["authorization"])
         #expect(authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDTEST/"))
         #expect(authorization.contains("/eu-west-3/s3/aws4_request"))
-        #expect(authorization.contains("x-amz-content-sha256") && authorization.contains("x-amz-date")
+        #expect(
+            authorization.contains("x-amz-content-sha256") && authorization.contains("x-amz-date")
                 && authorization.contains("x-amz-security-token"))
         #expect(authorization.range(of: "Signature=[0-9a-f]{64}", options: .regularExpression) != nil)
         #expect(headers["x-amz-content-sha256"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
@@ -58,15 +67,20 @@ struct S3LoaderTests {
 
     @Test func objectsLoadFromAnS3CompatibleStore() async throws {
         let moto = try MotoServer()
-        let versions = try moto.put(bucket: "photos", objects: ["cats/tom.pgm": PGMCoder.sample(width: 3)], versioned: true)
-        var configuration = S3LoaderConfiguration(signature: AWSSignature(accessKeyID: "AKIDTEST", secretAccessKey: "secret",
-                                                                          region: "us-east-1"),
-                                                  endpoint: moto.endpoint)
+        let versions = try moto.put(
+            bucket: "photos", objects: ["cats/tom.pgm": PGMCoder.sample(width: 3)], versioned: true)
+        var configuration = S3LoaderConfiguration(
+            signature: AWSSignature(
+                accessKeyID: "AKIDTEST", secretAccessKey: "secret",
+                region: "us-east-1"),
+            endpoint: moto.endpoint)
         configuration.http.coders = ImageCodersManager(coders: [PGMCoder()])
         let loader = S3Loader(configuration: configuration)
         #expect(try await load(loader, URL(string: "s3://photos/cats/tom.pgm")!).data == PGMCoder.sample(width: 3))
         let version = try #require(versions["cats/tom.pgm"])
-        #expect(try await load(loader, URL(string: "s3://photos/cats/tom.pgm?versionId=\(version)")!).data == PGMCoder.sample(width: 3))
+        #expect(
+            try await load(loader, URL(string: "s3://photos/cats/tom.pgm?versionId=\(version)")!).data
+                == PGMCoder.sample(width: 3))
         // A missing key is S3's 404 (NoSuchKey), a typed error.
         let missing = await loadResult(loader, URL(string: "s3://photos/cats/none.pgm")!)
         #expect(throws: ImageError.invalidStatusCode(404)) { try missing.get() }
@@ -78,7 +92,9 @@ struct S3LoaderTests {
 
     private func loadResult(_ loader: S3Loader, _ url: URL) async -> Result<LoadedImage, ImageError> {
         await withCheckedContinuation { continuation in
-            _ = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil) { continuation.resume(returning: $0) }
+            _ = loader.requestImage(with: url, options: [], context: ImageContext(), progress: nil) {
+                continuation.resume(returning: $0)
+            }
         }
     }
 }

@@ -27,7 +27,9 @@ struct SchedulingTests {
 
     /// Holds the only slot with a gated request, queues `paths` with their options, then lets them run
     /// and returns the order the server saw them in.
-    private func serverOrder(_ loader: HTTPLoader, _ requests: [(path: String, options: ImageOptions)]) async -> [String] {
+    private func serverOrder(
+        _ loader: HTTPLoader, _ requests: [(path: String, options: ImageOptions)]
+    ) async -> [String] {
         let done = CompletionCounter()
         _ = loader.download(server.url("/gated/blocker")) { _ in done.record(-1) }
         await arrivals.wait(forTotal: 1)
@@ -46,24 +48,30 @@ struct SchedulingTests {
     }
 
     @Test func lifoRunsWaitingRequestsNewestFirst() async {
-        let loader = makeLoader { $0.maxConcurrentDownloads = 1; $0.executionOrder = .lifo }
+        let loader = makeLoader {
+            $0.maxConcurrentDownloads = 1; $0.executionOrder = .lifo
+        }
         let order = await serverOrder(loader, [("/order/a", []), ("/order/b", []), ("/order/c", [])])
         #expect(order == ["/order/c", "/order/b", "/order/a"])
     }
 
     @Test func highPriorityJumpsTheQueueAndLowPriorityWaits() async {
         let loader = makeLoader { $0.maxConcurrentDownloads = 1 }
-        let order = await serverOrder(loader, [
-            ("/order/low", [.lowPriority]), ("/order/normal", []), ("/order/high", [.highPriority]),
-        ])
+        let order = await serverOrder(
+            loader,
+            [
+                ("/order/low", [.lowPriority]), ("/order/normal", []), ("/order/high", [.highPriority]),
+            ])
         #expect(order == ["/order/high", "/order/normal", "/order/low"])
     }
 
     @Test func aCoalescedHighPriorityCallerRaisesTheWaitingTransfer() async {
         let loader = makeLoader { $0.maxConcurrentDownloads = 1 }
-        let order = await serverOrder(loader, [
-            ("/order/first", []), ("/order/second", []), ("/order/second", [.highPriority]),
-        ])
+        let order = await serverOrder(
+            loader,
+            [
+                ("/order/first", []), ("/order/second", []), ("/order/second", [.highPriority]),
+            ])
         #expect(order == ["/order/second", "/order/first"])
     }
 
@@ -83,21 +91,27 @@ struct SchedulingTests {
     }
 
     @Test func requestsBeyondTheQueueCapAreRefused() async throws {
-        let loader = makeLoader { $0.maxConcurrentDownloads = 1; $0.maxQueuedRequests = 2 }
+        let loader = makeLoader {
+            $0.maxConcurrentDownloads = 1; $0.maxQueuedRequests = 2
+        }
         let done = CompletionCounter()
         _ = loader.download(server.url("/gated/running")) { _ in done.record(0) }
         await arrivals.wait(forTotal: 1)
         _ = try loader.download(server.url("/order/1")) { _ in done.record(1) }.get()
         _ = try loader.download(server.url("/order/2")) { _ in done.record(2) }.get()
         let refused = loader.download(server.url("/order/3")) { _ in done.record(3) }
-        guard case .failure(.requestRefused) = refused else { Issue.record("expected a refusal, got \(refused)"); return }
+        guard case .failure(.requestRefused) = refused else {
+            Issue.record("expected a refusal, got \(refused)"); return
+        }
         gate.open()
         await done.wait(forTotal: 3)
         #expect(done.count(3) == 0)
     }
 
     @Test func thePerHostLimitHoldsTheSecondTransferUntilTheFirstEnds() async {
-        let loader = makeLoader { $0.maxConcurrentDownloads = 6; $0.maxConnectionsPerHost = 1 }
+        let loader = makeLoader {
+            $0.maxConcurrentDownloads = 6; $0.maxConnectionsPerHost = 1
+        }
         let events = loader.events()
         let done = CompletionCounter()
         _ = loader.download(server.url("/gated/one")) { _ in done.record(1) }

@@ -18,10 +18,11 @@ struct TLSTests {
     }
 
     private func front(wrongName: Bool = false, requireClientCertificate: Bool = false) throws -> TLSFront {
-        try TLSFront(backend: server,
-                     chain: wrongName ? fixtures.wrongNameCertificate : fixtures.serverCertificate,
-                     key: wrongName ? fixtures.wrongNameKey : fixtures.serverKey,
-                     clientCA: requireClientCertificate ? fixtures.rootCA : nil)
+        try TLSFront(
+            backend: server,
+            chain: wrongName ? fixtures.wrongNameCertificate : fixtures.serverCertificate,
+            key: wrongName ? fixtures.wrongNameKey : fixtures.serverKey,
+            clientCA: requireClientCertificate ? fixtures.rootCA : nil)
     }
 
     private func pem(_ url: URL) throws -> Data { try Data(contentsOf: url) }
@@ -176,8 +177,9 @@ struct TLSTests {
         let https = try front(requireClientCertificate: true)
         let loader = makeLoader {
             $0.tls.caBundlePath = fixtures.rootCA.path
-            $0.tls.clientCertificate = HTTPClientCertificate(certificate: .file(path: fixtures.clientCertificate.path),
-                                                             privateKey: .file(path: fixtures.clientKey.path))
+            $0.tls.clientCertificate = HTTPClientCertificate(
+                certificate: .file(path: fixtures.clientCertificate.path),
+                privateKey: .file(path: fixtures.clientKey.path))
         }
         #expect(try await load(loader, https.url("/ok.pgm")).get().data == Data(FaultServer.image))
     }
@@ -221,8 +223,11 @@ struct TLSTests {
 }
 
 /// Loads `url` and returns the result with the transfer's metrics.
-func loadWithMetrics(_ loader: HTTPLoader, _ url: URL, options: ImageOptions = [])
-    async -> (Result<LoadedImage, ImageError>, HTTPTransferMetrics?) {
+func loadWithMetrics(
+    _ loader: HTTPLoader, _ url: URL, options: ImageOptions = []
+)
+    async -> (Result<LoadedImage, ImageError>, HTTPTransferMetrics?)
+{
     let token = Locked<HTTPDownloadToken?>(nil)
     let result: Result<LoadedImage, ImageError> = await withCheckedContinuation { continuation in
         let started = loader.download(url, options: options) { continuation.resume(returning: $0) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebImageHTTPLoader
 
 /// The queue's order on its own, without a server: priorities first, hosts in turn within a
@@ -14,8 +15,10 @@ struct TransferQueueTests {
     }
 
     /// Takes everything, with `isBusy` saying which hosts may not start, and returns the transfer ids.
-    private func drain(_ queue: inout TransferQueue, order: HTTPLoaderConfiguration.ExecutionOrder = .fifo,
-                       isLive: (UInt64) -> Bool = { _ in true }, isBusy: (String) -> Bool = { _ in false }) -> [UInt64] {
+    private func drain(
+        _ queue: inout TransferQueue, order: HTTPLoaderConfiguration.ExecutionOrder = .fifo,
+        isLive: (UInt64) -> Bool = { _ in true }, isBusy: (String) -> Bool = { _ in false }
+    ) -> [UInt64] {
         var taken: [UInt64] = []
         while let entry = queue.take(order: order, isLive: { isLive($0.transferID) }, canStart: { !isBusy($0) }) {
             taken.append(entry.transferID)

@@ -29,10 +29,14 @@ struct ICOReferenceTests {
 }
 
 /// An icon directory around the given entries (each: directory width/height bytes and the payload).
-func handMadeICO(_ entries: [(width: UInt8, height: UInt8, bits: UInt16, payload: Data)], type: UInt16 = 1,
-                 declaredCount: UInt16? = nil) -> Data {
+func handMadeICO(
+    _ entries: [(width: UInt8, height: UInt8, bits: UInt16, payload: Data)], type: UInt16 = 1,
+    declaredCount: UInt16? = nil
+) -> Data {
     func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+    func le32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+    }
     var out = le16(0) + le16(type) + le16(declaredCount ?? UInt16(entries.count))
     var offset = 6 + 16 * entries.count
     for entry in entries {
@@ -46,14 +50,16 @@ func handMadeICO(_ entries: [(width: UInt8, height: UInt8, bits: UInt16, payload
 @Suite("ICO entries, encoding and hostile input")
 struct ICOCoderTests {
     func png(_ width: Int, _ height: Int, layout: PixelLayout = .rgba8) throws -> Data {
-        try PNGCoder().encode(Image(pixels: SyntheticPicture.make(width: width, height: height, layout: layout)),
-                              as: .png, options: EncodeOptions())
+        try PNGCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: width, height: height, layout: layout)),
+            as: .png, options: EncodeOptions())
     }
 
     /// A BMP entry: the BMP coder's file without its 14-byte header, the height doubled, an AND mask after.
     func bmpEntry(_ width: Int, _ height: Int) throws -> Data {
-        let file = try BMPCoder().encode(Image(pixels: SyntheticPicture.make(width: width, height: height)),
-                                         as: .bmp, options: EncodeOptions())
+        let file = try BMPCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: width, height: height)),
+            as: .bmp, options: EncodeOptions())
         var dib = [UInt8](file.dropFirst(14))
         let doubled = UInt32(height * 2)
         dib[8] = UInt8(doubled & 0xFF); dib[9] = UInt8(doubled >> 8 & 0xFF)
@@ -70,7 +76,9 @@ struct ICOCoderTests {
 
     @Test func theLargestEntryWinsWhateverTheDirectorySays() throws {
         // The directory claims 16x16 for the 64x40 PNG and 255x255 for a 24x24 BMP entry.
-        let data = handMadeICO([(255, 255, 24, try bmpEntry(24, 24)), (16, 16, 32, try png(64, 40)), (32, 32, 32, try png(32, 32))])
+        let data = handMadeICO([
+            (255, 255, 24, try bmpEntry(24, 24)), (16, 16, 32, try png(64, 40)), (32, 32, 32, try png(32, 32)),
+        ])
         let image = try ICOCoder().decode(data, options: DecodeOptions())
         #expect((image.width, image.height) == (64, 40))
         #expect(image.format == .ico)
@@ -83,7 +91,8 @@ struct ICOCoderTests {
     }
 
     @Test func cursorsDecodeToo() throws {
-        let image = try ICOCoder().decode(handMadeICO([(32, 32, 32, try png(32, 32))], type: 2), options: DecodeOptions())
+        let image = try ICOCoder().decode(
+            handMadeICO([(32, 32, 32, try png(32, 32))], type: 2), options: DecodeOptions())
         #expect((image.width, image.height) == (32, 32))
     }
 
@@ -98,7 +107,8 @@ struct ICOCoderTests {
     }
 
     @Test func a256PixelSideIsWrittenAsZero() throws {
-        let data = try ICOCoder().encode(Image(pixels: SyntheticPicture.make(width: 256, height: 8)), as: .ico, options: EncodeOptions())
+        let data = try ICOCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 256, height: 8)), as: .ico, options: EncodeOptions())
         #expect(data[data.startIndex + 6] == 0)
         #expect(try ICOCoder().decode(data, options: DecodeOptions()).width == 256)
     }
@@ -131,7 +141,10 @@ struct ICOCoderTests {
         var entry = [UInt8](try bmpEntry(8, 8))
         entry[4] = 0x40; entry[5] = 0x42; entry[6] = 0x0F; entry[7] = 0  // width 1,000,000
         entry[8] = 0x80; entry[9] = 0x84; entry[10] = 0x1E; entry[11] = 0  // height 2,000,000 (1,000,000 doubled)
-        #expect(throws: ImageError.imageTooLarge(width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(
+                width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try ICOCoder().decode(handMadeICO([(0, 0, 24, Data(entry))]), options: DecodeOptions())
         }
     }
@@ -157,6 +170,7 @@ struct ICOHostileFilesTests {
     @Test func aDirectoryOf65535EntriesDecodesOnePicture() throws {
         let image = try ICOCoder().decode(HostileFiles.manyEntriesICO(entries: 65_535), options: DecodeOptions())
         #expect((image.width, image.height) == (256, 256))
-        #expect(image.pixels.rgba(x: 7, y: 0) == (0, 255, 7, 255))  // stored B, G, R, A; bottom-up, so row 0 is stored last
+        // stored B, G, R, A; bottom-up, so row 0 is stored last
+        #expect(image.pixels.rgba(x: 7, y: 0) == (0, 255, 7, 255))
     }
 }

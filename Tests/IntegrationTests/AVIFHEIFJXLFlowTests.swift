@@ -15,14 +15,17 @@ struct AVIFHEIFJXLFlowTests {
         #expect(accept.contains("image/heic") && accept.contains("image/heif") && accept.contains("image/jxl"))
     }
 
-    @Test("a server that sends AVIF, HEIC or JPEG XL only to clients that accept it; each decodes", arguments: ["avif", "heic", "jxl"])
+    @Test(
+        "a server that sends AVIF, HEIC or JPEG XL only to clients that accept it; each decodes",
+        arguments: ["avif", "heic", "jxl"])
     func negotiated(format: String) async throws {
         let source = SyntheticPicture.make(width: 120, height: 80, layout: .rgba8)
-        let (coder, imageFormat): (any ImageCoder, ImageFormat) = switch format {
-        case "avif": (AVIFCoder(speed: 10), .avif)
-        case "heic": (HEIFCoder(x265Preset: "ultrafast"), .heic)
-        default: (JXLCoder(effort: 3), .jpegXL)
-        }
+        let (coder, imageFormat): (any ImageCoder, ImageFormat) =
+            switch format {
+            case "avif": (AVIFCoder(speed: 10), .avif)
+            case "heic": (HEIFCoder(x265Preset: "ultrafast"), .heic)
+            default: (JXLCoder(effort: 3), .jpegXL)
+            }
         let body = try coder.encode(Image(pixels: source), as: imageFormat, options: EncodeOptions(quality: 0.8))
         let mime = "image/\(format)"
         let server = try LoopbackHTTPServer()

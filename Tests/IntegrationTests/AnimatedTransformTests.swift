@@ -52,8 +52,9 @@ struct AnimatedTransformTests {
                 bytes[at] = 255; bytes[at + 1] = 255; bytes[at + 2] = 255; bytes[at + 3] = 255
                 for x in 0..<8 where x != index { bytes[(y * 8 + x) * 4 + 3] = 255 }
             }
-            return ImageFrame(pixels: PixelBuffer(width: 8, height: 4, layout: .rgba8, bytes: bytes),
-                              duration: durations[index])
+            return ImageFrame(
+                pixels: PixelBuffer(width: 8, height: 4, layout: .rgba8, bytes: bytes),
+                duration: durations[index])
         }
     }
 
@@ -72,8 +73,9 @@ struct AnimatedTransformTests {
     func framesAreTransformedOnlyWhenAskedAndKeepTheirTiming(_ format: ImageFormat) async throws {
         let folder = try TemporaryDirectory(prefix: "animated-transform")
         let encoded = try ImageCodersManager(coders: [GIFCoder(), WebPCoder()])
-            .encode(Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: format,
-                    options: EncodeOptions(lossless: true))
+            .encode(
+                Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: format,
+                options: EncodeOptions(lossless: true))
         let file = folder.file("spinner.\(format.fileExtension ?? format.identifier)")
         try encoded.write(to: file)
 
@@ -89,7 +91,9 @@ struct AnimatedTransformTests {
         #expect(image.isAnimated)
         #expect(image.frameCount == Self.frameCount)
         #expect(image.loopCount == Self.loopCount)
-        for (got, want) in zip(image.frameDurations, Self.durations) { #expect(max(got - want, want - got) < .milliseconds(11)) }
+        for (got, want) in zip(image.frameDurations, Self.durations) {
+            #expect(max(got - want, want - got) < .milliseconds(11))
+        }
         #expect(Self.brightColumn(image.pixels) == 7)
 
         // Asking for frame 4 transforms it (and no more than the frames up to it).
@@ -107,15 +111,18 @@ struct AnimatedTransformTests {
 
     @Test func processingOptionsAreAppliedLazilyToEveryFrame() async throws {
         let folder = try TemporaryDirectory(prefix: "animated-processing")
-        let encoded = try GIFCoder().encode(Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
-                                            options: EncodeOptions())
+        let encoded = try GIFCoder().encode(
+            Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
+            options: EncodeOptions())
         let file = folder.file("spinner.gif")
         try encoded.write(to: file)
         // The parsed pipeline (mirror, then a 1 px black border), behind a counting first step.
-        let built = try #require(try ProcessingOptions(parsing: "pd:1/bg:000/fl").transformer(watermarkImage: nil)
-            as? ProcessingTransformer)
+        let built = try #require(
+            try ProcessingOptions(parsing: "pd:1/bg:000/fl").transformer(watermarkImage: nil)
+                as? ProcessingTransformer)
         let counter = CountingMirror()
-        let pipeline = ProcessingTransformer(steps: [counter, FlipTransformer(horizontal: true, vertical: false)] + built.steps)
+        let pipeline = ProcessingTransformer(
+            steps: [counter, FlipTransformer(horizontal: true, vertical: false)] + built.steps)
         var context = ImageContext()
         context.imageTransformer = pipeline
         context.storeCacheType = .none
@@ -127,16 +134,20 @@ struct AnimatedTransformTests {
         // Mirrored twice by the counter's own mirror and the extra flip, then once by `fl`: column 7 - index,
         // moved right by the 1 px padding.
         let second = try image.frame(at: 2)
-        #expect(Self.brightColumn(PixelBuffer(width: 10, height: 1, layout: second.pixels.layout,
-                                              bytes: Array(second.pixels.bytes[second.pixels.bytesPerRow...]))) == 1 + 7 - 2)
+        #expect(
+            Self.brightColumn(
+                PixelBuffer(
+                    width: 10, height: 1, layout: second.pixels.layout,
+                    bytes: Array(second.pixels.bytes[second.pixels.bytesPerRow...]))) == 1 + 7 - 2)
         #expect(counter.calls.value <= 3)
         #expect(max(second.duration - Self.durations[2], Self.durations[2] - second.duration) < .milliseconds(11))
     }
 
     @Test func withoutTheOptionAnimationsAreLeftAlone() async throws {
         let folder = try TemporaryDirectory(prefix: "animated-untouched")
-        let encoded = try GIFCoder().encode(Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
-                                            options: EncodeOptions())
+        let encoded = try GIFCoder().encode(
+            Image(validatingFrames: Self.frames(), loopCount: Self.loopCount), as: .gif,
+            options: EncodeOptions())
         let file = folder.file("spinner.gif")
         try encoded.write(to: file)
         let mirror = CountingMirror()

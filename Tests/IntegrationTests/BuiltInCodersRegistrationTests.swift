@@ -11,8 +11,10 @@ struct BuiltInCodersRegistrationTests {
         WebImage.registerBuiltInCoders()
         #expect(ImageCodersManager.shared.coders.count == count)
         let names = Set(ImageCodersManager.shared.coders.map { String(describing: type(of: $0)) })
-        for coder in ["AVIFCoder", "HEIFCoder", "JXLCoder", "GIFCoder", "WebPCoder", "PNGCoder", "APNGCoder",
-                      "JPEGCoder", "TIFFCoder", "BMPCoder", "ICOCoder"] {
+        for coder in [
+            "AVIFCoder", "HEIFCoder", "JXLCoder", "GIFCoder", "WebPCoder", "PNGCoder", "APNGCoder",
+            "JPEGCoder", "TIFFCoder", "BMPCoder", "ICOCoder",
+        ] {
             #expect(names.contains(coder), "\(coder) is registered")
         }
         #expect(ImageCodersManager.shared.defaultColorConversion == .sRGB(LittleCMSConverter()))

@@ -9,8 +9,10 @@ import WebImage
         (PNGCoder(), .png), (JPEGCoder(), .jpeg), (WebPCoder(), .webp), (GIFCoder(), .gif), (APNGCoder(), .png),
         (TIFFCoder(), .tiff), (BMPCoder(), .bmp), (ICOCoder(), .ico),
     ]
-    static let sizes: [PixelSize?] = [nil, PixelSize(0), PixelSize(width: -1, height: 5), PixelSize(width: 0, height: 3),
-                                      PixelSize(Int.max), PixelSize(width: Int.min, height: Int.max), PixelSize(1)]
+    static let sizes: [PixelSize?] = [
+        nil, PixelSize(0), PixelSize(width: -1, height: 5), PixelSize(width: 0, height: 3),
+        PixelSize(Int.max), PixelSize(width: Int.min, height: Int.max), PixelSize(1),
+    ]
 
     static func image() -> Image {
         var bytes: [UInt8] = []
@@ -25,8 +27,9 @@ import WebImage
             for quality in qualities {
                 for level in levels {
                     for size in Self.sizes {
-                        let options = EncodeOptions(quality: quality, compressionLevel: level, lossless: level == 0,
-                                                    progressive: level == 9, maxPixelSize: size)
+                        let options = EncodeOptions(
+                            quality: quality, compressionLevel: level, lossless: level == 0,
+                            progressive: level == 9, maxPixelSize: size)
                         _ = try? coder.encode(Self.image(), as: format, options: options)
                     }
                 }
@@ -44,9 +47,10 @@ import WebImage
             for size in Self.sizes {
                 for scale in scales {
                     for limit in limits {
-                        let options = DecodeOptions(thumbnailPixelSize: size, preserveAspectRatio: limit > 0, scale: scale,
-                                                    maxPixelCount: limit, maxFrameCount: limit, maxTotalPixelCount: limit,
-                                                    maxProgressiveScanCount: limit)
+                        let options = DecodeOptions(
+                            thumbnailPixelSize: size, preserveAspectRatio: limit > 0, scale: scale,
+                            maxPixelCount: limit, maxFrameCount: limit, maxTotalPixelCount: limit,
+                            maxProgressiveScanCount: limit)
                         _ = try? coder.decode(data, options: options)
                     }
                 }

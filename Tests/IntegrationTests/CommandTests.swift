@@ -8,8 +8,10 @@ import WebImageTestSupport
 @Suite("webimage command", .serialized)
 struct CommandTests {
     static let resources = PackagePaths.root.appendingPathComponent("Examples/Resources")
-    static let sampleNames = ["badge-alpha.png", "baseline.jpg", "corrupt.jpg", "lossless.webp", "lossy.webp",
-                              "progressive.jpg", "spinner.gif", "spinner.png", "spinner.webp"]
+    static let sampleNames = [
+        "badge-alpha.png", "baseline.jpg", "corrupt.jpg", "lossless.webp", "lossy.webp",
+        "progressive.jpg", "spinner.gif", "spinner.png", "spinner.webp",
+    ]
 
     /// A server for the sample images plus routes that fail.
     static func makeServer() throws -> LoopbackHTTPServer {
@@ -20,7 +22,8 @@ struct CommandTests {
                 try connection.respond(status: 404, headers: [("Content-Type", "text/plain")], body: Array("no".utf8))
                 return
             }
-            try connection.respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: [UInt8](body))
+            try connection.respond(
+                status: 200, headers: [("Content-Type", "application/octet-stream")], body: [UInt8](body))
         }
         return server
     }
@@ -30,9 +33,12 @@ struct CommandTests {
     @Test func demoPrintsTheTablesAndWritesThumbnails() throws {
         let out = try TemporaryDirectory(prefix: "demo-thumbs")
         let cache = try TemporaryDirectory(prefix: "demo-cache")
-        let run = try BuiltExecutable.run("webimage", ["demo", "--output", out.url.path], environment: environment(cache))
+        let run = try BuiltExecutable.run(
+            "webimage", ["demo", "--output", out.url.path], environment: environment(cache))
         #expect(run.status == 0, "\(run.stderr)")
-        for phrase in ["1. cold", "2. warm", "3. memory cleared", "network", "memory", "disk", "URL", "format", "frames"] {
+        for phrase in [
+            "1. cold", "2. warm", "3. memory cleared", "network", "memory", "disk", "URL", "format", "frames",
+        ] {
             #expect(run.stdout.contains(phrase), "missing \(phrase)")
         }
         // Every sample appears in each of the three tables; the corrupt one with its typed error.
@@ -62,16 +68,23 @@ struct CommandTests {
         let cache = try TemporaryDirectory(prefix: "fetch-cache")
         let names = Self.sampleNames.filter { $0 != "corrupt.jpg" }
         let urls = names.map { server.url("/images/\($0)").absoluteString }
-        let run = try BuiltExecutable.run("webimage", ["fetch"] + urls + ["--thumbnail", "64", "--format", "png",
-                                                                          "--output", out.url.path],
-                                          environment: environment(cache))
+        let run = try BuiltExecutable.run(
+            "webimage",
+            ["fetch"] + urls + [
+                "--thumbnail", "64", "--format", "png",
+                "--output", out.url.path,
+            ],
+            environment: environment(cache))
         #expect(run.status == 0, "\(run.stderr)")
         for format in ["png", "jpeg", "webp", "gif"] { #expect(run.stdout.contains(" \(format) ")) }
         let files = try FileManager.default.contentsOfDirectory(atPath: out.url.path)
         #expect(Set(files.map { ($0 as NSString).pathExtension }) == ["png"])
-        #expect(Set(files.map { ($0 as NSString).deletingPathExtension }).count == Set(names.map { ($0 as NSString).deletingPathExtension }).count)
+        #expect(
+            Set(files.map { ($0 as NSString).deletingPathExtension }).count
+                == Set(names.map { ($0 as NSString).deletingPathExtension }).count)
         // A second fetch of one URL is answered by the cache.
-        let again = try BuiltExecutable.run("webimage", ["fetch", urls[0], "--thumbnail", "64"], environment: environment(cache))
+        let again = try BuiltExecutable.run(
+            "webimage", ["fetch", urls[0], "--thumbnail", "64"], environment: environment(cache))
         #expect(again.status == 0 && (again.stdout.contains("disk") || again.stdout.contains("memory")))
     }
 
@@ -88,8 +101,9 @@ struct CommandTests {
         for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
             environment[name] = "http://127.0.0.1:\(proxy.port)"
         }
-        let run = try BuiltExecutable.run("webimage", ["fetch", server.url("/images/baseline.jpg").absoluteString],
-                                          environment: environment)
+        let run = try BuiltExecutable.run(
+            "webimage", ["fetch", server.url("/images/baseline.jpg").absoluteString],
+            environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.totalRequestCount == 1)
         #expect(proxy.totalRequestCount == 0)
@@ -99,7 +113,9 @@ struct CommandTests {
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let cache = try TemporaryDirectory(prefix: "errors-cache")
-        let cases = ["not a url", "http://127.0.0.1:1/unreachable.png", server.url("/images/corrupt.jpg").absoluteString]
+        let cases = [
+            "not a url", "http://127.0.0.1:1/unreachable.png", server.url("/images/corrupt.jpg").absoluteString,
+        ]
         for argument in cases {
             let run = try BuiltExecutable.run("webimage", ["fetch", argument], environment: environment(cache))
             #expect(run.status != 0, "\(argument)")
@@ -126,8 +142,9 @@ struct CommandTests {
         #expect(first.status != 0)
         #expect(first.stdout.contains("HTTP status 404") && first.stdout.contains("bad image data"))
         // From stdin, a second time: everything that loaded is now skipped as cached.
-        let second = try BuiltExecutable.run("webimage", ["prefetch", "-"], environment: environment(cache),
-                                             input: Data(lines.joined(separator: "\n").utf8))
+        let second = try BuiltExecutable.run(
+            "webimage", ["prefetch", "-"], environment: environment(cache),
+            input: Data(lines.joined(separator: "\n").utf8))
         #expect(second.stdout.contains("prefetch: 0 finished, 180 skipped, 20 failed"), "\(second.stdout.suffix(400))")
     }
 
@@ -135,8 +152,9 @@ struct CommandTests {
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let cache = try TemporaryDirectory(prefix: "info-cache")
-        _ = try BuiltExecutable.run("webimage", ["fetch", server.url("/images/baseline.jpg").absoluteString],
-                                    environment: environment(cache))
+        _ = try BuiltExecutable.run(
+            "webimage", ["fetch", server.url("/images/baseline.jpg").absoluteString],
+            environment: environment(cache))
         let info = try BuiltExecutable.run("webimage", ["cache", "info"], environment: environment(cache))
         #expect(info.status == 0)
         #expect(info.stdout.contains(cache.url.path) && info.stdout.contains("entries:   1"))

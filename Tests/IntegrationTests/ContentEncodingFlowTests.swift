@@ -13,8 +13,9 @@ struct ContentEncodingFlowTests {
         let server = try LoopbackHTTPServer()
         defer { server.shutdown() }
         server.route("/badge.png") { _, connection in
-            try connection.respond(headers: [("Content-Type", "image/png"), ("Content-Encoding", "gzip")],
-                                   body: StoredGzip.wrap(png))
+            try connection.respond(
+                headers: [("Content-Type", "image/png"), ("Content-Encoding", "gzip")],
+                body: StoredGzip.wrap(png))
         }
         let directory = try TemporaryDirectory(prefix: "content-encoding")
         let (manager, _) = try WebImage.makeManager(cacheDirectory: directory.url)
@@ -37,7 +38,7 @@ enum StoredGzip {
         repeat {
             let end = min(bytes.count, start + maxBlock)
             let length = UInt16(end - start)
-            out.append(end == bytes.count ? 0x01 : 0x00)    // BFINAL, BTYPE=00 (stored)
+            out.append(end == bytes.count ? 0x01 : 0x00)  // BFINAL, BTYPE=00 (stored)
             out += littleEndian(length) + littleEndian(~length)
             out += bytes[start..<end]
             start = end

@@ -9,8 +9,10 @@ import WebImageTestSupport
 @Suite("Hostile input through every coder")
 struct HostileInputTests {
     static let resources = PackagePaths.root.appendingPathComponent("Examples/Resources")
-    static let samples = ["badge-alpha.png", "baseline.jpg", "progressive.jpg", "lossy.webp", "lossless.webp",
-                          "spinner.gif", "spinner.png", "spinner.webp"]
+    static let samples = [
+        "badge-alpha.png", "baseline.jpg", "progressive.jpg", "lossy.webp", "lossless.webp",
+        "spinner.gif", "spinner.png", "spinner.webp",
+    ]
 
     /// Decodes `data` with the shared coders and, if it decodes, every frame; returns whether it failed.
     static func decodeFully(_ data: Data, options: DecodeOptions) -> Bool {
@@ -56,7 +58,9 @@ struct HostileInputTests {
         let step = max(1, original.count / 60)
         for length in stride(from: 0, to: original.count, by: step) {
             let cut = original.prefix(length)
-            #expect(Self.decodeFully(cut, options: DecodeOptions()), "a \(length)-byte prefix of \(sample) decoded as complete")
+            #expect(
+                Self.decodeFully(cut, options: DecodeOptions()),
+                "a \(length)-byte prefix of \(sample) decoded as complete")
             _ = Self.decodeFully(cut, options: DecodeOptions(allowPartialImage: true))
         }
     }

@@ -9,8 +9,10 @@ private struct Image { let name: String }
 struct NamespaceTests {
     @Test func ourTypesAreReachableThroughTheWebImageNamespaceBesideTheAppsOwn() throws {
         let own = Image(name: "the app's")
-        let ours: WebImage.Image = WebImage.Image(pixels: WebImage.PixelBuffer(width: 2, height: 1, layout: .gray8,
-                                                                               bytes: [0, 255]))
+        let ours: WebImage.Image = WebImage.Image(
+            pixels: WebImage.PixelBuffer(
+                width: 2, height: 1, layout: .gray8,
+                bytes: [0, 255]))
         #expect(own.name == "the app's")
         #expect(ours.width == 2)
         let error: WebImage.ImageError = .pluginFailure(message: "x", isRetryable: true)

@@ -24,8 +24,12 @@ struct ProcessCommandTests {
         let out = try TemporaryDirectory(prefix: "process-out")
         let cache = try TemporaryDirectory(prefix: "process-cache")
         let photo = try Self.writePhoto(in: input)
-        let run = try BuiltExecutable.run("webimage", ["fetch", photo.path, "--process", "pd:2/rs:fit:16:16/sh:0.5/f:webp/q:90",
-                                                       "--output", out.url.path], environment: environment(cache))
+        let run = try BuiltExecutable.run(
+            "webimage",
+            [
+                "fetch", photo.path, "--process", "pd:2/rs:fit:16:16/sh:0.5/f:webp/q:90",
+                "--output", out.url.path,
+            ], environment: environment(cache))
         #expect(run.status == 0, "\(run.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out.url.path)
         #expect(written == ["photo.webp"])
@@ -41,8 +45,12 @@ struct ProcessCommandTests {
         let cache = try TemporaryDirectory(prefix: "process-anim-cache")
         let spinner = PackagePaths.root.appendingPathComponent("Examples/Resources/spinner.gif")
         let original = try GIFCoder().decode(Data(contentsOf: spinner), options: DecodeOptions())
-        let run = try BuiltExecutable.run("webimage", ["fetch", spinner.path, "--process", "fl/rs:force:10:12",
-                                                       "--output", out.url.path], environment: environment(cache))
+        let run = try BuiltExecutable.run(
+            "webimage",
+            [
+                "fetch", spinner.path, "--process", "fl/rs:force:10:12",
+                "--output", out.url.path,
+            ], environment: environment(cache))
         #expect(run.status == 0, "\(run.stderr)")
         let image = try GIFCoder().decode(Data(contentsOf: out.file("spinner.gif")), options: DecodeOptions())
         #expect(image.width == 10 && image.height == 12)
@@ -56,8 +64,9 @@ struct ProcessCommandTests {
         let cache = try TemporaryDirectory(prefix: "process-bad-cache")
         let photo = try Self.writePhoto(in: input)
         for (text, option) in [("rs:squash:10:10", "rs"), ("blur:-2", "blur"), ("zoom:0", "zoom"), ("wm:0.5", "wm")] {
-            let run = try BuiltExecutable.run("webimage", ["fetch", photo.path, "--process", text],
-                                              environment: environment(cache))
+            let run = try BuiltExecutable.run(
+                "webimage", ["fetch", photo.path, "--process", text],
+                environment: environment(cache))
             #expect(run.status != 0, "\(text)")
             #expect(run.stderr.contains("invalid \(option):"), "\(text): \(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1, "\(text): \(run.stderr)")
@@ -69,12 +78,17 @@ struct ProcessCommandTests {
         let out = try TemporaryDirectory(prefix: "process-wm-out")
         let cache = try TemporaryDirectory(prefix: "process-wm-cache")
         let photo = try Self.writePhoto(in: input)
-        let mark = Image(pixels: PixelBuffer(width: 4, height: 4, layout: .rgb8, bytes: [UInt8](repeating: 255, count: 48)))
+        let mark = Image(
+            pixels: PixelBuffer(width: 4, height: 4, layout: .rgb8, bytes: [UInt8](repeating: 255, count: 48)))
         let markFile = input.file("mark.png")
         try PNGCoder().encode(mark, as: .png, options: EncodeOptions()).write(to: markFile)
-        let run = try BuiltExecutable.run("webimage", ["fetch", photo.path, "--process", "wm:1:nowe:2:3/f:png",
-                                                       "--watermark", markFile.path, "--output", out.url.path],
-                                          environment: environment(cache))
+        let run = try BuiltExecutable.run(
+            "webimage",
+            [
+                "fetch", photo.path, "--process", "wm:1:nowe:2:3/f:png",
+                "--watermark", markFile.path, "--output", out.url.path,
+            ],
+            environment: environment(cache))
         #expect(run.status == 0, "\(run.stderr)")
         let image = try PNGCoder().decode(Data(contentsOf: out.file("photo.png")), options: DecodeOptions())
         #expect(image.width == 64 && image.height == 32)
@@ -82,6 +96,6 @@ struct ProcessCommandTests {
             let pixel = image.pixels.rgba(x: x, y: y)
             #expect(pixel.r == 255 && pixel.g == 255 && pixel.b == 255, "(\(x), \(y))")
         }
-        #expect(image.pixels.rgba(x: 1, y: 3).g == 24)   // untouched: row 3 of the gradient
+        #expect(image.pixels.rgba(x: 1, y: 3).g == 24)  // untouched: row 3 of the gradient
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import LoopbackHTTPServer
 import Synchronization
-import WebImageCore
 import Testing
 import WebImage
+import WebImageCore
 import WebImageTestSupport
 
 /// The whole flow with real parts: libcurl over loopback, the C-library coders, memory + disk cache.
@@ -23,7 +23,8 @@ struct WholeFlowTests {
             if request.headers["if-none-match"] == "\"v1\"" {
                 try connection.respond(status: 304, headers: [("ETag", "\"v1\"")])
             } else {
-                try connection.respond(status: 200, headers: [("Content-Type", "image/jpeg"), ("ETag", "\"v1\"")], body: body)
+                try connection.respond(
+                    status: 200, headers: [("Content-Type", "image/jpeg"), ("ETag", "\"v1\"")], body: body)
             }
         }
         let directory = try TemporaryDirectory(prefix: "whole-flow")
@@ -77,8 +78,10 @@ struct GrayTextCoder: ImageCoder {
         let parts = String(decoding: data, as: UTF8.self).split(separator: " ").dropFirst().compactMap { Int($0) }
         guard parts.count == 3, parts[2] < 256 else { throw .badImageData(reason: "bad GRAY header") }
         try options.checkDimensions(width: parts[0], height: parts[1])
-        return Image(pixels: PixelBuffer(width: parts[0], height: parts[1], layout: .gray8,
-                                         bytes: [UInt8](repeating: UInt8(parts[2]), count: parts[0] * parts[1])))
+        return Image(
+            pixels: PixelBuffer(
+                width: parts[0], height: parts[1], layout: .gray8,
+                bytes: [UInt8](repeating: UInt8(parts[2]), count: parts[0] * parts[1])))
     }
     func canEncode(to format: ImageFormat) -> Bool { false }
     func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {

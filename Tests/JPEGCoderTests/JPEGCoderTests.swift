@@ -8,7 +8,9 @@ import WebImageTestSupport
 struct JPEGCoderTests {
     let coder = JPEGCoder()
 
-    func encode(_ pixels: PixelBuffer, _ options: EncodeOptions = EncodeOptions(quality: 1, chromaSubsampling: .none)) throws -> Data {
+    func encode(
+        _ pixels: PixelBuffer, _ options: EncodeOptions = EncodeOptions(quality: 1, chromaSubsampling: .none)
+    ) throws -> Data {
         try coder.encode(Image(pixels: pixels), as: .jpeg, options: options)
     }
 
@@ -35,7 +37,8 @@ struct JPEGCoderTests {
             try encode(source, EncodeOptions(quality: 0.9, chromaSubsampling: $0)).count
         }
         #expect(sizes[0] > sizes[2])
-        #expect(try encode(source, EncodeOptions(quality: 0.3)).count < encode(source, EncodeOptions(quality: 0.95)).count)
+        #expect(
+            try encode(source, EncodeOptions(quality: 0.3)).count < encode(source, EncodeOptions(quality: 0.95)).count)
     }
 
     @Test func truncatedFilesFailUnlessPartialImagesAreAllowed() throws {
@@ -57,7 +60,9 @@ struct JPEGCoderTests {
         // Find SOF0 (FF C0) and claim 65500 x 65500.
         let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes[sof + 5] = 0xFF; bytes[sof + 6] = 0xDC; bytes[sof + 7] = 0xFF; bytes[sof + 8] = 0xDC
-        #expect(throws: ImageError.imageTooLarge(width: 65500, height: 65500, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(width: 65500, height: 65500, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(Data(bytes), options: DecodeOptions())
         }
         var garbage = [UInt8](data)
@@ -71,9 +76,11 @@ struct JPEGCoderTests {
     func exifJPEG(orientation: Int) throws -> Data {
         let jpeg = [UInt8](try encode(TestPictures.quadrants()))
         // TIFF (little endian): header, IFD0 with one entry: tag 0x0112, type SHORT, count 1, value.
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(orientation), 0x00, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]
+        let tiff: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(orientation), 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ]
         let payload = Array("Exif\0\0".utf8) + tiff
         let length = payload.count + 2
         let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -100,9 +107,13 @@ struct JPEGCoderTests {
 
     @Test(arguments: [(true, 100, 67), (false, 100, 100)])
     func scaledThumbnailsHaveTheRequestedSize(preserve: Bool, width: Int, height: Int) throws {
-        let data = try encode(TestPictures.gradient(width: 960, height: 640, layout: .rgb8), EncodeOptions(quality: 0.8))
-        let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(100),
-                                                                      preserveAspectRatio: preserve))
+        let data = try encode(
+            TestPictures.gradient(width: 960, height: 640, layout: .rgb8), EncodeOptions(quality: 0.8))
+        let thumbnail = try coder.decode(
+            data,
+            options: DecodeOptions(
+                thumbnailPixelSize: PixelSize(100),
+                preserveAspectRatio: preserve))
         #expect(thumbnail.width == width && thumbnail.height == height)
         let full = try coder.decode(data, options: DecodeOptions())
         let reference = ImageResampler.resample(full.pixels, width: width, height: height)

@@ -78,7 +78,9 @@ struct JPEGDecodeBudgetTests {
         let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 240, height: 160), progressive: true)
         let output = 240 * 160
         #expect(try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 7 * output)).width == 240)
-        #expect(throws: ImageError.self) { try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 6 * output)) }
+        #expect(throws: ImageError.self) {
+            try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 6 * output))
+        }
     }
 
     @Test func aBaselineFileCostsItsOutputOnce() throws {
@@ -91,7 +93,8 @@ struct JPEGDecodeBudgetTests {
 
     /// Thousands of scans with the scan cap and the work budget lifted: only the clock stops them.
     static func unboundedOptions(timeLimit: Duration?, cancellation: DecodeCancellation? = nil) -> DecodeOptions {
-        DecodeOptions(maxTotalPixelCount: .max, maxProgressiveScanCount: .max, timeLimit: timeLimit, cancellation: cancellation)
+        DecodeOptions(
+            maxTotalPixelCount: .max, maxProgressiveScanCount: .max, timeLimit: timeLimit, cancellation: cancellation)
     }
 
     /// About 5,000 walks over 65,536 blocks: seconds of work from a 70 KB file.
@@ -103,7 +106,9 @@ struct JPEGDecodeBudgetTests {
         }
         #expect(Self.isTimeBudget(whole), "\(String(describing: whole))")
         let thumbnail = #expect(throws: ImageError.self) {
-            try coder.decode(Self.slowFile, options: Self.unboundedOptions(timeLimit: .milliseconds(20)).withThumbnail(PixelSize(300)))
+            try coder.decode(
+                Self.slowFile,
+                options: Self.unboundedOptions(timeLimit: .milliseconds(20)).withThumbnail(PixelSize(300)))
         }
         #expect(Self.isTimeBudget(thumbnail), "\(String(describing: thumbnail))")
     }

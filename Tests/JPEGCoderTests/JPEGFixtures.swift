@@ -18,10 +18,13 @@ enum JPEGFixtures {
         return pixels
     }
 
-    static func encode(_ pixels: PixelBuffer, progressive: Bool, subsampling: EncodeOptions.ChromaSubsampling = .quarter,
-                       quality: Double = 0.9) throws -> Data {
-        try JPEGCoder().encode(Image(pixels: pixels), as: .jpeg,
-                               options: EncodeOptions(quality: quality, progressive: progressive, chromaSubsampling: subsampling))
+    static func encode(
+        _ pixels: PixelBuffer, progressive: Bool, subsampling: EncodeOptions.ChromaSubsampling = .quarter,
+        quality: Double = 0.9
+    ) throws -> Data {
+        try JPEGCoder().encode(
+            Image(pixels: pixels), as: .jpeg,
+            options: EncodeOptions(quality: quality, progressive: progressive, chromaSubsampling: subsampling))
     }
 
     /// Baseline and progressive files of each kind the tests feed in chunks.
@@ -30,8 +33,13 @@ enum JPEGFixtures {
         for progressive in [false, true] {
             let kind = progressive ? "progressive" : "baseline"
             cases.append(("\(kind) RGB 4:2:0", try encode(detailed(width: 200, height: 150), progressive: progressive)))
-            cases.append(("\(kind) RGB 4:4:4", try encode(detailed(width: 61, height: 37), progressive: progressive, subsampling: .none)))
-            cases.append(("\(kind) gray", try encode(detailed(width: 90, height: 70, layout: .gray8), progressive: progressive)))
+            cases.append(
+                (
+                    "\(kind) RGB 4:4:4",
+                    try encode(detailed(width: 61, height: 37), progressive: progressive, subsampling: .none)
+                ))
+            cases.append(
+                ("\(kind) gray", try encode(detailed(width: 90, height: 70, layout: .gray8), progressive: progressive)))
         }
         return cases
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import WebImageJPEGCoder
 import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageJPEGCoder
 
 @Suite("JPEG incremental decoding")
 struct JPEGIncrementalTests {
@@ -11,7 +12,8 @@ struct JPEGIncrementalTests {
     /// The partial images a download would show: `partialImage()` answers with the last one again until
     /// there is something new, so repeats are dropped.
     func distinctPartials(_ data: Data, chunk: Int) throws -> [Image] {
-        let (_, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        let (_, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
         return partials.reduce(into: []) { shown, image in
             if shown.last?.pixels != image.pixels { shown.append(image) }
         }
@@ -22,10 +24,12 @@ struct JPEGIncrementalTests {
         for progressive in [false, true] {
             var options = EncodeOptions(quality: 0.9)
             options.progressive = progressive
-            let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 200, height: 150, layout: .rgb8)),
-                                        as: .jpeg, options: options)
-            let (final, partialImages) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()),
-                                                                 data, chunk: chunk)
+            let data = try coder.encode(
+                Image(pixels: TestPictures.gradient(width: 200, height: 150, layout: .rgb8)),
+                as: .jpeg, options: options)
+            let (final, partialImages) = try IncrementalFeed.run(
+                coder.makeIncrementalDecoder(options: DecodeOptions()),
+                data, chunk: chunk)
             #expect(partialImages.allSatisfy { $0.width == 200 && $0.height == 150 })
             let partials = partialImages.count
             #expect(final.pixels == (try coder.decode(data, options: DecodeOptions())).pixels)
@@ -39,7 +43,8 @@ struct JPEGIncrementalTests {
         let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(20))
         for (name, data) in try JPEGFixtures.chunkedCases() {
             for options in [DecodeOptions(), thumbnail] {
-                let (final, _) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
+                let (final, _) = try IncrementalFeed.run(
+                    coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
                 #expect(final.pixels == (try coder.decode(data, options: options)).pixels, "\(name)")
             }
         }
@@ -48,7 +53,8 @@ struct JPEGIncrementalTests {
     @Test func exifOrientationAndMetadataMatchAFullDecode() throws {
         let upright = try JPEGCoderTests().exifJPEG(orientation: ImageOrientation.right.rawValue)
         let full = try coder.decode(upright, options: DecodeOptions())
-        let (final, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), upright, chunk: 7)
+        let (final, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), upright, chunk: 7)
         #expect(final.pixels == full.pixels && final.orientation == .right && final.metadata.exif == full.metadata.exif)
         #expect(partials.allSatisfy { $0.width == full.width && $0.height == full.height && $0.orientation == .right })
     }
@@ -60,7 +66,9 @@ struct JPEGIncrementalTests {
         // Rows not received yet are exactly gray (128); their count goes down with every partial image.
         let grayRows = partials.map { image in
             (0..<image.height).reversed().prefix { y in
-                image.pixels.bytes[(y * image.pixels.bytesPerRow)..<((y + 1) * image.pixels.bytesPerRow)].allSatisfy { $0 == 128 }
+                image.pixels.bytes[(y * image.pixels.bytesPerRow)..<((y + 1) * image.pixels.bytesPerRow)].allSatisfy {
+                    $0 == 128
+                }
             }.count
         }
         #expect(zip(grayRows, grayRows.dropFirst()).allSatisfy { $0 > $1 }, "\(grayRows)")
@@ -104,7 +112,9 @@ struct JPEGIncrementalTests {
         let half = data.prefix(data.count / 2)
         let strict = coder.makeIncrementalDecoder(options: DecodeOptions())
         try strict.append(half)
-        #expect(throws: ImageError.badImageData(reason: "JPEG: premature end of data (truncated file)")) { try strict.finish() }
+        #expect(throws: ImageError.badImageData(reason: "JPEG: premature end of data (truncated file)")) {
+            try strict.finish()
+        }
         let lenient = coder.makeIncrementalDecoder(options: DecodeOptions(allowPartialImage: true))
         try lenient.append(half)
         let partial = try lenient.finish()
@@ -128,7 +138,9 @@ struct JPEGIncrementalTests {
         let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 })
         bytes[sof + 5] = 0xFF; bytes[sof + 6] = 0xDC; bytes[sof + 7] = 0xFF; bytes[sof + 8] = 0xDC
         let decoder = coder.makeIncrementalDecoder(options: DecodeOptions())
-        #expect(throws: ImageError.imageTooLarge(width: 65500, height: 65500, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(width: 65500, height: 65500, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             for byte in bytes { try decoder.append(Data([byte])) }
         }
     }
@@ -140,7 +152,9 @@ struct JPEGIncrementalTests {
             let options = DecodeOptions(applyOrientation: false)
             let full = Result { try coder.decode(data, options: options) }
             for chunk in data.count < 100_000 ? [100, 4096] : [4096] {
-                let fed = Result { try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk).image }
+                let fed = Result {
+                    try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk).image
+                }
                 switch (full, fed) {
                 case (.success(let a), .success(let b)): #expect(a.pixels == b.pixels, "\(entry.path) chunk \(chunk)")
                 case (.failure, .failure): break

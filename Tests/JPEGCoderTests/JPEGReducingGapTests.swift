@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import WebImageJPEGCoder
 import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageJPEGCoder
 
 /// `DecodeOptions.thumbnailReducingGap` sets how far the DCT scaling may go before the final resample:
 /// 2 (the default) stops at twice the thumbnail, 1 goes to the thumbnail itself.

@@ -1,9 +1,10 @@
 import CJPEG
 import Foundation
 import Testing
-@testable import WebImageJPEGCoder
 import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageJPEGCoder
 
 /// At DCT scale 1/8 a progressive thumbnail passes over the AC scans of components whose 1x1 IDCT reads
 /// only the DC coefficient, and keeps the coefficient buffer sparse. These tests hold both to the promise
@@ -13,14 +14,20 @@ import WebImageTestSupport
 struct JPEGScanSkippingTests {
     /// Decodes at the DCT scale `thumbnail` selects; returns the scaled pixels (before the final resample)
     /// and the decoder's state. `skipping: false` is the reference: every scan, libjpeg's own buffer.
-    func scaledDecode(_ data: Data, thumbnail: Int, skipping: Bool, sparse: Bool? = nil) throws -> (PixelBuffer, skipped: Int) {
-        let (pixels, state) = try scaledDecodeState(data, thumbnail: thumbnail, skipping: skipping, sparse: sparse ?? skipping)
+    func scaledDecode(
+        _ data: Data, thumbnail: Int, skipping: Bool, sparse: Bool? = nil
+    ) throws -> (PixelBuffer, skipped: Int) {
+        let (pixels, state) = try scaledDecodeState(
+            data, thumbnail: thumbnail, skipping: skipping, sparse: sparse ?? skipping)
         return (pixels, Int(state.skipped_scans))
     }
 
-    func scaledDecodeState(_ data: Data, thumbnail: Int, skipping: Bool, sparse: Bool) throws -> (PixelBuffer, cjpeg_state) {
-        let decompressor = try JPEGDecompressor(options: DecodeOptions(thumbnailPixelSize: PixelSize(thumbnail)),
-                                                skipsUnusedScans: skipping, sparseCoefficients: sparse)
+    func scaledDecodeState(
+        _ data: Data, thumbnail: Int, skipping: Bool, sparse: Bool
+    ) throws -> (PixelBuffer, cjpeg_state) {
+        let decompressor = try JPEGDecompressor(
+            options: DecodeOptions(thumbnailPixelSize: PixelSize(thumbnail)),
+            skipsUnusedScans: skipping, sparseCoefficients: sparse)
         let pixels = try decompressor.decode(data)
         return (pixels, decompressor.state)
     }
@@ -30,8 +37,16 @@ struct JPEGScanSkippingTests {
     func sparseCases() throws -> [(name: String, data: Data, components: Int)] {
         var cases: [(String, Data, Int)] = [
             ("4:2:0", try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true), 3),
-            ("4:4:4", try JPEGFixtures.encode(JPEGFixtures.detailed(width: 203, height: 101), progressive: true, subsampling: .none), 3),
-            ("gray", try JPEGFixtures.encode(JPEGFixtures.detailed(width: 203, height: 101, layout: .gray8), progressive: true), 1),
+            (
+                "4:4:4",
+                try JPEGFixtures.encode(
+                    JPEGFixtures.detailed(width: 203, height: 101), progressive: true, subsampling: .none), 3
+            ),
+            (
+                "gray",
+                try JPEGFixtures.encode(
+                    JPEGFixtures.detailed(width: 203, height: 101, layout: .gray8), progressive: true), 1
+            ),
         ]
         if let root = Corpus.root {
             let url = root.appendingPathComponent("conformance/jpeg/gen-progressive-restart-every-block.jpg")
@@ -60,7 +75,9 @@ struct JPEGScanSkippingTests {
         #expect(pixels == (try scaledDecodeState(data, thumbnail: 75, skipping: false, sparse: false)).0)
         // libjpeg's buffer: 128 bytes per block, 200 x 150 luma blocks and 100 x 75 for each chroma component.
         let libjpegBytes = (200 * 150 + 2 * 100 * 75) * 128
-        #expect(state.sparse_components == 3 && Int(state.coefficient_bytes) < libjpegBytes / 4, "\(state.coefficient_bytes) bytes")
+        #expect(
+            state.sparse_components == 3 && Int(state.coefficient_bytes) < libjpegBytes / 4,
+            "\(state.coefficient_bytes) bytes")
     }
 
     @Test func sparseCoefficientBuffersOnlyForEighthScaleProgressiveDecodes() throws {
@@ -77,9 +94,12 @@ struct JPEGScanSkippingTests {
     @Test(arguments: [97, 1024])
     func incrementalSparseDecodesShowTheSamePartialImages(chunk: Int) throws {
         for (name, data, _) in try sparseCases() {
-            func feed(sparse: Bool, skip: Bool? = nil) throws -> (partials: [PixelBuffer], final: PixelBuffer?, sparseComponents: Int32) {
-                let decompressor = try JPEGDecompressor(options: DecodeOptions(thumbnailPixelSize: PixelSize(12)),
-                                                        skipsUnusedScans: skip ?? sparse, sparseCoefficients: sparse)
+            func feed(
+                sparse: Bool, skip: Bool? = nil
+            ) throws -> (partials: [PixelBuffer], final: PixelBuffer?, sparseComponents: Int32) {
+                let decompressor = try JPEGDecompressor(
+                    options: DecodeOptions(thumbnailPixelSize: PixelSize(12)),
+                    skipsUnusedScans: skip ?? sparse, sparseCoefficients: sparse)
                 var partials: [PixelBuffer] = []
                 var offset = 0
                 while offset < data.count {
@@ -98,7 +118,9 @@ struct JPEGScanSkippingTests {
             for skip in [true, false] {
                 let sparse = try feed(sparse: true, skip: skip), plain = try feed(sparse: false, skip: skip)
                 #expect(sparse.sparseComponents > 0 && plain.sparseComponents == 0, "\(name)")
-                #expect(sparse.partials.count > 1 && sparse.partials == plain.partials, "\(name), skip \(skip): \(sparse.partials.count) partials")
+                #expect(
+                    sparse.partials.count > 1 && sparse.partials == plain.partials,
+                    "\(name), skip \(skip): \(sparse.partials.count) partials")
                 #expect(sparse.final != nil && sparse.final == plain.final, "\(name), skip \(skip)")
             }
         }
@@ -106,8 +128,9 @@ struct JPEGScanSkippingTests {
 
     @Test(arguments: [EncodeOptions.ChromaSubsampling.quarter, .half, .none])
     func eighthScaleThumbnailEqualsDecodingEveryScan(subsampling: EncodeOptions.ChromaSubsampling) throws {
-        let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true,
-                                           subsampling: subsampling)
+        let data = try JPEGFixtures.encode(
+            JPEGFixtures.detailed(width: 400, height: 296), progressive: true,
+            subsampling: subsampling)
         // An 18 px thumbnail (18 x 13): twice it, the shrink-on-load headroom, fits 1/8 of both sides (50 x 37).
         let (fast, skipped) = try scaledDecode(data, thumbnail: 18, skipping: true)
         let (reference, none) = try scaledDecode(data, thumbnail: 18, skipping: false)
@@ -118,7 +141,8 @@ struct JPEGScanSkippingTests {
     }
 
     @Test func grayEighthScaleThumbnailEqualsDecodingEveryScan() throws {
-        let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 203, height: 101, layout: .gray8), progressive: true)
+        let data = try JPEGFixtures.encode(
+            JPEGFixtures.detailed(width: 203, height: 101, layout: .gray8), progressive: true)
         let (fast, skipped) = try scaledDecode(data, thumbnail: 12, skipping: true)
         #expect(fast.width == 26 && fast.height == 13)
         #expect(fast == (try scaledDecode(data, thumbnail: 12, skipping: false)).0)
@@ -127,7 +151,8 @@ struct JPEGScanSkippingTests {
 
     @Test func largerScalesDecodeEveryScan() throws {
         let data = try JPEGFixtures.encode(JPEGFixtures.detailed(width: 400, height: 296), progressive: true)
-        for thumbnail in [60, 150, 300] {  // scales 1/4, 1/2, 1 (outputs 60x44, 150x111, 300x222): AC coefficients reach the output
+        // scales 1/4, 1/2, 1 (outputs 60x44, 150x111, 300x222): AC coefficients reach the output
+        for thumbnail in [60, 150, 300] {
             #expect(try scaledDecode(data, thumbnail: thumbnail, skipping: true).skipped == 0)
         }
     }

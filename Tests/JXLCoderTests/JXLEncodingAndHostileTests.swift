@@ -30,7 +30,9 @@ struct JXLEncodingTests {
     @Test("animations are written frame by frame with their durations; the ICC profile is kept")
     func animationAndICC() throws {
         let frames = (0..<3).map {
-            ImageFrame(pixels: SyntheticPicture.make(width: 20, height: 12, layout: .rgba8, phase: $0 * 70), duration: .milliseconds(100 * ($0 + 1)))
+            ImageFrame(
+                pixels: SyntheticPicture.make(width: 20, height: 12, layout: .rgba8, phase: $0 * 70),
+                duration: .milliseconds(100 * ($0 + 1)))
         }
         let jxl = try Self.fast.encode(Image(frames: frames), as: .jpegXL, options: EncodeOptions(lossless: true))
         let image = try JXLCoder().decode(jxl, options: DecodeOptions())
@@ -61,7 +63,9 @@ struct JXLHostileInputTests {
         var generator = SeededGenerator(seed: 31)
         for _ in 0..<200 {
             var bytes = [UInt8](jxl)
-            for _ in 0..<3 { bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<3 {
+                bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
             do { _ = try JXLCoder().decode(Data(bytes), options: DecodeOptions(maxPixelCount: 1 << 22)) } catch {
                 switch error {
                 case .badImageData, .imageTooLarge: continue
@@ -81,6 +85,8 @@ struct JXLHostileInputTests {
         #expect(throws: ImageError.imageTooLarge(width: 40, height: 30, limit: 1000)) { try incremental.append(jxl) }
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try JXLCoder().decode(jxl, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try JXLCoder().decode(jxl, options: DecodeOptions(cancellation: token))
+        }
     }
 }

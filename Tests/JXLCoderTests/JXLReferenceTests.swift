@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageJPEGCoder
 import WebImageJXLCoder
 import WebImagePNGCoder
-import WebImageJPEGCoder
 import WebImageTestSupport
 
 /// Files made by cjxl, decoded by JXLCoder and by djxl (PNG, read by our PNG coder).
@@ -30,10 +30,14 @@ struct JXLReferenceTests {
         #expect(image.pixels == source)
     }
 
-    @Test("a lossless animation (cjxl from an APNG) decodes frame by frame, in any order, like djxl and to the source frames")
+    @Test(
+        "a lossless animation (cjxl from an APNG) decodes frame by frame, in any order, like djxl and to the source frames"
+    )
     func animation() throws {
         let frames = (0..<4).map {
-            ImageFrame(pixels: SyntheticPicture.make(width: 32, height: 24, layout: .rgba8, phase: $0 * 40), duration: .milliseconds(50 * ($0 + 1)))
+            ImageFrame(
+                pixels: SyntheticPicture.make(width: 32, height: 24, layout: .rgba8, phase: $0 * 40),
+                duration: .milliseconds(50 * ($0 + 1)))
         }
         let apng = try APNGCoder().encode(Image(frames: frames), as: .png, options: EncodeOptions())
         let jxl = try JXLTool().cjxl(apng, ext: "png", ["-d", "0", "-e", "3"])
@@ -44,7 +48,9 @@ struct JXLReferenceTests {
         // djxl's APNG of the file, read by APNGCoder, is the reference; where alpha is 0 the colour is not
         // part of the picture. The order goes back, so the decoder restarts from the beginning.
         func visible(_ p: PixelBuffer) -> [UInt8] {
-            stride(from: 0, to: p.bytes.count, by: 4).flatMap { p.bytes[$0 + 3] == 0 ? [0, 0, 0, 0] : Array(p.bytes[$0..<($0 + 4)]) }
+            stride(from: 0, to: p.bytes.count, by: 4).flatMap {
+                p.bytes[$0 + 3] == 0 ? [0, 0, 0, 0] : Array(p.bytes[$0..<($0 + 4)])
+            }
         }
         let reference = try APNGCoder().decode(try JXLTool().djxl(jxl, ext: "apng"), options: DecodeOptions())
         for index in [0, 1, 3, 2, 1, 3] {
@@ -61,8 +67,9 @@ struct JXLReferenceTests {
     @Test("a recompressed JPEG gives back the original file byte for byte, as djxl does; other files give nil")
     func jpegReconstruction() throws {
         let tool = try JXLTool()
-        let jpeg = try JPEGCoder().encode(Image(pixels: SyntheticPicture.make(width: 64, height: 48)), as: .jpeg,
-                                         options: EncodeOptions(quality: 0.85))
+        let jpeg = try JPEGCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 64, height: 48)), as: .jpeg,
+            options: EncodeOptions(quality: 0.85))
         let jxl = try tool.cjxl(jpeg, ext: "jpg", [])
         #expect(try JXLCoder.reconstructedJPEG(from: jxl) == jpeg)
         #expect(try tool.djxl(jxl, ext: "jpg") == jpeg)

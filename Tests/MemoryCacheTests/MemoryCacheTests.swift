@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+
 @testable import WebImageMemoryCache
 
 @Suite("MemoryCache")
@@ -74,17 +75,20 @@ struct MemoryCacheTests {
     @Test func worksAsAMemoryOnlyImageCache() async throws {
         let cache = MemoryCache()
         let context = ImageContext()
-        try await cache.store(image(bytes: 3), data: Data([1, 2]), validators: nil, forKey: "k", cacheType: .all, context: context)
+        try await cache.store(
+            image(bytes: 3), data: Data([1, 2]), validators: nil, forKey: "k", cacheType: .all, context: context)
         #expect(await cache.containsImage(forKey: "k", cacheType: .all) == .memory)
         #expect(await cache.containsImage(forKey: "k", cacheType: .disk) == .none)
         #expect(await cache.queryImage(forKey: "k", options: [], context: context, cacheType: .disk) == nil)
         let hit = await cache.queryImage(forKey: "k", options: [], context: context, cacheType: .memory)
         #expect(hit?.cacheType == .memory && hit?.image.width == 3)
-        try await cache.store(image(bytes: 3), data: nil, validators: nil, forKey: "disk-only", cacheType: .disk, context: context)
+        try await cache.store(
+            image(bytes: 3), data: nil, validators: nil, forKey: "disk-only", cacheType: .disk, context: context)
         #expect(cache.image(forKey: "disk-only") == nil)
         await cache.removeImage(forKey: "k", cacheType: .memory)
         #expect(cache.imageFromMemory(forKey: "k") == nil)
-        try await cache.store(image(bytes: 3), data: nil, validators: nil, forKey: "z", cacheType: .memory, context: context)
+        try await cache.store(
+            image(bytes: 3), data: nil, validators: nil, forKey: "z", cacheType: .memory, context: context)
         await cache.clear(cacheType: .memory)
         #expect(cache.count == 0)
     }
@@ -96,7 +100,11 @@ struct MemoryCacheTests {
                 group.addTask {
                     for i in 0..<2000 {
                         let key = "\((i * 7 + worker) % 120)"
-                        if i % 3 == 0 { cache.removeImage(forKey: key) } else { cache.setImage(self.image(bytes: i % 40 + 1), forKey: key) }
+                        if i % 3 == 0 {
+                            cache.removeImage(forKey: key)
+                        } else {
+                            cache.setImage(self.image(bytes: i % 40 + 1), forKey: key)
+                        }
                         _ = cache.image(forKey: "\(i % 120)")
                     }
                 }

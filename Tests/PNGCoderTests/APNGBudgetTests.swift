@@ -16,10 +16,14 @@ struct APNGBudgetTests {
     }
 
     @Test func tooManyFramesAreRefusedFromTheHeader() throws {
-        let data = HostileFiles.manyFramesAPNG(frames: DecodeOptions.defaultMaxFrameCount + 1,
-                                               canvas: PixelSize(width: 4, height: 4))
-        #expect(throws: ImageError.decodeBudgetExceeded(.frameCount, value: DecodeOptions.defaultMaxFrameCount + 1,
-                                                        limit: DecodeOptions.defaultMaxFrameCount)) {
+        let data = HostileFiles.manyFramesAPNG(
+            frames: DecodeOptions.defaultMaxFrameCount + 1,
+            canvas: PixelSize(width: 4, height: 4))
+        #expect(
+            throws: ImageError.decodeBudgetExceeded(
+                .frameCount, value: DecodeOptions.defaultMaxFrameCount + 1,
+                limit: DecodeOptions.defaultMaxFrameCount)
+        ) {
             try coder.decode(data, options: DecodeOptions())
         }
         #expect(throws: ImageError.self) { try coder.makeFrameSource(for: data, options: DecodeOptions()) }
@@ -48,7 +52,8 @@ struct APNGBudgetTests {
             try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 599))
         }
         #expect(try coder.decode(data, options: DecodeOptions(maxTotalPixelCount: 600)).frameCount == 3)
-        #expect(try !coder.decode(data, options: DecodeOptions(firstFrameOnly: true, maxTotalPixelCount: 200)).isAnimated)
+        #expect(
+            try !coder.decode(data, options: DecodeOptions(firstFrameOnly: true, maxTotalPixelCount: 200)).isAnimated)
         #expect(throws: ImageError.decodeBudgetExceeded(.frameCount, value: 3, limit: 2)) {
             try coder.decode(data, options: DecodeOptions(maxFrameCount: 2))
         }
@@ -72,7 +77,9 @@ struct PNGDeadlineTests {
         let data = HostileFiles.pngWithExtraCompressedData(size: PixelSize(width: 64, height: 64))
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try PNGCoder().decode(data, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try PNGCoder().decode(data, options: DecodeOptions(cancellation: token))
+        }
         #expect(throws: ImageError.cancelled) {
             let decoder = PNGCoder().makeIncrementalDecoder(options: DecodeOptions(cancellation: token))
             try decoder.append(data)

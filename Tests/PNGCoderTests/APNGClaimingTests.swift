@@ -19,7 +19,9 @@ struct APNGClaimingTests {
         chunks.insert(("acTL", PNGChunk.bigEndian(1) + PNGChunk.bigEndian(0)), at: chunks.count - 1)
         #expect(!coder.canDecode(APNGFixture.assemble(chunks)))
         // A plain PNG handed to the APNG coder anyway decodes as a still.
-        #expect(try coder.decode(plain, options: DecodeOptions()).pixels == (try PNGCoder().decode(plain, options: DecodeOptions()).pixels))
+        #expect(
+            try coder.decode(plain, options: DecodeOptions()).pixels
+                == (try PNGCoder().decode(plain, options: DecodeOptions()).pixels))
         #expect(throws: ImageError.self) { try coder.makeFrameSource(for: plain, options: DecodeOptions()) }
 
         let manager = ImageCodersManager(coders: [PNGCoder(), APNGCoder()])
@@ -31,12 +33,15 @@ struct APNGClaimingTests {
     @Test(arguments: [1, 37, 4096])
     func incrementalDownloadsEndAsAnimationsOrStills(chunk: Int) throws {
         let animated = try APNGFixture.mixedOps.data()
-        let (image, _) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), animated, chunk: chunk)
+        let (image, _) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), animated, chunk: chunk)
         #expect(image.isAnimated && image.frameCount == APNGFixture.mixedOps.frames.count)
 
-        let plain = try PNGCoder().encode(Image(pixels: TestPictures.gradient(width: 90, height: 60, layout: .rgba8)),
-                                          as: .png, options: EncodeOptions())
-        let (still, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), plain, chunk: chunk)
+        let plain = try PNGCoder().encode(
+            Image(pixels: TestPictures.gradient(width: 90, height: 60, layout: .rgba8)),
+            as: .png, options: EncodeOptions())
+        let (still, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), plain, chunk: chunk)
         let expected = try PNGCoder().decode(plain, options: DecodeOptions()).pixels
         #expect(!still.isAnimated && still.pixels == expected)
         if chunk < plain.count / 2 { #expect(!partials.isEmpty) }
@@ -48,7 +53,8 @@ struct APNGClaimingTests {
     }
 
     @Test func corpusAPNGsDecodeWithTheManifestsFrameCountAndSize() throws {
-        guard Corpus.root != nil, !Corpus.entries.isEmpty else { return }  // optional; the fixtures above cover the rest
+        // optional; the fixtures above cover the rest
+        guard Corpus.root != nil, !Corpus.entries.isEmpty else { return }
         var animatedSeen = 0, plainSeen = 0
         for entry in Corpus.entries where entry.format == "png" {
             let data = try Data(contentsOf: entry.url)
@@ -65,7 +71,9 @@ struct APNGClaimingTests {
             animatedSeen += 1
             let image = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
             #expect(image.width == entry.width && image.height == entry.height, "\(entry.path)")
-            #expect(Self.pillowFrameCount(image, note: entry.note) == entry.frameCount, "\(entry.path): \(image.frameCount) frames")
+            #expect(
+                Self.pillowFrameCount(image, note: entry.note) == entry.frameCount,
+                "\(entry.path): \(image.frameCount) frames")
         }
         #expect(animatedSeen >= 8 && plainSeen > 100)
     }
@@ -76,17 +84,26 @@ struct APNGClaimingTests {
         // blue and a transparent pixel, disposed to background or to previous; frame 2 draws transparent,
         // transparent, white with blend over.
         let cases: [(String, [[UInt8]])] = [
-            ("imagers-apng-wpt-dispose-background-blend-source.png", [[0, 0, 0, 0], [0, 0, 0, 0], [255, 255, 255, 255]]),
-            ("imagers-apng-wpt-dispose-previous-blend-source.png", [[255, 0, 0, 255], [255, 0, 0, 255], [255, 255, 255, 255]]),
+            (
+                "imagers-apng-wpt-dispose-background-blend-source.png",
+                [[0, 0, 0, 0], [0, 0, 0, 0], [255, 255, 255, 255]]
+            ),
+            (
+                "imagers-apng-wpt-dispose-previous-blend-source.png",
+                [[255, 0, 0, 255], [255, 0, 0, 255], [255, 255, 255, 255]]
+            ),
         ]
         for (name, lastFrame) in cases {
-            let image = try coder.decode(try Data(contentsOf: root.appendingPathComponent("conformance/png/\(name)")),
-                                         options: DecodeOptions())
+            let image = try coder.decode(
+                try Data(contentsOf: root.appendingPathComponent("conformance/png/\(name)")),
+                options: DecodeOptions())
             let frames = try (0..<image.frameCount).map { try image.frame(at: $0).pixels }
-            let rows = frames.map { frame in (0..<frame.width).map { x -> [UInt8] in
-                let p = frame.rgba(x: x, y: 0)
-                return [p.r, p.g, p.b, p.a]
-            } }
+            let rows = frames.map { frame in
+                (0..<frame.width).map { x -> [UInt8] in
+                    let p = frame.rgba(x: x, y: 0)
+                    return [p.r, p.g, p.b, p.a]
+                }
+            }
             #expect(rows.count == 3)
             #expect(rows.first == [[255, 0, 0, 255], [255, 0, 0, 255], [255, 0, 0, 255]], "\(name)")
             #expect(rows.dropFirst().first == [[0, 255, 0, 128], [0, 0, 255, 128], [0, 0, 0, 0]], "\(name)")
@@ -100,10 +117,12 @@ struct APNGClaimingTests {
             ("imagers-apng-wpt-fcTL-blend-source-transparent.png", [0, 0, 0, 0]),
         ]
         for (name, color) in uniform {
-            let image = try coder.decode(try Data(contentsOf: root.appendingPathComponent("conformance/png/\(name)")),
-                                         options: DecodeOptions())
+            let image = try coder.decode(
+                try Data(contentsOf: root.appendingPathComponent("conformance/png/\(name)")),
+                options: DecodeOptions())
             let last = try image.frame(at: image.frameCount - 1).pixels
-            #expect(last.bytes == Array([[UInt8]](repeating: color, count: last.width * last.height).joined()), "\(name)")
+            #expect(
+                last.bytes == Array([[UInt8]](repeating: color, count: last.width * last.height).joined()), "\(name)")
         }
     }
 }

@@ -43,15 +43,19 @@ struct APNGCoderTests {
         let plain = try coder.encode(still, as: .png, options: EncodeOptions())
         #expect(!coder.canDecode(plain))
         #expect(try PNGCoder().decode(plain, options: DecodeOptions()).pixels == still.pixels)
-        let first = try coder.encode(Self.animation(layout: .rgba8, loopCount: 0), as: .png,
-                                     options: EncodeOptions(firstFrameOnly: true))
+        let first = try coder.encode(
+            Self.animation(layout: .rgba8, loopCount: 0), as: .png,
+            options: EncodeOptions(firstFrameOnly: true))
         #expect(!coder.canDecode(first))
-        #expect(throws: ImageError.unsupportedFormat(.jpeg)) { try coder.encode(still, as: .jpeg, options: EncodeOptions()) }
+        #expect(throws: ImageError.unsupportedFormat(.jpeg)) {
+            try coder.encode(still, as: .jpeg, options: EncodeOptions())
+        }
     }
 
     @Test func maxPixelSizeShrinksEveryFrame() throws {
-        let data = try coder.encode(Self.animation(layout: .rgba8, loopCount: 0), as: .png,
-                                    options: EncodeOptions(maxPixelSize: PixelSize(10)))
+        let data = try coder.encode(
+            Self.animation(layout: .rgba8, loopCount: 0), as: .png,
+            options: EncodeOptions(maxPixelSize: PixelSize(10)))
         let decoded = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
         #expect(decoded.frameCount == 4 && decoded.width <= 10 && decoded.height <= 10)
         #expect(try decoded.frame(at: 3).pixels.width == decoded.width)
@@ -92,21 +96,21 @@ struct APNGCoderTests {
     }
 
     @Test(arguments: [
-        (UInt16(1), UInt16(0), 0.1),       // den 0 means 1/100 s: 10 ms plays as 100 ms
+        (UInt16(1), UInt16(0), 0.1),  // den 0 means 1/100 s: 10 ms plays as 100 ms
         (3, 0, 0.03),
-        (0, 0, 0.1),                       // zero delay plays as 100 ms, as in browsers
+        (0, 0, 0.1),  // zero delay plays as 100 ms, as in browsers
         (10, 1000, 0.1),
         (11, 1000, 0.011),
         (1, 2, 0.5),
         (65535, 1000, 65.535),
     ])
     func delaysAreFractionsWithBrowserClamping(numerator: UInt16, denominator: UInt16, seconds: Double) throws {
-        let frame = APNGFixture.Frame(pixels: APNGFixture.solid(2, 2, [1, 2, 3, 255]), delayNumerator: numerator,
-                                      delayDenominator: denominator)
+        let frame = APNGFixture.Frame(
+            pixels: APNGFixture.solid(2, 2, [1, 2, 3, 255]), delayNumerator: numerator,
+            delayDenominator: denominator)
         let data = try APNGFixture(width: 2, height: 2, frames: [frame, frame]).data()
         let image = try coder.decode(data, options: DecodeOptions())
         #expect(image.frameDurations.count == 2)
         #expect(abs(image.frameDurations[0] / .seconds(1) - seconds) < 1e-9)
     }
 }
-

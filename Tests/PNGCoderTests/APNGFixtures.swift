@@ -24,7 +24,8 @@ struct APNGFixture {
     /// The file's chunks (type and data), in order, for tests that want to break them.
     func chunks() throws -> [(type: String, data: [UInt8])] {
         var chunks: [(type: String, data: [UInt8])] = []
-        chunks.append(("IHDR", PNGChunk.bigEndian(UInt32(width)) + PNGChunk.bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]))
+        chunks.append(
+            ("IHDR", PNGChunk.bigEndian(UInt32(width)) + PNGChunk.bigEndian(UInt32(height)) + [8, 6, 0, 0, 0]))
         chunks.append(("acTL", PNGChunk.bigEndian(UInt32(frames.count)) + PNGChunk.bigEndian(plays)))
         var sequence: UInt32 = 0
         if let hidden = hiddenDefaultImage {
@@ -56,8 +57,10 @@ struct APNGFixture {
         PNGChunk.bigEndian(sequence) + PNGChunk.bigEndian(UInt32(frame.pixels.width))
             + PNGChunk.bigEndian(UInt32(frame.pixels.height)) + PNGChunk.bigEndian(UInt32(frame.x))
             + PNGChunk.bigEndian(UInt32(frame.y))
-            + [UInt8(frame.delayNumerator >> 8), UInt8(frame.delayNumerator & 0xFF),
-               UInt8(frame.delayDenominator >> 8), UInt8(frame.delayDenominator & 0xFF), frame.dispose, frame.blend]
+            + [
+                UInt8(frame.delayNumerator >> 8), UInt8(frame.delayNumerator & 0xFF),
+                UInt8(frame.delayDenominator >> 8), UInt8(frame.delayDenominator & 0xFF), frame.dispose, frame.blend,
+            ]
     }
 
     /// The IDAT payloads libpng writes for `pixels` (as RGBA8, so every frame matches IHDR).
@@ -72,10 +75,15 @@ struct APNGFixture {
         var chunks: [(type: String, data: [UInt8])] = []
         var offset = 8
         while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             guard offset + 12 + length <= bytes.count else { break }
-            chunks.append((String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self),
-                           Array(bytes[(offset + 8)..<(offset + 8 + length)])))
+            chunks.append(
+                (
+                    String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self),
+                    Array(bytes[(offset + 8)..<(offset + 8 + length)])
+                ))
             offset += 12 + length
         }
         return chunks
@@ -83,18 +91,21 @@ struct APNGFixture {
 
     /// A `width` x `height` RGBA8 buffer of one color.
     static func solid(_ width: Int, _ height: Int, _ color: [UInt8]) -> PixelBuffer {
-        PixelBuffer(width: width, height: height, layout: .rgba8,
-                    bytes: Array([[UInt8]](repeating: color, count: width * height).joined()))
+        PixelBuffer(
+            width: width, height: height, layout: .rgba8,
+            bytes: Array([[UInt8]](repeating: color, count: width * height).joined()))
     }
 
     /// A small animation exercising every dispose and blend op on sub-rectangles (canvas 8x6).
-    static let mixedOps = APNGFixture(width: 8, height: 6, plays: 2, frames: [
-        Frame(pixels: TestPictures.gradient(width: 8, height: 6, layout: .rgba8), dispose: 0, blend: 0),
-        Frame(pixels: solid(3, 2, [0, 0, 255, 128]), x: 1, y: 1, dispose: 2, blend: 1),
-        Frame(pixels: solid(4, 3, [0, 255, 0, 200]), x: 4, y: 3, dispose: 1, blend: 1),
-        Frame(pixels: TestPictures.gradient(width: 5, height: 4, layout: .rgba8), x: 2, y: 0, dispose: 0, blend: 1),
-        Frame(pixels: solid(2, 2, [255, 0, 0, 0]), x: 0, y: 4, dispose: 2, blend: 0),
-        Frame(pixels: solid(8, 6, [10, 20, 30, 60]), dispose: 1, blend: 1),
-        Frame(pixels: solid(1, 1, [255, 255, 255, 255]), x: 7, y: 5, dispose: 0, blend: 0),
-    ])
+    static let mixedOps = APNGFixture(
+        width: 8, height: 6, plays: 2,
+        frames: [
+            Frame(pixels: TestPictures.gradient(width: 8, height: 6, layout: .rgba8), dispose: 0, blend: 0),
+            Frame(pixels: solid(3, 2, [0, 0, 255, 128]), x: 1, y: 1, dispose: 2, blend: 1),
+            Frame(pixels: solid(4, 3, [0, 255, 0, 200]), x: 4, y: 3, dispose: 1, blend: 1),
+            Frame(pixels: TestPictures.gradient(width: 5, height: 4, layout: .rgba8), x: 2, y: 0, dispose: 0, blend: 1),
+            Frame(pixels: solid(2, 2, [255, 0, 0, 0]), x: 0, y: 4, dispose: 2, blend: 0),
+            Frame(pixels: solid(8, 6, [10, 20, 30, 60]), dispose: 1, blend: 1),
+            Frame(pixels: solid(1, 1, [255, 255, 255, 255]), x: 7, y: 5, dispose: 0, blend: 0),
+        ])
 }

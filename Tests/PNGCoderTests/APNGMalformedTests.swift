@@ -66,10 +66,14 @@ struct APNGMalformedTests {
         mutated("unknown blend op") { $0[index(of: "fcTL", 1, in: $0)].data[25] = 2 }
         mutated("short fcTL") { $0[index(of: "fcTL", 1, in: $0)].data.removeLast() }
         mutated("fdAT without sequence number") { $0[index(of: "fdAT", in: $0)].data = [0, 0] }
-        mutated("fdAT before IDAT") { chunks in chunks.swapAt(index(of: "IDAT", in: chunks), index(of: "fdAT", in: chunks)) }
+        mutated("fdAT before IDAT") { chunks in
+            chunks.swapAt(index(of: "IDAT", in: chunks), index(of: "fdAT", in: chunks))
+        }
         mutated("fcTL before acTL") { chunks in chunks.swapAt(1, 2) }
         mutated("default frame not covering the canvas") { $0[index(of: "fcTL", in: $0)].data[7] = 5 }
-        mutated("IDAT after the frames") { chunks in chunks.insert(chunks[index(of: "IDAT", in: chunks)], at: chunks.count - 1) }
+        mutated("IDAT after the frames") { chunks in
+            chunks.insert(chunks[index(of: "IDAT", in: chunks)], at: chunks.count - 1)
+        }
         mutated("fcTL with a bad CRC") { _ in }  // corrupted below, after assembly
         let expected = TestPictures.gradient(width: 6, height: 4, layout: .rgba8)
         for (name, chunks) in cases {
@@ -96,8 +100,19 @@ struct APNGMalformedTests {
         let cases: [(String, Chunks)] = [
             ("no IDAT", good.filter { $0.type != "IDAT" }),
             ("only headers", Array(good.prefix(2)) + [("IEND", [])]),
-            ("unknown critical chunk", { var chunks = good; chunks.insert(("ABCD", [1, 2, 3]), at: chunks.count - 1); return chunks }()),
-            ("IDAT is not deflate", { var chunks = good; chunks[index(of: "IDAT", in: chunks)].data = [UInt8](repeating: 0xAB, count: 20); return chunks }()),
+            (
+                "unknown critical chunk",
+                {
+                    var chunks = good; chunks.insert(("ABCD", [1, 2, 3]), at: chunks.count - 1); return chunks
+                }()
+            ),
+            (
+                "IDAT is not deflate",
+                {
+                    var chunks = good; chunks[index(of: "IDAT", in: chunks)].data = [UInt8](repeating: 0xAB, count: 20);
+                    return chunks
+                }()
+            ),
         ]
         for (name, chunks) in cases {
             do {
@@ -160,7 +175,9 @@ struct APNGMalformedTests {
         for length in 0..<data.count {
             #expect(throws: ImageError.self, "\(length) bytes") { try decodeEverything(data.prefix(length)) }
             // With partial images allowed, whatever comes back is whole frames, marked incomplete.
-            if let image = try? coder.decode(data.prefix(length), options: DecodeOptions(preloadAllFrames: true, allowPartialImage: true)) {
+            if let image = try? coder.decode(
+                data.prefix(length), options: DecodeOptions(preloadAllFrames: true, allowPartialImage: true))
+            {
                 #expect(image.isIncomplete || !coder.canDecode(data.prefix(length)), "\(length) bytes")
                 #expect(image.frameCount <= 2)
             }
@@ -187,7 +204,9 @@ struct APNGMalformedTests {
     @Test func theCanvasIsCheckedAgainstThePixelLimitFirst() throws {
         var chunks: Chunks = try Self.threeFrames()
         chunks[0].data = PNGChunk.bigEndian(60000) + PNGChunk.bigEndian(60000) + [8, 6, 0, 0, 0]
-        #expect(throws: ImageError.imageTooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(APNGFixture.assemble(chunks), options: DecodeOptions())
         }
         let small = try APNGFixture.assemble(Self.threeFrames())

@@ -19,8 +19,9 @@ struct PNGCoderTests {
     }
 
     @Test func malformedDataFailsWithTypedErrors() throws {
-        let good = try coder.encode(Image(pixels: TestPictures.gradient(width: 16, height: 16, layout: .rgb8)),
-                                    as: .png, options: EncodeOptions())
+        let good = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 16, height: 16, layout: .rgb8)),
+            as: .png, options: EncodeOptions())
         var badCRC = [UInt8](good)
         badCRC[40] ^= 0xFF  // inside IDAT: the chunk's CRC no longer matches
         let cases: [(String, Data)] = [
@@ -36,24 +37,32 @@ struct PNGCoderTests {
     }
 
     @Test func hugeHeaderFailsFastBeforeAllocating() throws {
-        let data = Data(PNGChunk.signature + PNGChunk.header(width: 60000, height: 60000)
-                        + PNGChunk.make("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + PNGChunk.make("IEND", []))
-        #expect(throws: ImageError.imageTooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        let data = Data(
+            PNGChunk.signature + PNGChunk.header(width: 60000, height: 60000)
+                + PNGChunk.make("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + PNGChunk.make("IEND", []))
+        #expect(
+            throws: ImageError.imageTooLarge(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try coder.decode(data, options: DecodeOptions())
         }
         #expect(throws: ImageError.imageTooLarge(width: 16, height: 16, limit: 100)) {
-            let small = try coder.encode(Image(pixels: TestPictures.gradient(width: 16, height: 16, layout: .gray8)),
-                                         as: .png, options: EncodeOptions())
+            let small = try coder.encode(
+                Image(pixels: TestPictures.gradient(width: 16, height: 16, layout: .gray8)),
+                as: .png, options: EncodeOptions())
             return try coder.decode(small, options: DecodeOptions(maxPixelCount: 100))
         }
     }
 
     @Test(arguments: [(true, 64, 32), (false, 64, 64)])
     func thumbnailsFollowTheAspectRatioOption(preserve: Bool, width: Int, height: Int) throws {
-        let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 200, height: 100, layout: .rgba8)),
-                                    as: .png, options: EncodeOptions())
-        let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(64),
-                                                                      preserveAspectRatio: preserve))
+        let data = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 200, height: 100, layout: .rgba8)),
+            as: .png, options: EncodeOptions())
+        let thumbnail = try coder.decode(
+            data,
+            options: DecodeOptions(
+                thumbnailPixelSize: PixelSize(64),
+                preserveAspectRatio: preserve))
         #expect(thumbnail.width == width && thumbnail.height == height)
     }
 
@@ -67,7 +76,8 @@ struct PNGCoderTests {
 @Suite("PNG incremental decoding")
 struct PNGIncrementalTests {
     func feed(_ data: Data, chunk: Int) throws -> (Image, Bool) {
-        let (image, partials) = try IncrementalFeed.run(PNGCoder().makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        let (image, partials) = try IncrementalFeed.run(
+            PNGCoder().makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
         return (image, !partials.isEmpty)
     }
 
@@ -82,7 +92,9 @@ struct PNGIncrementalTests {
 
     @Test func interlacedCorpusFilesDecodeTheSameInChunks() throws {
         guard Corpus.root != nil else { return }  // our encoder writes no Adam7 files; the corpus has them
-        let interlaced = Corpus.entries.filter { $0.expectDecode && $0.format == "png" && $0.path.contains("pngsuite-basi") }
+        let interlaced = Corpus.entries.filter {
+            $0.expectDecode && $0.format == "png" && $0.path.contains("pngsuite-basi")
+        }
         #expect(!interlaced.isEmpty)
         for entry in interlaced {
             let data = try Data(contentsOf: entry.url)
@@ -94,10 +106,14 @@ struct PNGIncrementalTests {
     }
 
     @Test func truncatedStreamsFailUnlessPartialImagesAreAllowed() throws {
-        let data = try PNGCoder().encode(Image(pixels: TestPictures.gradient(width: 64, height: 64, layout: .rgb8)),
-                                         as: .png, options: EncodeOptions())
-        #expect(throws: ImageError.self) { try PNGCoder().decode(data.prefix(data.count - 20), options: DecodeOptions()) }
-        let partial = try PNGCoder().decode(data.prefix(data.count * 2 / 3), options: DecodeOptions(allowPartialImage: true))
+        let data = try PNGCoder().encode(
+            Image(pixels: TestPictures.gradient(width: 64, height: 64, layout: .rgb8)),
+            as: .png, options: EncodeOptions())
+        #expect(throws: ImageError.self) {
+            try PNGCoder().decode(data.prefix(data.count - 20), options: DecodeOptions())
+        }
+        let partial = try PNGCoder().decode(
+            data.prefix(data.count * 2 / 3), options: DecodeOptions(allowPartialImage: true))
         #expect(partial.isIncomplete && partial.width == 64)
     }
 }

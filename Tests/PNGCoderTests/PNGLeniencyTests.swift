@@ -39,7 +39,8 @@ struct PNGLeniencyTests {
     }
 
     @Test func missingRowsAndBadCriticalCRCsStillFail() throws {
-        var bytes = [UInt8](HostileFiles.pngWithExtraCompressedData(size: PixelSize(width: 20, height: 10), extraRows: 0))
+        var bytes = [UInt8](
+            HostileFiles.pngWithExtraCompressedData(size: PixelSize(width: 20, height: 10), extraRows: 0))
         // Flip a byte of the IDAT data: its CRC fails (a critical chunk), as libpng and browsers refuse.
         let idat = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("IDAT".utf8) })
         bytes[idat + 10] ^= 0x40
@@ -62,7 +63,9 @@ struct APNGStreamingEncoderTests {
         #expect(again.frameCount == 200 && again.width == 32 && again.height == 24)
         #expect(try again.frame(at: 1).pixels.converted(to: .rgba8).bytes.prefix(4) == [0, 0, 255, 255])
         #expect(try again.frame(at: 198).pixels.converted(to: .rgba8).bytes.prefix(4) == [255, 0, 0, 255])
-        #expect(again.frameDurations.allSatisfy { max($0 - .milliseconds(100), .milliseconds(100) - $0) < .milliseconds(1) })
+        #expect(
+            again.frameDurations.allSatisfy { max($0 - .milliseconds(100), .milliseconds(100) - $0) < .milliseconds(1) }
+        )
     }
 
     @Test func aDamagedFrameEndsTheEncodedAnimationBeforeIt() throws {

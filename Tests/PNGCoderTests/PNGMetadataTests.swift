@@ -31,9 +31,13 @@ struct PNGMetadataTests {
 
     /// `source` as a PNG with an ICC profile, and an eXIf chunk (before IDAT, or before IEND when `exifLate`)
     /// and an XMP iTXt chunk inserted by hand.
-    func png(_ source: PixelBuffer, orientation: UInt16, exifLate: Bool = false, interlaced: Bool = false) throws -> Data {
-        let plain = [UInt8](try coder.encode(Image(pixels: source), as: .png,
-                                             options: EncodeOptions(progressive: interlaced, iccProfile: Data(Self.profile))))
+    func png(
+        _ source: PixelBuffer, orientation: UInt16, exifLate: Bool = false, interlaced: Bool = false
+    ) throws -> Data {
+        let plain = [UInt8](
+            try coder.encode(
+                Image(pixels: source), as: .png,
+                options: EncodeOptions(progressive: interlaced, iccProfile: Data(Self.profile))))
         let exif = PNGChunk.make("eXIf", TestEXIF.tiff(orientation: orientation))
         let itxt = PNGChunk.make("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Self.xmp)
         let afterHeader = 8 + 25
@@ -65,7 +69,8 @@ struct PNGMetadataTests {
         #expect(stored.orientation == orientation && !stored.isOrientationApplied)
         #expect(stored.pixels == source)
         // Fed in pieces, the same image.
-        let (incremental, _) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: 100)
+        let (incremental, _) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: 100)
         #expect(incremental.pixels == upright.pixels && incremental.metadata == upright.metadata)
     }
 
@@ -100,5 +105,3 @@ struct PNGMetadataTests {
         #expect(bright(48, 40) == [true, true, false])
     }
 }
-
-

@@ -15,7 +15,8 @@ struct PNGReferenceTests {
     }
 
     static let references: [Reference] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("png-reference.tsv")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "png-reference.tsv")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -23,7 +24,6 @@ struct PNGReferenceTests {
             return Reference(file: f[0], width: Int(f[1]) ?? 0, height: Int(f[2]) ?? 0, hash: UInt64(f[3], radix: 16))
         }
     }()
-
 
     @Test func theReferenceCoversTheWholePNGCorpusFolder() {
         #expect(Self.references.count > 180)
@@ -41,7 +41,9 @@ struct PNGReferenceTests {
             guard let hash = reference.hash else { continue }
             let pixels = image.pixels.converted(to: .rgba8).packed()
             if (pixels.width, pixels.height) != (reference.width, reference.height) {
-                mismatches.append("\(reference.file): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)")
+                mismatches.append(
+                    "\(reference.file): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)"
+                )
             } else if PixelHash.fnv1a(pixels.bytes) != hash {
                 mismatches.append("\(reference.file): pixels differ")
             }

@@ -25,9 +25,12 @@ struct PNGThumbnailAndEncodeTests {
 
     @Test(arguments: PixelLayout.allCases, [false, true])
     func streamedThumbnailEqualsFullDecodeThenResample(layout: PixelLayout, interlaced: Bool) throws {
-        let data = try coder.encode(Image(pixels: Self.busy(width: 301, height: 157, layout: layout)), as: .png,
-                                    options: EncodeOptions(progressive: interlaced))
-        for (limit, preserve) in [(PixelSize(64), true), (PixelSize(width: 100, height: 20), false), (PixelSize(300), true)] {
+        let data = try coder.encode(
+            Image(pixels: Self.busy(width: 301, height: 157, layout: layout)), as: .png,
+            options: EncodeOptions(progressive: interlaced))
+        for (limit, preserve) in [
+            (PixelSize(64), true), (PixelSize(width: 100, height: 20), false), (PixelSize(300), true),
+        ] {
             let options = DecodeOptions(thumbnailPixelSize: limit, preserveAspectRatio: preserve)
             let thumbnail = try coder.decode(data, options: options)
             let full = try coder.decode(data, options: DecodeOptions())
@@ -37,10 +40,12 @@ struct PNGThumbnailAndEncodeTests {
 
     @Test(arguments: [1, 100, 4096])
     func streamedThumbnailFedInChunksEndsLikeAWholeDecode(chunk: Int) throws {
-        let data = try coder.encode(Image(pixels: Self.busy(width: 240, height: 180, layout: .rgba8)), as: .png,
-                                    options: EncodeOptions(compressionLevel: 1))
+        let data = try coder.encode(
+            Image(pixels: Self.busy(width: 240, height: 180, layout: .rgba8)), as: .png,
+            options: EncodeOptions(compressionLevel: 1))
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(48))
-        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
+        let (image, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
         #expect(image.pixels == (try coder.decode(data, options: options)).pixels)
         #expect(image.width == 48 && image.height == 36)
         if chunk < data.count / 4 {
@@ -50,11 +55,15 @@ struct PNGThumbnailAndEncodeTests {
     }
 
     @Test func truncatedThumbnailIsAnErrorOrTheRowsSoFar() throws {
-        let data = try coder.encode(Image(pixels: Self.busy(width: 200, height: 200, layout: .rgb8)), as: .png,
-                                    options: EncodeOptions(compressionLevel: 0))
+        let data = try coder.encode(
+            Image(pixels: Self.busy(width: 200, height: 200, layout: .rgb8)), as: .png,
+            options: EncodeOptions(compressionLevel: 0))
         let cut = data.prefix(data.count / 2)
-        #expect(throws: ImageError.self) { try coder.decode(cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50))) }
-        let partial = try coder.decode(cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50), allowPartialImage: true))
+        #expect(throws: ImageError.self) {
+            try coder.decode(cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50)))
+        }
+        let partial = try coder.decode(
+            cut, options: DecodeOptions(thumbnailPixelSize: PixelSize(50), allowPartialImage: true))
         #expect(partial.isIncomplete)
         #expect(partial.width == 50 && partial.height == 50)
         // The top rows arrived, the bottom ones did not.
@@ -65,8 +74,9 @@ struct PNGThumbnailAndEncodeTests {
 
     @Test(arguments: [false, true])
     func wholeDecodeOfACutFileEqualsTheIncrementalPath(interlaced: Bool) throws {
-        let data = try coder.encode(Image(pixels: Self.busy(width: 120, height: 90, layout: .rgba8)), as: .png,
-                                    options: EncodeOptions(compressionLevel: 0, progressive: interlaced))
+        let data = try coder.encode(
+            Image(pixels: Self.busy(width: 120, height: 90, layout: .rgba8)), as: .png,
+            options: EncodeOptions(compressionLevel: 0, progressive: interlaced))
         let options = DecodeOptions(allowPartialImage: true)
         for fraction in [0.3, 0.6, 0.95] {
             let cut = data.prefix(Int(Double(data.count) * fraction))
@@ -98,8 +108,9 @@ struct PNGThumbnailAndEncodeTests {
 
     @Test func iccProfileIsWrittenAsAnICCPChunkAndReadBack() throws {
         let profile = Data(PNGMetadataTests.profile)
-        let data = try coder.encode(Image(pixels: Self.busy(width: 8, height: 8, layout: .rgb8)), as: .png,
-                                    options: EncodeOptions(iccProfile: profile))
+        let data = try coder.encode(
+            Image(pixels: Self.busy(width: 8, height: 8, layout: .rgb8)), as: .png,
+            options: EncodeOptions(iccProfile: profile))
         #expect(data.range(of: Data("iCCP".utf8)) != nil)
         let decoded = try coder.decode(data, options: DecodeOptions())
         #expect(decoded.pixels == Self.busy(width: 8, height: 8, layout: .rgb8))

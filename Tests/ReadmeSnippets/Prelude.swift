@@ -33,8 +33,10 @@ struct PPMCoder: ImageCoder {
 /// The reader's own loader in the registration examples.
 struct AssetStoreLoader: ImageLoader {
     func canRequestImage(for url: URL) -> Bool { url.scheme == "asset" }
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         completion(.failure(.pluginFailure(message: "no asset store in the README", isRetryable: false)))
         return ImageLoadOperationStandIn()
     }

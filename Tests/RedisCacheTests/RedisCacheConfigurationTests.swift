@@ -32,7 +32,10 @@ struct RedisCacheConfigurationTests {
     }
 
     @Test func malformedURLsAreRefused() {
-        for url in ["http://cache:6379", "redis://", "redis://cache:6379/db", "redis://cache:6379/-1", "cache:6379", "redis://cache:0"] {
+        for url in [
+            "http://cache:6379", "redis://", "redis://cache:6379/db", "redis://cache:6379/-1", "cache:6379",
+            "redis://cache:0",
+        ] {
             #expect(throws: RedisConfigurationError.self, "\(url)") { try RedisCacheConfiguration(url: url) }
         }
         #expect(throws: RedisConfigurationError.noNodes) { try RedisCacheConfiguration(url: " ") }

@@ -21,6 +21,7 @@ struct RedisCacheObservabilityTests {
         #expect(log.messages.contains { $0.hasPrefix("redis 127.0.0.1:1") && $0.contains("next attempt in") })
         #expect(log.levels == [.debug])
         #expect(metrics.counterTotal(label: RedisCacheMetrics.events, dimensions: dimensions) >= before + 1)
-        #expect(metrics.counterTotal(label: RedisCacheMetrics.events, dimensions: [("event", "miss")]) >= missesBefore + 1)
+        #expect(
+            metrics.counterTotal(label: RedisCacheMetrics.events, dimensions: [("event", "miss")]) >= missesBefore + 1)
     }
 }

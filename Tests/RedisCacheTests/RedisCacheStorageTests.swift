@@ -2,18 +2,22 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageTestSupport
+
 @testable import WebImageRedisCache
 
 /// `RedisCache` as a storage, against a real redis-server on loopback.
 @Suite("Redis cache storage")
 struct RedisCacheStorageTests {
-    static func bytes(_ count: Int, seed: UInt8) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }) }
+    static func bytes(_ count: Int, seed: UInt8) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed })
+    }
 
     @Test(arguments: RedisCacheConfiguration.WritePolicy.allCases)
     func storedBytesAndValidatorsComeBack(policy: RedisCacheConfiguration.WritePolicy) throws {
         let server = try RedisServerProcess()
         let cache = RedisCache(configuration: .forTests([server], policy: policy))
-        let validators = try JSONEncoder().encode(CacheValidators(etag: "\"v7\"", lastModified: "Mon, 02 Jan 2026 10:00:00 GMT"))
+        let validators = try JSONEncoder().encode(
+            CacheValidators(etag: "\"v7\"", lastModified: "Mon, 02 Jan 2026 10:00:00 GMT"))
         let image = Self.bytes(20_000, seed: 3)
         try cache.setData(image, extendedData: validators, forKey: "https://example.com/a.png")
         try cache.setData(Self.bytes(10, seed: 9), forKey: "no-validators")
@@ -21,7 +25,8 @@ struct RedisCacheStorageTests {
 
         #expect(try cache.data(forKey: "https://example.com/a.png") == image)
         #expect(cache.extendedData(forKey: "https://example.com/a.png") == validators)
-        #expect(cache.entry(forKey: "https://example.com/a.png") == RedisCacheEntry(data: image, extendedData: validators))
+        #expect(
+            cache.entry(forKey: "https://example.com/a.png") == RedisCacheEntry(data: image, extendedData: validators))
         #expect(cache.entry(forKey: "no-validators")?.extendedData == nil)
         #expect(cache.containsData(forKey: "no-validators"))
         #expect(try cache.data(forKey: "never stored") == nil)
@@ -62,7 +67,7 @@ struct RedisCacheStorageTests {
             Issue.record("PTTL did not answer an integer")
             return
         }
-        #expect(ttl <= 1000 && ttl != -1) // -2 (already gone) only if this machine stalled for a second
+        #expect(ttl <= 1000 && ttl != -1)  // -2 (already gone) only if this machine stalled for a second
         try eventually("the entry expires") { try cache.data(forKey: "short-lived") == nil }
     }
 
@@ -73,7 +78,8 @@ struct RedisCacheStorageTests {
         let cache = RedisCache(configuration: configuration)
         try cache.setData(Self.bytes(4096 - RedisValueEnvelope.headerSize, seed: 1), forKey: "fits")
         try cache.setData(Self.bytes(4096, seed: 1), forKey: "too big")
-        try cache.setData(Self.bytes(4000, seed: 1), extendedData: Self.bytes(200, seed: 2), forKey: "too big with validators")
+        try cache.setData(
+            Self.bytes(4000, seed: 1), extendedData: Self.bytes(200, seed: 2), forKey: "too big with validators")
         #expect(cache.containsData(forKey: "fits"))
         #expect(!cache.containsData(forKey: "too big"))
         #expect(!cache.containsData(forKey: "too big with validators"))
@@ -87,7 +93,7 @@ struct RedisCacheStorageTests {
         configuration.maxPendingWrites = 1000
         let cache = RedisCache(configuration: configuration)
         let taskCount = 8
-        let operationsPerTask = 125 // 8 × 125 = 1,000 sets, then as many gets
+        let operationsPerTask = 125  // 8 × 125 = 1,000 sets, then as many gets
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<taskCount {
                 group.addTask {
@@ -103,7 +109,8 @@ struct RedisCacheStorageTests {
             for task in 0..<taskCount {
                 group.addTask {
                     var wrong = 0
-                    for index in 0..<operationsPerTask where try cache.data(forKey: "t\(task)-\(index)") != Self.bytes(1000 + index, seed: UInt8(task)) {
+                    for index in 0..<operationsPerTask
+                    where try cache.data(forKey: "t\(task)-\(index)") != Self.bytes(1000 + index, seed: UInt8(task)) {
                         wrong += 1
                     }
                     return wrong
@@ -180,8 +187,9 @@ struct RedisCacheStorageTests {
 
     @Test func passwordAndACLUserAuthenticate() throws {
         let server = try RedisServerProcess(extraArguments: ["--requirepass", "s3cret"])
-        _ = try server.command([RedisCommand.make(["ACL", "SETUSER", "fleet", "on", ">fleet-pw", "~*", "+@all"])],
-                               password: "s3cret")
+        _ = try server.command(
+            [RedisCommand.make(["ACL", "SETUSER", "fleet", "on", ">fleet-pw", "~*", "+@all"])],
+            password: "s3cret")
         var configuration = RedisCacheConfiguration.forTests([server])
         let anonymous = RedisCache(configuration: configuration)
         try anonymous.setData(Self.bytes(10, seed: 1), forKey: "k")
@@ -193,11 +201,12 @@ struct RedisCacheStorageTests {
         try withPassword.setData(Self.bytes(10, seed: 1), forKey: "k")
         #expect(try withPassword.data(forKey: "k") == Self.bytes(10, seed: 1))
 
-        let user = RedisCache(configuration: try {
-            var c = configuration
-            c.nodes = [try RedisEndpoint(url: "redis://fleet:fleet-pw@127.0.0.1:\(server.port)")]
-            return c
-        }())
+        let user = RedisCache(
+            configuration: try {
+                var c = configuration
+                c.nodes = [try RedisEndpoint(url: "redis://fleet:fleet-pw@127.0.0.1:\(server.port)")]
+                return c
+            }())
         #expect(try user.data(forKey: "k") == Self.bytes(10, seed: 1))
 
         configuration.nodes[0].password = "wrong"
@@ -210,13 +219,16 @@ struct RedisCacheStorageTests {
         let server = try RedisServerProcess()
         var configuration = try RedisCacheConfiguration(url: "redis://127.0.0.1:\(server.port)/3")
         configuration.writePolicy = .writeThrough
-        configuration.connectTimeout = .milliseconds(5000)   // the library's defaults (250 ms) are for a production network,
-        configuration.readTimeout = .milliseconds(5000)      // not a loaded test machine
+        // the library's defaults (250 ms) are for a production network,
+        configuration.connectTimeout = .milliseconds(5000)
+        configuration.readTimeout = .milliseconds(5000)  // not a loaded test machine
         configuration.writeTimeout = .milliseconds(5000)
         let cache = RedisCache(configuration: configuration)
         try cache.setData(Self.bytes(10, seed: 1), forKey: "db3")
         #expect(try server.command(["EXISTS", cache.redisKey(forKey: "db3")]) == .integer(0))
-        let reply = try server.command([RedisCommand.make(["SELECT", "3"]), RedisCommand.make(["EXISTS", cache.redisKey(forKey: "db3")])])
+        let reply = try server.command([
+            RedisCommand.make(["SELECT", "3"]), RedisCommand.make(["EXISTS", cache.redisKey(forKey: "db3")]),
+        ])
         #expect(reply[1] == .integer(1))
     }
 }

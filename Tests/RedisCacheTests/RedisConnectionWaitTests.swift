@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Testing
 import WebImageCore
-@testable import WebImageRedisCache
 import WebImageTestSupport
+
+@testable import WebImageRedisCache
 
 /// How a connection waits for replies: the first receive of an exchange sleeps in the kernel, bounded by
 /// the read timeout (SO_RCVTIMEO); the receives after it poll against the exchange's deadline. Each way of
@@ -58,7 +59,9 @@ import WebImageTestSupport
         configuration.connectionsPerNode = 2
         let cache = RedisCache(configuration: configuration)
         let keys = (0..<64).map { "https://example.com/\($0).png" }
-        for (index, key) in keys.enumerated() { cache.store(Self.value(index), extendedData: Data([UInt8(index)]), forKey: key) }
+        for (index, key) in keys.enumerated() {
+            cache.store(Self.value(index), extendedData: Data([UInt8(index)]), forKey: key)
+        }
         #expect(cache.statistics.stores == keys.count)
 
         #if WEBIMAGE_TSAN
@@ -84,7 +87,9 @@ import WebImageTestSupport
                     } else {
                         let batch = (0..<8).map { (index + $0) % keys.count }
                         let found = cache.entries(forKeys: batch.map { keys[$0] })
-                        for item in batch where found[keys[item]]?.data != Self.value(item) { wrong.withLock { $0 += 1 } }
+                        for item in batch where found[keys[item]]?.data != Self.value(item) {
+                            wrong.withLock { $0 += 1 }
+                        }
                     }
                 }
             }.start()

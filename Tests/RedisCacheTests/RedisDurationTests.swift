@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebImageRedisCache
 
 @Suite("Redis durations become whole milliseconds")

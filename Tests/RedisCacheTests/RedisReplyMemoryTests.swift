@@ -1,14 +1,16 @@
 import Foundation
 import Testing
-@testable import WebImageRedisCache
 import WebImageTestSupport
+
+@testable import WebImageRedisCache
 
 /// Reply memory: large values are read into blocks that come back for reuse when their `Data` is gone,
 /// within the configured limit, and the values stay valid after the cache that read them is gone.
 @Suite struct RedisReplyMemoryTests {
     static func connection(_ port: Int, memory: RedisReplyMemory) throws -> RedisConnection {
-        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
-                            readTimeout: 10_000, writeTimeout: 10_000, replyMemory: memory)
+        try RedisConnection(
+            endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
+            readTimeout: 10_000, writeTimeout: 10_000, replyMemory: memory)
     }
 
     static func value(_ size: Int, seed: Int) -> Data {
@@ -42,8 +44,10 @@ import WebImageTestSupport
     @Test func theLimitBoundsWhatIsKeptAndSmallValuesUseMalloc() throws {
         let server = try RedisServerProcess()
         let big = Self.value(100_000, seed: 1)
-        _ = try server.command([RedisCommand.make("SET", Data("big".utf8), big),
-                                RedisCommand.make("SET", Data("small".utf8), Self.value(1_000, seed: 2))])
+        _ = try server.command([
+            RedisCommand.make("SET", Data("big".utf8), big),
+            RedisCommand.make("SET", Data("small".utf8), Self.value(1_000, seed: 2)),
+        ])
         let memory = RedisReplyMemory(retainedLimit: 300_000)
         let connection = try Self.connection(server.endpoint.port, memory: memory)
         do {
@@ -65,7 +69,7 @@ import WebImageTestSupport
         var cache: RedisCache? = RedisCache(configuration: configuration)
         cache?.store(value, extendedData: nil, forKey: "outlives")
         let entry = cache?.entry(forKey: "outlives")
-        cache = nil   // the cache, its connections and its reply memory go; the entry's block stays
+        cache = nil  // the cache, its connections and its reply memory go; the entry's block stays
         #expect(entry?.data == value)
     }
 }

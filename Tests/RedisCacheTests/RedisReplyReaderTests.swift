@@ -1,34 +1,39 @@
 import Foundation
 import Glibc
-import Testing
-@testable import WebImageRedisCache
 import LoopbackHTTPServer
+import Testing
 import WebImageTestSupport
+
+@testable import WebImageRedisCache
 
 /// The RESP2 reader behind `credis_exchange`: every reply type from a real redis-server, the bulk-length
 /// limit, and a scripted server that answers with broken or hostile bytes.
 @Suite struct RedisReplyReaderTests {
-    static func connection(_ port: Int, readTimeout: Int = 10_000, maxBulkLength: Int = RedisConnection.redisStringLimit) throws -> RedisConnection {
-        try RedisConnection(endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
-                            readTimeout: readTimeout, writeTimeout: 10_000, maxBulkLength: maxBulkLength)
+    static func connection(
+        _ port: Int, readTimeout: Int = 10_000, maxBulkLength: Int = RedisConnection.redisStringLimit
+    ) throws -> RedisConnection {
+        try RedisConnection(
+            endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
+            readTimeout: readTimeout, writeTimeout: 10_000, maxBulkLength: maxBulkLength)
     }
 
     @Test func everyReplyTypeOfARealServerParses() throws {
         let server = try RedisServerProcess()
         let connection = try Self.connection(server.endpoint.port)
-        let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })   // several socket reads
-        let replies = try connection.run([
-            RedisCommand.make(["PING"]),
-            RedisCommand.make("SET", Data("big".utf8), big),
-            RedisCommand.make(["GET", "missing"]),
-            RedisCommand.make(["INCR", "counter"]),
-            RedisCommand.make("SET", Data("empty".utf8), Data()),
-            RedisCommand.make(["GET", "empty"]),
-            RedisCommand.make(["RPUSH", "list", "a", "bc"]),
-            RedisCommand.make(["LRANGE", "list", "0", "-1"]),
-            RedisCommand.make(["SCAN", "0", "MATCH", "list", "COUNT", "1000"]),
-            RedisCommand.make(["NOSUCHCOMMAND"]),
-        ] + (0..<16).map { _ in RedisCommand.make(["GET", "big"]) })
+        let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })  // several socket reads
+        let replies = try connection.run(
+            [
+                RedisCommand.make(["PING"]),
+                RedisCommand.make("SET", Data("big".utf8), big),
+                RedisCommand.make(["GET", "missing"]),
+                RedisCommand.make(["INCR", "counter"]),
+                RedisCommand.make("SET", Data("empty".utf8), Data()),
+                RedisCommand.make(["GET", "empty"]),
+                RedisCommand.make(["RPUSH", "list", "a", "bc"]),
+                RedisCommand.make(["LRANGE", "list", "0", "-1"]),
+                RedisCommand.make(["SCAN", "0", "MATCH", "list", "COUNT", "1000"]),
+                RedisCommand.make(["NOSUCHCOMMAND"]),
+            ] + (0..<16).map { _ in RedisCommand.make(["GET", "big"]) })
         #expect(replies[0] == .status("PONG"))
         #expect(replies[1] == .status("OK"))
         #expect(replies[2] == .null)
@@ -37,7 +42,11 @@ import WebImageTestSupport
         #expect(replies[6] == .integer(2))
         #expect(replies[7] == .array([.bulk(Data("a".utf8)), .bulk(Data("bc".utf8))]))
         #expect(replies[8] == .array([.bulk(Data("0".utf8)), .array([.bulk(Data("list".utf8))])]))
-        if case .error(let message) = replies[9] { #expect(message.hasPrefix("ERR")) } else { Issue.record("\(replies[9])") }
+        if case .error(let message) = replies[9] {
+            #expect(message.hasPrefix("ERR"))
+        } else {
+            Issue.record("\(replies[9])")
+        }
         for reply in replies[10...] { #expect(reply.bytes == big) }
     }
 
@@ -85,7 +94,8 @@ import WebImageTestSupport
     @Test func aCacheOverABrokenServerMisses() throws {
         let server = try ScriptedRedisServer(reply: Data("$3\r\nabcdef\r\n".utf8))
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
-        configuration.readTimeout = .milliseconds(5000)   // the broken reply comes at once; the timeout only has to not win
+        // the broken reply comes at once; the timeout only has to not win
+        configuration.readTimeout = .milliseconds(5000)
         let cache = RedisCache(configuration: configuration)
         #expect(try cache.data(forKey: "k") == nil)
         #expect(cache.statistics.misses == 1 && cache.statistics.commandFailures == 1)

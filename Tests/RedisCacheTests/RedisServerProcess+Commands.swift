@@ -1,6 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageTestSupport
+
 @testable import WebImageRedisCache
 
 /// What the Redis tier's tests ask of the shared `RedisServerProcess` (WebImageTestSupport) through the
@@ -17,7 +18,8 @@ extension RedisServerProcess {
     func command(_ commands: [[Data]], password: String? = nil) throws -> [RedisReply] {
         var endpoint = endpoint
         endpoint.password = password
-        let connection = try RedisConnection(endpoint: endpoint, connectTimeout: 5000, readTimeout: 5000, writeTimeout: 5000)
+        let connection = try RedisConnection(
+            endpoint: endpoint, connectTimeout: 5000, readTimeout: 5000, writeTimeout: 5000)
         return try connection.run(commands)
     }
 }
@@ -25,7 +27,9 @@ extension RedisServerProcess {
 extension RedisCacheConfiguration {
     /// A configuration for test servers: generous timeouts (a loaded machine), short backoff (recovery
     /// tests), write-through unless a test says otherwise.
-    static func forTests(_ servers: [RedisServerProcess], policy: WritePolicy = .writeThrough) -> RedisCacheConfiguration {
+    static func forTests(
+        _ servers: [RedisServerProcess], policy: WritePolicy = .writeThrough
+    ) -> RedisCacheConfiguration {
         var configuration = try! RedisCacheConfiguration(nodes: servers.map(\.endpoint))
         configuration.namespace = "test-\(UUID().uuidString.prefix(8))"
         configuration.connectTimeout = .milliseconds(5000)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImageRedisCache
 import WebImageTestSupport
+
+@testable import WebImageRedisCache
 
 /// Several Redis processes as shards of one cache (consistent hashing).
 @Suite("Redis sharding")
@@ -40,7 +41,8 @@ struct RedisShardingTests {
         // (which of the two depends on the clock, so the counters are read rather than `isNodeDown(1)`).
         _ = try cache.data(forKey: keys.first { cache.nodeIndex(forKey: $0) == 1 }!)
         let afterProbe = cache.statistics
-        #expect(afterProbe.connectFailures + afterProbe.skippedWhileDown
+        #expect(
+            afterProbe.connectFailures + afterProbe.skippedWhileDown
                 == afterKill.connectFailures + afterKill.skippedWhileDown + 1)
         #expect(!cache.isNodeDown(0))
         // Writes to the dead shard are dropped quietly; the live shard keeps taking them.

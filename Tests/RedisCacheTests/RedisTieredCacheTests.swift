@@ -6,6 +6,7 @@ import WebImageDiskCache
 import WebImageHTTPLoader
 import WebImagePNGCoder
 import WebImageTestSupport
+
 @testable import WebImageRedisCache
 
 /// The three-level cache (memory → disk → Redis) under an `ImageManager` loading from a real loopback
@@ -26,8 +27,9 @@ struct RedisTieredCacheTests {
         let server = try LoopbackHTTPServer()
         server.route(prefix: "/img/") { request, connection in
             let seed = Int(request.path.dropFirst("/img/".count).prefix { $0.isNumber }) ?? 0
-            try connection.respond(status: 200, headers: [("Content-Type", "image/png"), ("ETag", "\"e\(seed)\"")],
-                                   body: try png(seed: seed))
+            try connection.respond(
+                status: 200, headers: [("Content-Type", "image/png"), ("ETag", "\"e\(seed)\"")],
+                body: try png(seed: seed))
         }
         return server
     }
@@ -41,11 +43,13 @@ struct RedisTieredCacheTests {
 
         init(redis: RedisCache) throws {
             directory = try TemporaryDirectory(prefix: "redis-tier")
-            cache = try WebImageCache(directory: directory.url, namespace: "images", redis: redis, coder: RedisTieredCacheTests.coders)
+            cache = try WebImageCache(
+                directory: directory.url, namespace: "images", redis: redis, coder: RedisTieredCacheTests.coders)
             var loaderConfiguration = HTTPLoaderConfiguration()
             loaderConfiguration.coders = RedisTieredCacheTests.coders
-            manager = ImageManager(cache: cache, loader: HTTPLoader(configuration: loaderConfiguration),
-                                   coders: RedisTieredCacheTests.coders)
+            manager = ImageManager(
+                cache: cache, loader: HTTPLoader(configuration: loaderConfiguration),
+                coders: RedisTieredCacheTests.coders)
         }
 
         func load(_ url: URL) async throws -> ImageLoadResult {
@@ -70,7 +74,9 @@ struct RedisTieredCacheTests {
         // The Redis hit was promoted to the second server's own disk, with its validators.
         let key = second.manager.cacheKey(for: url)
         #expect(second.tiers.local.containsData(forKey: key))
-        let validators = second.tiers.local.extendedData(forKey: key).flatMap { try? JSONDecoder().decode(CacheValidators.self, from: $0) }
+        let validators = second.tiers.local.extendedData(forKey: key).flatMap {
+            try? JSONDecoder().decode(CacheValidators.self, from: $0)
+        }
         #expect(validators?.etag == "\"e7\"")
         // From now on it is a local hit: Redis is not asked again.
         let hitsBefore = second.cache.redisTier!.statistics.hits
@@ -91,7 +97,7 @@ struct RedisTieredCacheTests {
         let keys = urls.map { second.manager.cacheKey(for: $0) } + ["never stored"]
         #expect(second.tiers.prefetch(keys: keys) == 20)
         #expect(urls.allSatisfy { second.tiers.local.containsData(forKey: second.manager.cacheKey(for: $0)) })
-        #expect(second.tiers.prefetch(keys: keys) == 0) // all local now; only the unknown key is asked
+        #expect(second.tiers.prefetch(keys: keys) == 0)  // all local now; only the unknown key is asked
     }
 
     @Test func loadsKeepSucceedingWhileRedisIsDownAndTheTierRecovers() async throws {

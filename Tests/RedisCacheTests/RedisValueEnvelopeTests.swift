@@ -1,13 +1,16 @@
 import CRedis
 import Foundation
 import Testing
+
 @testable import WebImageRedisCache
 
 /// The stored value's layout and its checksums, without a server.
 @Suite struct RedisValueEnvelopeTests {
     static func crc32c(_ bytes: [UInt8], portable: Bool = false) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
-            portable ? credis_crc32c_portable(0, buffer.baseAddress, buffer.count) : credis_crc32c(0, buffer.baseAddress, buffer.count)
+            portable
+                ? credis_crc32c_portable(0, buffer.baseAddress, buffer.count)
+                : credis_crc32c(0, buffer.baseAddress, buffer.count)
         }
     }
 
@@ -51,7 +54,9 @@ import Testing
         // WIR1: the same header with zlib's CRC-32 of the image bytes (no extended data).
         let crc = image.withUnsafeBytes { credis_crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
         var value = Data("WIR1".utf8)
-        for field in [UInt32(image.count), 0, crc] { withUnsafeBytes(of: field.bigEndian) { value.append(contentsOf: $0) } }
+        for field in [UInt32(image.count), 0, crc] {
+            withUnsafeBytes(of: field.bigEndian) { value.append(contentsOf: $0) }
+        }
         value.append(image)
         let decoded = try #require(RedisValueEnvelope.decode(value))
         #expect(decoded.data == image && decoded.extendedData == nil)

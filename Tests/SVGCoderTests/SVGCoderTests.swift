@@ -10,7 +10,8 @@ import WebImageTesting
 @Suite("SVGCoder")
 struct SVGCoderTests {
     /// Shapes, a gradient, transparency and text-free paths: what librsvg draws the same way every time.
-    static let drawing = Data("""
+    static let drawing = Data(
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" viewBox="0 0 120 80">
           <defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f" stop-opacity="0.5"/></linearGradient></defs>
@@ -37,10 +38,12 @@ struct SVGCoderTests {
     }
 
     @Test func sizesFollowBrowsers() throws {
-        let viewBoxOnly = Data(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><rect width="40" height="10"/></svg>"#.utf8)
+        let viewBoxOnly = Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><rect width="40" height="10"/></svg>"#.utf8)
         let image = try SVGCoder().decode(viewBoxOnly, options: DecodeOptions())
         #expect(image.width == 40 && image.height == 10)
-        let sizeless = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="100%"><rect width="4" height="4"/></svg>"#.utf8)
+        let sizeless = Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="100%"><rect width="4" height="4"/></svg>"#.utf8)
         let fallback = try SVGCoder().decode(sizeless, options: DecodeOptions())
         #expect(fallback.width == 300 && fallback.height == 150)
         let inches = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="1in" height="0.5in"/>"#.utf8)
@@ -57,16 +60,23 @@ struct SVGCoderTests {
             guard case .imageTooLarge = error else { Issue.record("expected imageTooLarge, got \(error)"); return }
         }
         for broken in ["<svg", "not xml at all", "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect></svg>", ""] {
-            #expect(throws: ImageError.self, "\(broken)") { try SVGCoder().decode(Data(broken.utf8), options: DecodeOptions()) }
+            #expect(throws: ImageError.self, "\(broken)") {
+                try SVGCoder().decode(Data(broken.utf8), options: DecodeOptions())
+            }
         }
     }
 
     @Test func externalResourcesAreNeverLoaded() throws {
         let directory = try TemporaryDirectory(prefix: "svg-external")
-        let red = try PNGCoder().encode(Image(pixels: PixelBuffer(width: 2, height: 2, layout: .rgb8, bytes: [UInt8](repeating: 0, count: 12).enumerated().map { $0.offset % 3 == 0 ? 255 : 0 })),
-                                        as: .png, options: EncodeOptions())
+        let red = try PNGCoder().encode(
+            Image(
+                pixels: PixelBuffer(
+                    width: 2, height: 2, layout: .rgb8,
+                    bytes: [UInt8](repeating: 0, count: 12).enumerated().map { $0.offset % 3 == 0 ? 255 : 0 })),
+            as: .png, options: EncodeOptions())
         let file = try directory.write(red, to: "red.png")
-        let referencing = Data("""
+        let referencing = Data(
+            """
             <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">
               <image width="10" height="10" xlink:href="\(file.absoluteString)"/>
             </svg>
@@ -83,7 +93,9 @@ struct SVGCoderTests {
     }
 
     /// librsvg and our conversion from premultiplied pixels round differently by at most one level.
-    private func expectClose(_ ours: PixelBuffer, _ reference: PixelBuffer, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectClose(
+        _ ours: PixelBuffer, _ reference: PixelBuffer, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(ours.width == reference.width && ours.height == reference.height, sourceLocation: sourceLocation)
         let a = ours.converted(to: .rgba8).bytes, b = reference.converted(to: .rgba8).bytes
         guard a.count == b.count else { Issue.record("sizes differ", sourceLocation: sourceLocation); return }
@@ -108,6 +120,7 @@ struct RsvgConvert {
         if let width { arguments += ["-w", String(width)] }
         if let height { arguments += ["-h", String(height)] }
         try ReferenceTool.run("rsvg-convert", arguments + [input])
-        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions()).pixels
+        return try PNGCoder().decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: DecodeOptions())
+            .pixels
     }
 }

@@ -6,7 +6,8 @@ import WebImageSVGCoder
 /// What SVGSanitizer removes and what it keeps.
 @Suite("SVGSanitizer")
 struct SVGSanitizerTests {
-    static let hostile = Data("""
+    static let hostile = Data(
+        """
         <?xml version="1.0"?>
         <!DOCTYPE svg [<!ENTITY x "boom">]>
         <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="10" onload="alert(1)">
@@ -24,10 +25,16 @@ struct SVGSanitizerTests {
 
     @Test func scriptsEventsAndOutsideLinksGoTheDrawingStays() throws {
         let clean = String(decoding: try SVGSanitizer.sanitized(Self.hostile), as: UTF8.self)
-        for gone in ["<script", "alert", "fetch(", "onload", "onclick", "javascript:", "evil.example", "foreignObject", "iframe", "ENTITY"] {
+        for gone in [
+            "<script", "alert", "fetch(", "onload", "onclick", "javascript:", "evil.example", "foreignObject", "iframe",
+            "ENTITY",
+        ] {
             #expect(!clean.contains(gone), "\(gone) survived: \(clean)")
         }
-        for kept in [##"xlink:href="#r""##, "data:image/png;base64", ##"fill="#00f""##, "a &lt; b &amp; c", "<defs>", "width=\"20\""] {
+        for kept in [
+            ##"xlink:href="#r""##, "data:image/png;base64", ##"fill="#00f""##, "a &lt; b &amp; c", "<defs>",
+            "width=\"20\"",
+        ] {
             #expect(clean.contains(kept), "\(kept) was lost: \(clean)")
         }
         // Still a drawing librsvg reads, the same size.

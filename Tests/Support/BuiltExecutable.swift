@@ -14,7 +14,8 @@ public enum BuiltExecutable {
     /// The executable `name` in the build directory, or nil when it was not built.
     public static func locate(_ name: String) -> URL? {
         let bundle = Bundle.main.bundleURL
-        let candidates = [bundle.deletingLastPathComponent(), bundle]
+        let candidates =
+            [bundle.deletingLastPathComponent(), bundle]
             + (Bundle.main.executableURL.map { [$0.deletingLastPathComponent()] } ?? [])
         return candidates.map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
@@ -22,8 +23,10 @@ public enum BuiltExecutable {
 
     /// Runs `name` with `arguments` and `environment` additions, feeding `input` on stdin, in
     /// `directory` (this process's own by default), and waits.
-    public static func run(_ name: String, _ arguments: [String] = [], environment: [String: String] = [:],
-                           input: Data? = nil, in directory: URL? = nil) throws -> Output {
+    public static func run(
+        _ name: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        input: Data? = nil, in directory: URL? = nil
+    ) throws -> Output {
         guard let url = locate(name) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
         }
@@ -51,7 +54,8 @@ public enum BuiltExecutable {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 }

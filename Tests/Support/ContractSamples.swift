@@ -6,8 +6,9 @@ import WebImageCore
 public enum ContractSamples {
     public static func quadrants(encodedBy coder: any ImageCoder, as format: ImageFormat) throws -> [Data] {
         try [PixelLayout.rgb8, .rgba8].map { layout in
-            try coder.encode(Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
-                             as: format, options: EncodeOptions())
+            try coder.encode(
+                Image(pixels: TestPictures.quadrants(width: 64, height: 48, layout: layout)),
+                as: format, options: EncodeOptions())
         }
     }
 }

@@ -37,8 +37,9 @@ public enum Corpus {
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 9 else { return nil }
-            return Entry(path: f[0], format: f[1], expectDecode: f[2] == "decode", width: Int(f[3]),
-                         height: Int(f[4]), frameCount: Int(f[5]), note: f[8])
+            return Entry(
+                path: f[0], format: f[1], expectDecode: f[2] == "decode", width: Int(f[3]),
+                height: Int(f[4]), frameCount: Int(f[5]), note: f[8])
         }
     }()
 

@@ -4,9 +4,11 @@ import WebImageCore
 /// Runs a coder over the shared corpus: every `decode` file must decode (at its manifest size), every
 /// `reject` file must fail with an ``ImageError``. Returns one message per file that did not.
 public enum CorpusChecks {
-    public static func failures(of coder: any ImageCoder, format: String,
-                                options: DecodeOptions = DecodeOptions(applyOrientation: false),
-                                checkSize: (Corpus.Entry) -> Bool = { _ in true }) -> [String] {
+    public static func failures(
+        of coder: any ImageCoder, format: String,
+        options: DecodeOptions = DecodeOptions(applyOrientation: false),
+        checkSize: (Corpus.Entry) -> Bool = { _ in true }
+    ) -> [String] {
         var failures: [String] = []
         for entry in Corpus.entries where entry.format == format {
             guard let data = FileManager.default.contents(atPath: entry.url.path) else {
@@ -17,7 +19,9 @@ public enum CorpusChecks {
                 let image = try coder.decode(data, options: options)
                 if !entry.expectDecode {
                     failures.append("\(entry.path): decoded but should be rejected")
-                } else if checkSize(entry), let w = entry.width, let h = entry.height, (image.width, image.height) != (w, h) {
+                } else if checkSize(entry), let w = entry.width, let h = entry.height,
+                    (image.width, image.height) != (w, h)
+                {
                     failures.append("\(entry.path): \(image.width)x\(image.height), manifest says \(w)x\(h)")
                 }
             } catch {
@@ -65,12 +69,13 @@ public enum TestPictures {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                let color: [UInt8] = switch (x < width / 2, y < height / 2) {
-                case (true, true): [255, 0, 0]
-                case (false, true): [0, 255, 0]
-                case (true, false): [0, 0, 255]
-                case (false, false): [255, 255, 0]
-                }
+                let color: [UInt8] =
+                    switch (x < width / 2, y < height / 2) {
+                    case (true, true): [255, 0, 0]
+                    case (false, true): [0, 255, 0]
+                    case (true, false): [0, 0, 255]
+                    case (false, false): [255, 255, 0]
+                    }
                 bytes += layout == .rgba8 ? color + [255] : color
             }
         }
@@ -82,8 +87,10 @@ public enum TestPictures {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                let values = [UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)),
-                              UInt8((x + y) * 255 / max(1, width + height - 2)), UInt8(255 - (x * 200 / max(1, width)))]
+                let values = [
+                    UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)),
+                    UInt8((x + y) * 255 / max(1, width + height - 2)), UInt8(255 - (x * 200 / max(1, width))),
+                ]
                 bytes += values.prefix(layout.bytesPerPixel)
             }
         }

@@ -21,8 +21,10 @@ public func eventually(_ what: String, timeout: Duration = .seconds(20), _ condi
 
 /// ``eventually(_:timeout:_:)`` for an async condition, sleeping `interval` (20 ms by default) between
 /// polls without holding a thread.
-public func eventuallyAsync(_ what: String, timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(20),
-                            _ condition: () async throws -> Bool) async throws {
+public func eventuallyAsync(
+    _ what: String, timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(20),
+    _ condition: () async throws -> Bool
+) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return }

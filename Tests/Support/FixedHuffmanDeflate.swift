@@ -42,7 +42,8 @@ public enum FixedHuffmanDeflate {
             for distance in distances where distance <= position {
                 var length = 0
                 while length < maxMatch, position + length < raw.count,
-                      raw[position + length] == raw[position + length - distance] {
+                    raw[position + length] == raw[position + length - distance]
+                {
                     length += 1
                 }
                 if length > best.length { best = (length, distance) }
@@ -60,7 +61,10 @@ public enum FixedHuffmanDeflate {
         adler.update(raw)
         let checksum = adler.value
         return [0x78, 0x01] + bits.bytes
-            + [UInt8(checksum >> 24), UInt8(checksum >> 16 & 0xFF), UInt8(checksum >> 8 & 0xFF), UInt8(checksum & 0xFF)]
+            + [
+                UInt8(checksum >> 24), UInt8(checksum >> 16 & 0xFF), UInt8(checksum >> 8 & 0xFF),
+                UInt8(checksum & 0xFF),
+            ]
     }
 
     /// A literal/length symbol with its fixed Huffman code (written most significant bit first).

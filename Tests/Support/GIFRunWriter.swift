@@ -33,8 +33,10 @@ struct GIFRunWriter {
 
     /// A frame at (`x`, `y`) of `width` x `height` whose pixels, row by row, are `runs` (their counts
     /// should add up to width x height), preceded by a graphic control extension.
-    mutating func frame(x: Int = 0, y: Int = 0, width: Int, height: Int, runs: [Run], delay: Int = 10,
-                        disposal: Int = 0) {
+    mutating func frame(
+        x: Int = 0, y: Int = 0, width: Int, height: Int, runs: [Run], delay: Int = 10,
+        disposal: Int = 0
+    ) {
         bytes += [0x21, 0xF9, 4, UInt8(disposal << 2)] + Self.le(delay) + [0, 0]
         bytes += [0x2C] + Self.le(x) + Self.le(y) + Self.le(width) + Self.le(height) + [0]
         bytes += [UInt8(LZWRunEncoder.minimumCodeSize)]

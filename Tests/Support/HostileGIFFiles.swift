@@ -14,8 +14,9 @@ extension HostileFiles {
         var gif = GIFRunWriter(screen: (screen.width, screen.height), palette: twoColors)
         gif.loop(0)
         for n in 0..<frames {
-            gif.frame(x: n * 7 % screen.width, y: n * 13 % screen.height, width: 1, height: 1,
-                      runs: [.init(index: UInt8(n % 2), count: 1)], delay: 2)
+            gif.frame(
+                x: n * 7 % screen.width, y: n * 13 % screen.height, width: 1, height: 1,
+                runs: [.init(index: UInt8(n % 2), count: 1)], delay: 2)
         }
         return gif.finish()
     }
@@ -27,8 +28,9 @@ extension HostileFiles {
         var gif = GIFRunWriter(screen: (screen.width, screen.height), palette: twoColors)
         gif.loop(0)
         for n in 0..<frames {
-            gif.frame(width: frameSize.width, height: frameSize.height,
-                      runs: [.init(index: UInt8(n % 2), count: frameSize.width * frameSize.height)])
+            gif.frame(
+                width: frameSize.width, height: frameSize.height,
+                runs: [.init(index: UInt8(n % 2), count: frameSize.width * frameSize.height)])
         }
         return gif.finish()
     }
@@ -64,8 +66,9 @@ extension HostileFiles {
             if n == damaged {
                 gif.damagedFrame(width: size.width, height: size.height)
             } else {
-                gif.frame(width: size.width, height: size.height,
-                          runs: [.init(index: UInt8(n % 2), count: size.width * size.height)])
+                gif.frame(
+                    width: size.width, height: size.height,
+                    runs: [.init(index: UInt8(n % 2), count: size.width * size.height)])
             }
         }
         return gif.finish()

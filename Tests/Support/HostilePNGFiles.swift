@@ -41,7 +41,8 @@ extension HostileFiles {
         let raw = solidRows(width: size.width, height: size.height)
         let stream = FixedHuffmanDeflate.zlib(raw, distances: [1, 3])
         let text = PNGChunk.make("tEXt", Array("Comment\u{0}late IDAT follows".utf8))
-        var bytes = [UInt8](stillPNG(size: size, chunksAfterImage: text + PNGChunk.make("IDAT", stream), imageData: stream))
+        var bytes = [UInt8](
+            stillPNG(size: size, chunksAfterImage: text + PNGChunk.make("IDAT", stream), imageData: stream))
         bytes += PNGChunk.make("IDAT", stream) + Array("trailing garbage".utf8)
         return Data(bytes)
     }
@@ -59,8 +60,9 @@ extension HostileFiles {
     /// An 8-bit RGB PNG: IHDR, one IDAT with `imageData`, `chunksAfterImage` (whole chunks), IEND.
     private static func stillPNG(size: PixelSize, chunksAfterImage: [UInt8], imageData: [UInt8]) -> Data {
         let header = PNGChunk.bigEndian(UInt32(size.width)) + PNGChunk.bigEndian(UInt32(size.height)) + [8, 2, 0, 0, 0]
-        return Data(PNGChunk.signature + PNGChunk.make("IHDR", header) + PNGChunk.make("IDAT", imageData)
-                    + chunksAfterImage + PNGChunk.make("IEND", []))
+        return Data(
+            PNGChunk.signature + PNGChunk.make("IHDR", header) + PNGChunk.make("IDAT", imageData)
+                + chunksAfterImage + PNGChunk.make("IEND", []))
     }
 
     /// An APNG of full-canvas 1-bit palette frames alternating between palette indexes 0 and 1; `override`
@@ -75,13 +77,16 @@ extension HostileFiles {
             return FixedHuffmanDeflate.zlib(raw, distances: [1, row.count])
         }
         var bytes = PNGChunk.signature
-        bytes += PNGChunk.make("IHDR", PNGChunk.bigEndian(UInt32(canvas.width)) + PNGChunk.bigEndian(UInt32(canvas.height))
-                               + [1, 3, 0, 0, 0])  // 1-bit palette
+        bytes += PNGChunk.make(
+            "IHDR",
+            PNGChunk.bigEndian(UInt32(canvas.width)) + PNGChunk.bigEndian(UInt32(canvas.height))
+                + [1, 3, 0, 0, 0])  // 1-bit palette
         bytes += PNGChunk.make("acTL", PNGChunk.bigEndian(UInt32(frames)) + PNGChunk.bigEndian(0))
         bytes += PNGChunk.make("PLTE", apngPalette)
         var sequence: UInt32 = 0
         for index in 0..<frames {
-            let control = PNGChunk.bigEndian(sequence) + PNGChunk.bigEndian(UInt32(canvas.width))
+            let control =
+                PNGChunk.bigEndian(sequence) + PNGChunk.bigEndian(UInt32(canvas.width))
                 + PNGChunk.bigEndian(UInt32(canvas.height)) + PNGChunk.bigEndian(0) + PNGChunk.bigEndian(0)
                 + [0, 10, 0, 100, 0, 0]  // 10/100 s, dispose none, blend source
             bytes += PNGChunk.make("fcTL", control)

@@ -49,7 +49,9 @@ extension HostileFiles {
         var dib = le32(40) + le32(side) + le32(side * 2) + le16(1) + le16(32) + le32(0) + le32(side * side * 4)
         dib += le32(0) + le32(0) + le32(0) + le32(0)
         var pixels = [UInt8](repeating: 0, count: side * side * 4)
-        for i in 0..<(side * side) { pixels[i * 4] = UInt8(i % side); pixels[i * 4 + 1] = UInt8(i / side); pixels[i * 4 + 3] = 255 }
+        for i in 0..<(side * side) {
+            pixels[i * 4] = UInt8(i % side); pixels[i * 4 + 1] = UInt8(i / side); pixels[i * 4 + 3] = 255
+        }
         let mask = [UInt8](repeating: 0, count: side / 8 * side)
         let payload = dib + pixels + mask
         let offset = 6 + count * 16

@@ -10,24 +10,26 @@ extension HostileFiles {
     ///
     /// The entropy image needs `groups` blocks, so `width` x `height` must have at least `16 * groups`
     /// pixels (1024 x 1024 for 65,536).
-    public static func manyHuffmanGroupsLosslessWebP(width: Int = 1024, height: Int = 1024,
-                                                     groups: Int = 65_536) -> Data {
+    public static func manyHuffmanGroupsLosslessWebP(
+        width: Int = 1024, height: Int = 1024,
+        groups: Int = 65_536
+    ) -> Data {
         precondition((1...65_536).contains(groups), "group indexes are 16 bits")
         let entropyWidth = (width + 3) / 4, entropyHeight = (height + 3) / 4
         precondition(entropyWidth * entropyHeight >= groups, "the image is too small to name that many groups")
         var bits = VP8LBitWriter()
         bits.writeHeader(width: width, height: height)
-        bits.write(0, 1) // no transform
-        bits.write(0, 1) // no colour cache
-        bits.write(1, 1) // meta Huffman codes: an entropy image follows
-        bits.write(0, 3) // precision 2: one entropy pixel per 4x4 block
+        bits.write(0, 1)  // no transform
+        bits.write(0, 1)  // no colour cache
+        bits.write(1, 1)  // meta Huffman codes: an entropy image follows
+        bits.write(0, 3)  // precision 2: one entropy pixel per 4x4 block
         // The entropy image: group index in red (high byte) and green (low byte).
-        bits.write(0, 1) // no colour cache
-        bits.writeUniformByteCode(alphabetSize: VP8LBitWriter.greenAlphabetSize) // green
-        bits.writeUniformByteCode(alphabetSize: 256)                              // red
-        bits.writeSingleSymbolCode(0)                                             // blue
-        bits.writeSingleSymbolCode(0)                                             // alpha
-        bits.writeSingleSymbolCode(0)                                             // distance
+        bits.write(0, 1)  // no colour cache
+        bits.writeUniformByteCode(alphabetSize: VP8LBitWriter.greenAlphabetSize)  // green
+        bits.writeUniformByteCode(alphabetSize: 256)  // red
+        bits.writeSingleSymbolCode(0)  // blue
+        bits.writeSingleSymbolCode(0)  // alpha
+        bits.writeSingleSymbolCode(0)  // distance
         for block in 0..<entropyWidth * entropyHeight {
             let group = block % groups
             bits.writeByteSymbol(group & 0xff)
@@ -44,8 +46,10 @@ extension HostileFiles {
     /// `frameSize` (the canvas's size by default) in one flat colour that costs no bits per pixel: about
     /// 44 bytes a frame, 440 KB for 10,000 frames, however large the frames. Frame `damagedFrame` (if
     /// any) has a broken Huffman code, which libwebp rejects only when it decodes that frame.
-    public static func manyFramesAnimatedWebP(frames: Int, canvas: PixelSize, frameSize: PixelSize? = nil,
-                                              damagedFrame: Int? = nil) -> Data {
+    public static func manyFramesAnimatedWebP(
+        frames: Int, canvas: PixelSize, frameSize: PixelSize? = nil,
+        damagedFrame: Int? = nil
+    ) -> Data {
         let size = frameSize ?? canvas
         var chunks: [(String, [UInt8])] = []
         // VP8X: animation flag; canvas width - 1 and height - 1 in 24 bits each.
@@ -55,9 +59,9 @@ extension HostileFiles {
         for index in 0..<frames {
             var bits = VP8LBitWriter()
             bits.writeHeader(width: size.width, height: size.height)
-            bits.write(0, 1) // no transform
-            bits.write(0, 1) // no colour cache
-            bits.write(0, 1) // one group
+            bits.write(0, 1)  // no transform
+            bits.write(0, 1)  // no colour cache
+            bits.write(0, 1)  // one group
             if index == damagedFrame {
                 // A length-coded green code whose code-length code has no symbols: a bitstream error.
                 bits.write(0, 1)
@@ -119,8 +123,8 @@ struct VP8LBitWriter {
 
     /// A simple code of one symbol, which costs no bits per use.
     mutating func writeSingleSymbolCode(_ symbol: Int) {
-        write(1, 1) // simple
-        write(0, 1) // one symbol
+        write(1, 1)  // simple
+        write(0, 1)  // one symbol
         if symbol < 2 {
             write(0, 1)
             write(symbol, 1)
@@ -133,12 +137,12 @@ struct VP8LBitWriter {
     /// A length-coded code giving symbols 0...255 length 8 and the rest of `alphabetSize` length 0, so
     /// symbol `s` is written as the 8 bits of `s` (``writeByteSymbol(_:)``).
     mutating func writeUniformByteCode(alphabetSize: Int) {
-        write(0, 1) // length-coded
+        write(0, 1)  // length-coded
         // The code-length code uses lengths 0 and 8, each with a 1-bit code; 8 is 12th in storage order.
         let order = [17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8]
         write(order.count - 4, 4)
         for symbol in order { write(symbol == 0 || symbol == 8 ? 1 : 0, 3) }
-        write(0, 1) // lengths for the whole alphabet
+        write(0, 1)  // lengths for the whole alphabet
         // Canonical codes: length 0 is "0", length 8 is "1".
         for symbol in 0..<alphabetSize { write(symbol < 256 ? 1 : 0, 1) }
     }

@@ -4,8 +4,10 @@ import WebImageCore
 /// Feeds data to an incremental decoder the way a download does, `chunk` bytes at a time.
 public enum IncrementalFeed {
     /// The final image, and the partial images seen before the last byte (only those marked incomplete).
-    public static func run(_ decoder: any IncrementalImageDecoder, _ data: Data,
-                           chunk: Int) throws -> (image: Image, partials: [Image]) {
+    public static func run(
+        _ decoder: any IncrementalImageDecoder, _ data: Data,
+        chunk: Int
+    ) throws -> (image: Image, partials: [Image]) {
         var partials: [Image] = []
         var offset = 0
         while offset < data.count {

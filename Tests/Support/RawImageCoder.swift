@@ -61,16 +61,20 @@ public struct RawImageCoder: ImageCoder {
         let packed = pixels.packed()
         let layoutByte = UInt8(layouts.firstIndex(of: packed.layout) ?? 0)
         var data = Data(magic)
-        data.append(contentsOf: [UInt8(packed.width >> 8), UInt8(packed.width & 0xFF),
-                                 UInt8(packed.height >> 8), UInt8(packed.height & 0xFF), layoutByte])
+        data.append(contentsOf: [
+            UInt8(packed.width >> 8), UInt8(packed.width & 0xFF),
+            UInt8(packed.height >> 8), UInt8(packed.height & 0xFF), layoutByte,
+        ])
         data.append(contentsOf: packed.bytes)
         return data
     }
 
     /// A solid gray RAWI file.
     public static func solid(width: Int = 4, height: Int = 4, gray: UInt8 = 128) -> Data {
-        encode(PixelBuffer(width: width, height: height, layout: .gray8,
-                           bytes: [UInt8](repeating: gray, count: width * height)))
+        encode(
+            PixelBuffer(
+                width: width, height: height, layout: .gray8,
+                bytes: [UInt8](repeating: gray, count: width * height)))
     }
 
     /// A `width` × `height` RGBA RAWI file whose pixel (x, y) is (x, y, 7, 255): every pixel differs from

@@ -39,11 +39,14 @@ public final class RecordingLog: Sendable {
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] } set { metadata[key] = newValue }
+            get { metadata[key] }
+            set { metadata[key] = newValue }
         }
         func log(event: LogEvent) {
-            log.append(Entry(level: event.level, message: "\(event.message)",
-                             metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
+            log.append(
+                Entry(
+                    level: event.level, message: "\(event.message)",
+                    metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
         }
     }
 }

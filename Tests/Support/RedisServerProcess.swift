@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import WebImageCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,8 +46,9 @@ public final class RedisServerProcess: Sendable {
         while true {
             let candidate = Int(try LoopbackSocket.freePort())
             do {
-                let server = try Self.launch(port: candidate, directory: directory, extraArguments: extraArguments,
-                                             launcher: launcher)
+                let server = try Self.launch(
+                    port: candidate, directory: directory, extraArguments: extraArguments,
+                    launcher: launcher)
                 port = candidate
                 process.withLock { $0 = server }
                 return
@@ -64,24 +66,31 @@ public final class RedisServerProcess: Sendable {
 
     /// Starts the server again on its port and waits until it answers PING.
     public func start() throws {
-        let server = try Self.launch(port: port, directory: directory, extraArguments: extraArguments, launcher: launcher)
+        let server = try Self.launch(
+            port: port, directory: directory, extraArguments: extraArguments, launcher: launcher)
         process.withLock { $0 = server }
     }
 
     /// Spawns a server on `port` and waits until it answers; a server that exits early (its port taken) or
     /// does not answer in time is ended and reported.
-    private static func launch(port: Int, directory: TemporaryDirectory, extraArguments: [String],
-                               launcher: [String]) throws -> pid_t {
-        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                         "--dir", directory.url.path, "--logfile", directory.file("redis.log").path,
-                         "--enable-debug-command", "yes"] + extraArguments
+    private static func launch(
+        port: Int, directory: TemporaryDirectory, extraArguments: [String],
+        launcher: [String]
+    ) throws -> pid_t {
+        let arguments =
+            [
+                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--dir", directory.url.path, "--logfile", directory.file("redis.log").path,
+                "--enable-debug-command", "yes",
+            ] + extraArguments
         let command = launcher + [executable] + arguments
         let server = try ChildProcess.spawn(command[0], Array(command.dropFirst()))
         let deadline = ContinuousClock.now + startTimeout
         while ContinuousClock.now < deadline {
             if answersLikeRedis(port: port) { return server }
             var status: Int32 = 0
-            if waitpid(server, &status, WNOHANG) == server { throw Failure.didNotStart(port: port) }  // its port was taken
+            // its port was taken
+            if waitpid(server, &status, WNOHANG) == server { throw Failure.didNotStart(port: port) }
             usleep(20_000)
         }
         Glibc.kill(server, SIGKILL)
@@ -114,7 +123,8 @@ public final class RedisServerProcess: Sendable {
     /// Number of keys in database 0 (0 when the server does not answer).
     public func keyCount() -> Int {
         guard let reply = reply(to: "DBSIZE"), reply.first == UInt8(ascii: ":") else { return 0 }
-        return Int(String(decoding: reply.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return Int(String(decoding: reply.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
     }
 
     /// Freezes the server (SIGSTOP): connections still open through the listen backlog, but nothing is

@@ -23,7 +23,9 @@ public struct ReferenceFixture: Sendable, CustomStringConvertible {
     /// The fixture's bytes.
     public func data() throws -> Data { try Data(contentsOf: folder.appendingPathComponent(file)) }
     /// The reference PNG's bytes (Pillow's RGBA).
-    public func referencePNG() throws -> Data { try Data(contentsOf: folder.appendingPathComponent(file + ".reference.png")) }
+    public func referencePNG() throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent(file + ".reference.png"))
+    }
 
     /// Every fixture listed in `Tests/<target>/Fixtures/reference.tsv`.
     public static func all(in target: String) -> [ReferenceFixture] {
@@ -32,9 +34,11 @@ public struct ReferenceFixture: Sendable, CustomStringConvertible {
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 6, let width = Int(f[1]), let height = Int(f[2]), let tolerance = Int(f[3]),
-                  let comparison = Comparison(rawValue: f[4]) else { return nil }
-            return ReferenceFixture(file: f[0], width: width, height: height, tolerance: tolerance,
-                                    comparison: comparison, note: f[5], folder: folder)
+                let comparison = Comparison(rawValue: f[4])
+            else { return nil }
+            return ReferenceFixture(
+                file: f[0], width: width, height: height, tolerance: tolerance,
+                comparison: comparison, note: f[5], folder: folder)
         }
     }
 
@@ -56,7 +60,8 @@ public struct ReferenceFixture: Sendable, CustomStringConvertible {
                 if d > worst { worst = d; at = i / 4 }
             }
         }
-        return worst > tolerance ? "\(file): a channel differs by \(worst) at (\(at % width), \(at / width)), tolerance \(tolerance)" : nil
+        return worst > tolerance
+            ? "\(file): a channel differs by \(worst) at (\(at % width), \(at / width)), tolerance \(tolerance)" : nil
     }
 }
 
@@ -70,7 +75,9 @@ public enum DamagedCopies {
     }
 
     /// `copies` copies of `data`, each with `flips` random bits flipped after the first `keep` bytes.
-    public static func bitFlips(of data: Data, copies: Int = 200, flips: Int = 4, keep: Int = 4, seed: UInt64 = 1) -> [Data] {
+    public static func bitFlips(
+        of data: Data, copies: Int = 200, flips: Int = 4, keep: Int = 4, seed: UInt64 = 1
+    ) -> [Data] {
         var generator = SeededGenerator(seed: seed)
         guard data.count > keep else { return [] }
         return (0..<copies).map { _ in

@@ -11,7 +11,9 @@ public enum ReferenceTool {
 
     /// The tool's path in `/usr/bin` or `/usr/local/bin`, or nil when it is not installed.
     public static func path(of tool: String) -> String? {
-        ["/usr/bin", "/usr/local/bin"].map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/bin", "/usr/local/bin"].map { "\($0)/\(tool)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Runs `tool` with `arguments` and waits; throws with its output when it is missing or exits non-zero.
@@ -24,7 +26,8 @@ public enum ReferenceTool {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         // One file for both streams: the tools print little, and a file never fills up like a pipe.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("reference-tool-\(UUID().uuidString).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reference-tool-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
@@ -35,7 +38,9 @@ public enum ReferenceTool {
         try handle.close()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(output)")
+            throw Failure(
+                description:
+                    "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(output)")
         }
         return output
     }

@@ -30,13 +30,16 @@ public enum SyntheticPicture {
 
     /// The largest difference of any channel between two same-sized buffers, both seen as RGBA.
     public static func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
-        precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.width)x\(a.height) vs \(b.width)x\(b.height)")
+        precondition(
+            a.width == b.width && a.height == b.height, "sizes differ: \(a.width)x\(a.height) vs \(b.width)x\(b.height)"
+        )
         var worst = 0
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
-                worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
-                            abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+                worst = max(
+                    worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
+                    abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
             }
         }
         return worst
@@ -48,7 +51,9 @@ public enum SyntheticPicture {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
-                total += abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b)) + abs(Int(p.a) - Int(q.a))
+                total +=
+                    abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b))
+                    + abs(Int(p.a) - Int(q.a))
             }
         }
         return Double(total) / Double(max(1, a.width * a.height * 4))

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WebImageCore
-import WebImageTestSupport
 import WebImageTIFFCoder
+import WebImageTestSupport
 
 /// A little-endian TIFF written field by field, for headers no encoder writes.
 struct HandMadeTIFF {
@@ -10,8 +10,10 @@ struct HandMadeTIFF {
     var pixelData: [UInt8] = []
 
     /// A one-strip image of `samples` x `bits` whose strip holds `pixelData`.
-    static func strip(width: UInt32, height: UInt32, samples: UInt32 = 3, bits: UInt32 = 8, photometric: UInt32 = 2,
-                      rowsPerStrip: UInt32? = nil, stripBytes: UInt32? = nil, pixelData: [UInt8] = []) -> HandMadeTIFF {
+    static func strip(
+        width: UInt32, height: UInt32, samples: UInt32 = 3, bits: UInt32 = 8, photometric: UInt32 = 2,
+        rowsPerStrip: UInt32? = nil, stripBytes: UInt32? = nil, pixelData: [UInt8] = []
+    ) -> HandMadeTIFF {
         var tiff = HandMadeTIFF(pixelData: pixelData)
         tiff.entries = [
             (256, 4, [width]), (257, 4, [height]), (258, 3, Array(repeating: bits, count: Int(samples))),
@@ -26,7 +28,9 @@ struct HandMadeTIFF {
     func bytes(stripOffsetsAsGiven: Bool = false) -> Data {
         var out: [UInt8] = [0x49, 0x49, 42, 0]
         func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func u32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        func u32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+        }
         let pixelOffset = UInt32(8)
         let ifdOffset = UInt32(8 + pixelData.count + (pixelData.count & 1))
         out += u32(ifdOffset) + pixelData
@@ -57,19 +61,24 @@ struct HandMadeTIFF {
 struct TIFFHostileInputTests {
     @Test func theHandMadeBuilderMakesAValidFile() throws {
         let pixels: [UInt8] = (0..<36).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i * 7) }
-        let image = try TIFFCoder().decode(HandMadeTIFF.strip(width: 4, height: 3, pixelData: pixels).bytes(), options: DecodeOptions())
+        let image = try TIFFCoder().decode(
+            HandMadeTIFF.strip(width: 4, height: 3, pixelData: pixels).bytes(), options: DecodeOptions())
         #expect(image.pixels.packed().bytes == pixels)
     }
 
     @Test func absurdDimensionsAreRefusedFromTheDirectory() {
         let data = HandMadeTIFF.strip(width: 1_000_000, height: 1_000_000, pixelData: [1, 2, 3]).bytes()
-        #expect(throws: ImageError.imageTooLarge(width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)) {
+        #expect(
+            throws: ImageError.imageTooLarge(
+                width: 1_000_000, height: 1_000_000, limit: DecodeOptions.defaultMaxPixelCount)
+        ) {
             try TIFFCoder().decode(data, options: DecodeOptions())
         }
     }
 
     @Test func thePixelLimitIsChecked() {
-        let data = HandMadeTIFF.strip(width: 300, height: 200, pixelData: [UInt8](repeating: 9, count: 300 * 200 * 3)).bytes()
+        let data = HandMadeTIFF.strip(width: 300, height: 200, pixelData: [UInt8](repeating: 9, count: 300 * 200 * 3))
+            .bytes()
         #expect(throws: ImageError.imageTooLarge(width: 300, height: 200, limit: 50_000)) {
             try TIFFCoder().decode(data, options: DecodeOptions(maxPixelCount: 50_000))
         }
@@ -78,7 +87,8 @@ struct TIFFHostileInputTests {
     @Test func aStripLargerThanThePixelBudgetIsRefusedBeforeLibtiffAllocatesIt() {
         // 240x240 is under a 60,000-pixel limit (1 MB of libtiff allocations at most), but 16 samples of
         // 16 bits in one LZW strip (libtiff cuts only uncompressed strips itself) make a 1.8 MB strip.
-        var tiff = HandMadeTIFF.strip(width: 240, height: 240, samples: 16, bits: 16, photometric: 1, pixelData: [0, 0])
+        var tiff = HandMadeTIFF.strip(
+            width: 240, height: 240, samples: 16, bits: 16, photometric: 1, pixelData: [0, 0])
         tiff.entries = tiff.entries.map { $0.tag == 259 ? (tag: 259, type: 3, values: [5]) : $0 }
         let data = tiff.bytes()
         do {
@@ -96,7 +106,8 @@ struct TIFFHostileInputTests {
 
     @Test func aStripPastTheEndIsBadDataUnlessPartialImagesAreAllowed() throws {
         // 64 rows in strips of 8, but only the first 24 rows' bytes are in the file.
-        var tiff = HandMadeTIFF.strip(width: 16, height: 64, rowsPerStrip: 8, pixelData: [UInt8](repeating: 200, count: 16 * 24 * 3))
+        var tiff = HandMadeTIFF.strip(
+            width: 16, height: 64, rowsPerStrip: 8, pixelData: [UInt8](repeating: 200, count: 16 * 24 * 3))
         tiff.entries.removeAll { $0.tag == 273 || $0.tag == 279 }
         tiff.entries.append((273, 4, (0..<8).map { 8 + UInt32($0) * 16 * 8 * 3 }))
         tiff.entries.append((279, 4, Array(repeating: 16 * 8 * 3, count: 8)))
@@ -108,8 +119,9 @@ struct TIFFHostileInputTests {
     }
 
     @Test func truncatedCopiesEndInAnImageOrATypedError() throws {
-        let data = try TIFFCoder().encode(Image(pixels: SyntheticPicture.make(width: 40, height: 30, layout: .rgba8)),
-                                          as: .tiff, options: EncodeOptions())
+        let data = try TIFFCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 40, height: 30, layout: .rgba8)),
+            as: .tiff, options: EncodeOptions())
         for copy in DamagedCopies.truncations(of: data) {
             do { _ = try TIFFCoder().decode(copy, options: DecodeOptions()) } catch {
                 #expect(error.description.isEmpty == false)
@@ -131,10 +143,13 @@ struct TIFFHostileInputTests {
     }
 
     @Test func aCancelledTokenStopsTheDecode() throws {
-        let data = try TIFFCoder().encode(Image(pixels: SyntheticPicture.make(width: 64, height: 64)), as: .tiff, options: EncodeOptions())
+        let data = try TIFFCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 64, height: 64)), as: .tiff, options: EncodeOptions())
         let token = DecodeCancellation()
         token.cancel()
-        #expect(throws: ImageError.cancelled) { try TIFFCoder().decode(data, options: DecodeOptions(cancellation: token)) }
+        #expect(throws: ImageError.cancelled) {
+            try TIFFCoder().decode(data, options: DecodeOptions(cancellation: token))
+        }
     }
 
     @Test func notATIFFIsBadData() {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImagePNGCoder
-import WebImageTestSupport
 import WebImageTIFFCoder
+import WebImageTestSupport
 
 /// Every fixture of `scripts/reference/tiff-bmp-ico-reference.py` against Pillow's pixels (see `reference.tsv`
 /// for each file's variant and tolerance).
@@ -55,8 +55,9 @@ struct TIFFDecodingTests {
     }
 
     @Test func aThumbnailFitsTheUprightImage() throws {
-        let image = try TIFFCoder().decode(try fixture("orientation-6.tif"),
-                                           options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 10)))
+        let image = try TIFFCoder().decode(
+            try fixture("orientation-6.tif"),
+            options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 10)))
         #expect(image.width <= 10 && image.height <= 10)
         #expect(image.height > image.width)
     }
@@ -68,7 +69,8 @@ struct TIFFDecodingTests {
     }
 
     @Test func layoutsAreTheCheapestThatKeepTheInformation() throws {
-        #expect(try TIFFCoder().decode(try fixture("gray-deflate.tif"), options: DecodeOptions()).pixels.layout == .gray8)
+        #expect(
+            try TIFFCoder().decode(try fixture("gray-deflate.tif"), options: DecodeOptions()).pixels.layout == .gray8)
         #expect(try TIFFCoder().decode(try fixture("rgb-lzw.tif"), options: DecodeOptions()).pixels.layout == .rgb8)
         #expect(try TIFFCoder().decode(try fixture("rgba-lzw.tif"), options: DecodeOptions()).pixels.layout == .rgba8)
         #expect(try TIFFCoder().decode(try fixture("palette-lzw.tif"), options: DecodeOptions()).pixels.layout == .rgb8)
@@ -121,14 +123,16 @@ struct TIFFEncodingTests {
         let profile = Data((0..<300).map { UInt8($0 & 0xFF) })
         var options = EncodeOptions()
         options.iccProfile = profile
-        let data = try TIFFCoder().encode(Image(pixels: SyntheticPicture.make(width: 8, height: 8)), as: .tiff, options: options)
+        let data = try TIFFCoder().encode(
+            Image(pixels: SyntheticPicture.make(width: 8, height: 8)), as: .tiff, options: options)
         #expect(try TIFFCoder().decode(data, options: DecodeOptions()).metadata.iccProfile == profile)
     }
 
     @Test func otherFormatsAreNotEncoded() {
         #expect(!TIFFCoder().canEncode(to: .png))
         #expect(throws: ImageError.unsupportedFormat(.png)) {
-            try TIFFCoder().encode(Image(pixels: SyntheticPicture.make(width: 4, height: 4)), as: .png, options: EncodeOptions())
+            try TIFFCoder().encode(
+                Image(pixels: SyntheticPicture.make(width: 4, height: 4)), as: .png, options: EncodeOptions())
         }
     }
 }

@@ -57,10 +57,13 @@ import WebImageTransformers
         let one = PixelBuffer(width: 1, height: 1, layout: .rgb8, bytes: [10, 20, 30])
         #expect(try BlurTransformer(sigma: 20).transformFrame(one).bytes == [10, 20, 30])
         // Rows padded to 8 bytes: the output is packed and the padding never read as pixels.
-        let padded = PixelBuffer(width: 2, height: 2, layout: .rgb8, bytesPerRow: 8,
-                                 bytes: [9, 9, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 9, 9, 255, 255])
-        for transformer in [try BlurTransformer(sigma: 1) as any FrameTransformer, try BlurTransformer(sigma: 9),
-                            try SharpenTransformer(sigma: 1), try ColorAdjustTransformer(brightness: 1)] {
+        let padded = PixelBuffer(
+            width: 2, height: 2, layout: .rgb8, bytesPerRow: 8,
+            bytes: [9, 9, 9, 9, 9, 9, 0, 0, 9, 9, 9, 9, 9, 9, 255, 255])
+        for transformer in [
+            try BlurTransformer(sigma: 1) as any FrameTransformer, try BlurTransformer(sigma: 9),
+            try SharpenTransformer(sigma: 1), try ColorAdjustTransformer(brightness: 1),
+        ] {
             let output = try transformer.transformFrame(padded)
             #expect(output.bytesPerRow == 6)
             #expect(Set(output.bytes).count == 1, "\(transformer.transformerKey): \(output.bytes)")
@@ -69,7 +72,8 @@ import WebImageTransformers
 
     @Test func grayImagesTakeAColourTint() throws {
         let gray = PixelBuffer(width: 2, height: 1, layout: .gray8, bytes: [0, 255])
-        let red = try TintTransformer(color: RGBAColor(red: 255, green: 0, blue: 0), mode: .multiply).transformFrame(gray)
+        let red = try TintTransformer(color: RGBAColor(red: 255, green: 0, blue: 0), mode: .multiply).transformFrame(
+            gray)
         #expect(red.layout == .rgb8 && red.bytes == [0, 0, 0, 255, 0, 0])
         let half = try TintTransformer(color: RGBAColor(red: 128, green: 128, blue: 128)).transformFrame(gray)
         #expect(half.layout == .gray8 && half.bytes == [128, 128])
@@ -78,8 +82,9 @@ import WebImageTransformers
     /// An animation comes back animated, each frame blurred when it is asked for.
     @Test func animatedFramesAreFilteredOneByOne() throws {
         let frames = (0..<3).map { index in
-            PixelBuffer(width: 8, height: 8, layout: .gray8,
-                        bytes: (0..<64).map { $0 % 8 < 4 ? UInt8(index * 50) : 255 })
+            PixelBuffer(
+                width: 8, height: 8, layout: .gray8,
+                bytes: (0..<64).map { $0 % 8 < 4 ? UInt8(index * 50) : 255 })
         }
         let animation = AnimatedFrames(source: ListedFrames(frames: frames))
         let image = try Image(animation: animation, format: .gif)

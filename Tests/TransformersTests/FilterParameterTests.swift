@@ -52,31 +52,35 @@ import WebImageTransformers
     }
 
     @Test func keysAreStableAndDistinct() throws {
-        let keys = [
-            try BlurTransformer(sigma: 10).transformerKey,
-            try BlurTransformer(sigma: 10.5).transformerKey,
-            try BlurTransformer(sigma: 0.1).transformerKey,
-            try SharpenTransformer(sigma: 1).transformerKey,
-            try SharpenTransformer(sigma: 1, amount: 2).transformerKey,
-            try SharpenTransformer(sigma: 1, threshold: 2).transformerKey,
-            try SharpenTransformer(sigma: 2).transformerKey,
-            try ColorAdjustTransformer().transformerKey,
-            try ColorAdjustTransformer(brightness: 1).transformerKey,
-            try ColorAdjustTransformer(contrast: 2).transformerKey,
-            try ColorAdjustTransformer(saturation: 2).transformerKey,
-            GrayscaleTransformer().transformerKey,
-        ] + BlendMode.allCases.map { TintTransformer(color: .black, mode: $0).transformerKey } + [
-            TintTransformer(color: RGBAColor(red: 1, green: 0, blue: 0)).transformerKey,
-            TintTransformer(color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 128)).transformerKey,
-        ]
+        let keys =
+            [
+                try BlurTransformer(sigma: 10).transformerKey,
+                try BlurTransformer(sigma: 10.5).transformerKey,
+                try BlurTransformer(sigma: 0.1).transformerKey,
+                try SharpenTransformer(sigma: 1).transformerKey,
+                try SharpenTransformer(sigma: 1, amount: 2).transformerKey,
+                try SharpenTransformer(sigma: 1, threshold: 2).transformerKey,
+                try SharpenTransformer(sigma: 2).transformerKey,
+                try ColorAdjustTransformer().transformerKey,
+                try ColorAdjustTransformer(brightness: 1).transformerKey,
+                try ColorAdjustTransformer(contrast: 2).transformerKey,
+                try ColorAdjustTransformer(saturation: 2).transformerKey,
+                GrayscaleTransformer().transformerKey,
+            ] + BlendMode.allCases.map { TintTransformer(color: .black, mode: $0).transformerKey } + [
+                TintTransformer(color: RGBAColor(red: 1, green: 0, blue: 0)).transformerKey,
+                TintTransformer(color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 128)).transformerKey,
+            ]
         #expect(Set(keys).count == keys.count, "\(keys)")
         #expect(try BlurTransformer(sigma: 10).transformerKey == "blur(sigma:10.0)")
-        #expect(try SharpenTransformer(sigma: 0.5, amount: 1.5, threshold: 3).transformerKey
+        #expect(
+            try SharpenTransformer(sigma: 0.5, amount: 1.5, threshold: 3).transformerKey
                 == "sharpen(sigma:0.5,amount:1.5,threshold:3.0)")
-        #expect(try ColorAdjustTransformer(brightness: -0.0).transformerKey
+        #expect(
+            try ColorAdjustTransformer(brightness: -0.0).transformerKey
                 == ColorAdjustTransformer(brightness: 0).transformerKey)
-        #expect(TintTransformer(color: RGBAColor(red: 200, green: 80, blue: 5, alpha: 180), mode: .softLight)
-            .transformerKey == "tint(color:c85005b4,mode:softLight)")
+        #expect(
+            TintTransformer(color: RGBAColor(red: 200, green: 80, blue: 5, alpha: 180), mode: .softLight)
+                .transformerKey == "tint(color:c85005b4,mode:softLight)")
         #expect(GrayscaleTransformer().transformerKey == "grayscale")
     }
 }

@@ -7,10 +7,13 @@ import WebImageTransformers
 /// Pillow's GaussianBlur, UnsharpMask and convert("L"), and NumPy's W3C blend and adjustment formulas.
 @Suite struct FilterReferenceTests {
     /// The reference case `name` on `layout`, and our output on the same input.
-    private func compare(_ name: String, _ layout: PixelLayout,
-                         _ transformer: some FrameTransformer) throws -> (max: Int, mean: Double, differences: [Int]) {
-        let reference = try #require(FilterTestImages.reference["\(name) \(layout.rawValue)"],
-                                     "\(name) \(layout.rawValue) missing from filter-reference.tsv")
+    private func compare(
+        _ name: String, _ layout: PixelLayout,
+        _ transformer: some FrameTransformer
+    ) throws -> (max: Int, mean: Double, differences: [Int]) {
+        let reference = try #require(
+            FilterTestImages.reference["\(name) \(layout.rawValue)"],
+            "\(name) \(layout.rawValue) missing from filter-reference.tsv")
         let output = try transformer.transformFrame(FilterTestImages.image(layout))
         return FilterTestImages.difference(output, reference.expected)
     }
@@ -28,7 +31,8 @@ import WebImageTransformers
     /// within 4 levels, 1 on average (a NumPy model of the same filter gives 4 and 0.71 there).
     @Test(arguments: [(10, PixelLayout.rgb8, 3, 0.6), (24, .rgb8, 3, 0.6), (6, .gray8, 3, 0.6), (8, .rgba8, 4, 1.0)])
     func recursiveBlurMatchesATrueGaussian(sigma: Double, layout: PixelLayout, maximum: Int, mean: Double) throws {
-        let reference = try #require(FilterTestImages.reference["blur:\(FilterReferenceTests.text(sigma)) \(layout.rawValue)"])
+        let reference = try #require(
+            FilterTestImages.reference["blur:\(FilterReferenceTests.text(sigma)) \(layout.rawValue)"])
         let output = try BlurTransformer(sigma: sigma).transformFrame(FilterTestImages.image(layout))
         let d = FilterTestImages.difference(output, reference.expected, minimumAlphaForColour: 64)
         #expect(d.max <= maximum && d.mean <= mean, "sigma \(sigma) \(layout): max \(d.max), mean \(d.mean)")
@@ -55,15 +59,20 @@ import WebImageTransformers
     /// The unsharp mask over a true gaussian: one level of blur rounding becomes `amount` levels, plus one.
     /// With a threshold, that level can also decide whether a sample is sharpened at all (a jump of
     /// `amount * threshold`), so 1 % of the samples may differ more.
-    @Test(arguments: [("1:1:0", 1.0, 1.0, 0.0, PixelLayout.rgb8), ("2:1.5:4", 2, 1.5, 4, .rgb8),
-                      ("0.5:2:0", 0.5, 2, 0, .gray8), ("1:1:0", 1, 1, 0, .rgba8)])
-    func sharpenMatchesTheUnsharpMaskFormula(name: String, sigma: Double, amount: Double, threshold: Double,
-                                            layout: PixelLayout) throws {
+    @Test(arguments: [
+        ("1:1:0", 1.0, 1.0, 0.0, PixelLayout.rgb8), ("2:1.5:4", 2, 1.5, 4, .rgb8),
+        ("0.5:2:0", 0.5, 2, 0, .gray8), ("1:1:0", 1, 1, 0, .rgba8),
+    ])
+    func sharpenMatchesTheUnsharpMaskFormula(
+        name: String, sigma: Double, amount: Double, threshold: Double,
+        layout: PixelLayout
+    ) throws {
         let transformer = try SharpenTransformer(sigma: sigma, amount: amount, threshold: threshold)
         let d = try compare("sharpen:\(name)", layout, transformer)
         let outside = FilterTestImages.share(of: d.differences, above: Int(amount) + 1)
-        #expect(outside <= (threshold > 0 ? 0.01 : 0) && d.mean <= 0.2,
-                "\(name) \(layout): max \(d.max), mean \(d.mean), \(outside * 100) % above \(amount + 1)")
+        #expect(
+            outside <= (threshold > 0 ? 0.01 : 0) && d.mean <= 0.2,
+            "\(name) \(layout): max \(d.max), mean \(d.mean), \(outside * 100) % above \(amount + 1)")
     }
 
     /// Pillow's UnsharpMask blurs with its box approximation: within 6 levels, 1 on average, except where
@@ -91,11 +100,15 @@ import WebImageTransformers
     }
 
     /// Float32 against float64 may round a value on the other side of .5: one level.
-    @Test(arguments: [("40:1.3:0.5", 40.0, 1.3, 0.5, PixelLayout.rgb8), ("-100:1:1", -100, 1, 1, .rgb8),
-                      ("0:0.6:2.5", 0, 0.6, 2.5, .rgb8), ("25:1.1:0", 25, 1.1, 0, .rgba8),
-                      ("-30:1.8:1", -30, 1.8, 1, .gray8)])
-    func colorAdjustMatchesTheFormula(name: String, brightness: Double, contrast: Double, saturation: Double,
-                                      layout: PixelLayout) throws {
+    @Test(arguments: [
+        ("40:1.3:0.5", 40.0, 1.3, 0.5, PixelLayout.rgb8), ("-100:1:1", -100, 1, 1, .rgb8),
+        ("0:0.6:2.5", 0, 0.6, 2.5, .rgb8), ("25:1.1:0", 25, 1.1, 0, .rgba8),
+        ("-30:1.8:1", -30, 1.8, 1, .gray8),
+    ])
+    func colorAdjustMatchesTheFormula(
+        name: String, brightness: Double, contrast: Double, saturation: Double,
+        layout: PixelLayout
+    ) throws {
         let transformer = try ColorAdjustTransformer(brightness: brightness, contrast: contrast, saturation: saturation)
         let d = try compare("adjust:\(name)", layout, transformer)
         #expect(d.max <= 1, "\(name) \(layout): max \(d.max), mean \(d.mean)")

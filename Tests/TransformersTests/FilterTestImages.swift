@@ -54,7 +54,8 @@ enum FilterTestImages {
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t")
             guard fields.count == 5, let layout = PixelLayout(rawValue: String(fields[1])),
-                  let width = Int(fields[2]), let height = Int(fields[3]) else { continue }
+                let width = Int(fields[2]), let height = Int(fields[3])
+            else { continue }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(fields[4].count / 2)
             var index = fields[4].startIndex
@@ -82,10 +83,13 @@ enum FilterTestImages {
     /// compared, colour only where the expected alpha is at least `minimumAlphaForColour`: below that
     /// the straight colour is a small premultiplied value divided by a small alpha, where one level of
     /// rounding is many levels of colour, and invisible anyway.
-    static func difference(_ actual: PixelBuffer, _ expected: PixelBuffer,
-                           minimumAlphaForColour: UInt8 = 32) -> (max: Int, mean: Double, differences: [Int]) {
-        precondition(actual.width == expected.width && actual.height == expected.height
-                     && actual.layout == expected.layout, "compared buffers differ in size or layout")
+    static func difference(
+        _ actual: PixelBuffer, _ expected: PixelBuffer,
+        minimumAlphaForColour: UInt8 = 32
+    ) -> (max: Int, mean: Double, differences: [Int]) {
+        precondition(
+            actual.width == expected.width && actual.height == expected.height
+                && actual.layout == expected.layout, "compared buffers differ in size or layout")
         let a = actual.packed().bytes, e = expected.packed().bytes
         let channels = actual.layout.bytesPerPixel
         var largest = 0, total = 0, count = 0

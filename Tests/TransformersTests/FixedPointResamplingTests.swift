@@ -37,14 +37,19 @@ struct FixedPointResamplingTests {
                 case .structured:
                     for c in 0..<channels {
                         var v = (x * 7 + y * 3 + c * 50) % 256
-                        if (width / 4..<width / 2).contains(x) && (height / 4..<height / 2).contains(y) { v = 255 - c * 30 }
+                        if (width / 4..<width / 2).contains(x) && (height / 4..<height / 2).contains(y) {
+                            v = 255 - c * 30
+                        }
                         if x == width * 2 / 3 { v = 0 }
                         bytes[o + c] = UInt8(v)
                     }
                     if channels == 4 {
                         let dx = Double(x) - Double(width) / 2, dy = Double(y) - Double(height) / 2
                         let r = (dx * dx + dy * dy).squareRoot(), edge = Double(min(width, height)) / 3
-                        let alpha = r < edge ? 255 : (r < edge + 2 ? 255 * (edge + 2 - r) / 2 : (r < edge + 8 ? 12 - (r - edge - 2) * 2 : 0))
+                        let alpha =
+                            r < edge
+                            ? 255
+                            : (r < edge + 2 ? 255 * (edge + 2 - r) / 2 : (r < edge + 8 ? 12 - (r - edge - 2) * 2 : 0))
                         bytes[o + 3] = UInt8(max(0, min(255, alpha.rounded())))
                     }
                 }
@@ -72,12 +77,18 @@ struct FixedPointResamplingTests {
         for layout in PixelLayout.allCases {
             for kind in Picture.allCases {
                 for (index, size) in Self.sizes.enumerated() {
-                    let source = Self.picture(kind, layout, width: size.source.0, height: size.source.1, seed: UInt64(index))
+                    let source = Self.picture(
+                        kind, layout, width: size.source.0, height: size.source.1, seed: UInt64(index))
                     let (w, h) = size.output
-                    #expect(filter == .nearest || ImageResampler.fixedPointStaysWithinOneLevel(
-                        sourceWidth: source.width, sourceHeight: source.height, layout: layout, width: w, height: h,
-                        filter: filter), "\(filter) \(layout) \(size) runs in Float")
-                    let fixed = ImageResampler.resample(source, width: w, height: h, filter: filter, arithmetic: .fixedPoint)
+                    #expect(
+                        filter == .nearest
+                            || ImageResampler.fixedPointStaysWithinOneLevel(
+                                sourceWidth: source.width, sourceHeight: source.height, layout: layout, width: w,
+                                height: h,
+                                filter: filter),
+                        "\(filter) \(layout) \(size) runs in Float")
+                    let fixed = ImageResampler.resample(
+                        source, width: w, height: h, filter: filter, arithmetic: .fixedPoint)
                     let float = ImageResampler.resample(source, width: w, height: h, filter: filter, arithmetic: .float)
                     let worst = Self.worstDifference(fixed, float)
                     #expect(worst <= 1, "\(filter) \(layout) \(kind) \(size): \(worst) levels")
@@ -101,10 +112,12 @@ struct FixedPointResamplingTests {
         for layout in PixelLayout.allCases {
             let source = Self.picture(.structured, layout, width: 61, height: 47, seed: 3)
             for (x, y, w, h) in [(0, 0, 20, 15), (5, 7, 9, 11), (29, 21, 1, 1), (0, 12, 30, 4)] {
-                let fixed = ImageResampler.resample(source, scaledWidth: 30, scaledHeight: 22, region: (x, y, w, h),
-                                                    filter: .lanczos3, arithmetic: .fixedPoint)
-                let float = ImageResampler.resample(source, scaledWidth: 30, scaledHeight: 22, region: (x, y, w, h),
-                                                    filter: .lanczos3, arithmetic: .float)
+                let fixed = ImageResampler.resample(
+                    source, scaledWidth: 30, scaledHeight: 22, region: (x, y, w, h),
+                    filter: .lanczos3, arithmetic: .fixedPoint)
+                let float = ImageResampler.resample(
+                    source, scaledWidth: 30, scaledHeight: 22, region: (x, y, w, h),
+                    filter: .lanczos3, arithmetic: .float)
                 #expect(Self.worstDifference(fixed, float) <= 1, "\(layout) (\(x), \(y), \(w), \(h))")
             }
         }
@@ -141,7 +154,9 @@ struct FixedPointResamplingTests {
             var sampler = RowDownsampler(sourceWidth: 203, sourceHeight: 157, layout: layout, width: 37, height: 29)
             let rowBytes = 203 * layout.bytesPerPixel
             source.bytes.withUnsafeBufferPointer { all in
-                for y in 0..<157 { sampler.consume(row: UnsafeBufferPointer(rebasing: all[(y * rowBytes)..<((y + 1) * rowBytes)])) }
+                for y in 0..<157 {
+                    sampler.consume(row: UnsafeBufferPointer(rebasing: all[(y * rowBytes)..<((y + 1) * rowBytes)]))
+                }
             }
             #expect(sampler.finish() == ImageResampler.resample(source, width: 37, height: 29), "\(layout)")
         }

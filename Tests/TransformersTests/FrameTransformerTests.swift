@@ -17,8 +17,10 @@ private final class CountingSource: AnimatedFrameSource {
     func composeFrame(at index: Int, onto background: PixelBuffer?) throws -> ComposedFrame {
         composed.withLock { $0.append(index) }
         let bytes = [UInt8](repeating: UInt8(index * 10), count: canvasWidth * canvasHeight)
-        return ComposedFrame(frame: PixelBuffer(width: canvasWidth, height: canvasHeight, layout: .gray8,
-                                                bytes: bytes), nextBackground: nil)
+        return ComposedFrame(
+            frame: PixelBuffer(
+                width: canvasWidth, height: canvasHeight, layout: .gray8,
+                bytes: bytes), nextBackground: nil)
     }
 }
 

@@ -20,7 +20,8 @@ import WebImageTransformers
         let fill = RGBAColor(red: 10, green: 200, blue: 30)
         for reference in GeometryFixtures.references where reference.kind == "rotate" {
             let degrees = try #require(Double(reference.parameter))
-            let output = try RotateTransformer(degrees: degrees, background: fill).transformFrame(GeometryFixtures.pattern())
+            let output = try RotateTransformer(degrees: degrees, background: fill).transformFrame(
+                GeometryFixtures.pattern())
             #expect(output.width == reference.width && output.height == reference.height, "\(degrees)")
             #expect(output.layout == .rgb8)
             guard output.width == reference.width && output.height == reference.height else { continue }
@@ -46,7 +47,8 @@ import WebImageTransformers
     @Test func roundedCornersCoverWhatASupersampledDrawingCovers() throws {
         for reference in GeometryFixtures.references where reference.kind == "rounded" || reference.kind == "circle" {
             let input = PixelBuffer.filledForTest(width: reference.width, height: reference.height)
-            let output = reference.kind == "circle"
+            let output =
+                reference.kind == "circle"
                 ? try CircleTransformer().transformFrame(input)
                 : try RoundedCornersTransformer(radius: try #require(Double(reference.parameter))).transformFrame(input)
             #expect(output.layout == .rgba8 && output.width == reference.width && output.height == reference.height)
@@ -54,7 +56,9 @@ import WebImageTransformers
             let differences = zip(alpha, reference.bytes).map { abs(Int($0) - Int($1)) }
             let worst = differences.max() ?? 0
             let mean = Double(differences.reduce(0, +)) / Double(differences.count)
-            #expect(worst <= 26, "\(reference.kind) \(reference.parameter) \(reference.width)x\(reference.height): worst \(worst)")
+            #expect(
+                worst <= 26,
+                "\(reference.kind) \(reference.parameter) \(reference.width)x\(reference.height): worst \(worst)")
             #expect(mean <= 1, "\(reference.kind) \(reference.parameter): mean \(mean)")
             #expect(alpha[0] == 0)
             #expect(alpha[(reference.height / 2) * reference.width + reference.width / 2] == 255)
@@ -66,6 +70,7 @@ import WebImageTransformers
 extension PixelBuffer {
     /// An opaque mid-gray RGB buffer.
     static func filledForTest(width: Int, height: Int, value: UInt8 = 128) -> PixelBuffer {
-        PixelBuffer(width: width, height: height, layout: .rgb8, bytes: [UInt8](repeating: value, count: width * height * 3))
+        PixelBuffer(
+            width: width, height: height, layout: .rgb8, bytes: [UInt8](repeating: value, count: width * height * 3))
     }
 }

@@ -36,7 +36,8 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         let frames = (0..<3).map { i in
             ImageFrame(pixels: gray(4, 2, [UInt8](repeating: UInt8(i * 50), count: 8)), duration: .milliseconds(100))
         }
-        let output = try CropTransformer(x: 1, y: 0, width: 2, height: 1).transformed(Image(frames: frames, loopCount: 2))
+        let output = try CropTransformer(x: 1, y: 0, width: 2, height: 1).transformed(
+            Image(frames: frames, loopCount: 2))
         #expect(output.frameCount == 3 && output.loopCount == 2)
         #expect(try output.frame(at: 2).pixels.bytes == [100, 100])
         #expect(output.width == 2 && output.height == 1)
@@ -54,19 +55,26 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
     @Test func aTranslucentBackgroundMakesRGBAAndAColouredOneRGB() throws {
         let transparent = try PaddingTransformer(top: 0, right: 1, bottom: 0, left: 0).transformFrame(gray(1, 1, [9]))
         #expect(transparent.layout == .rgba8 && transparent.bytes == [9, 9, 9, 255, 0, 0, 0, 0])
-        let red = try PaddingTransformer(top: 0, right: 1, bottom: 0, left: 0, background: RGBAColor(red: 255, green: 0, blue: 0))
-            .transformFrame(gray(1, 1, [9]))
+        let red = try PaddingTransformer(
+            top: 0, right: 1, bottom: 0, left: 0, background: RGBAColor(red: 255, green: 0, blue: 0)
+        )
+        .transformFrame(gray(1, 1, [9]))
         #expect(red.layout == .rgb8 && red.bytes == [9, 9, 9, 255, 0, 0])
     }
 
     @Test func extendPlacesTheImageByGravityAndNeverShrinks() throws {
         let input = GeometryFixtures.distinct(width: 2, height: 2, layout: .rgb8)
-        let output = try ExtendTransformer(width: 5, height: 3, gravity: .southEast, background: .black).transformFrame(input)
+        let output = try ExtendTransformer(width: 5, height: 3, gravity: .southEast, background: .black).transformFrame(
+            input)
         #expect(output.width == 5 && output.height == 3 && output.layout == .rgb8)
         #expect(output.rgba(x: 3, y: 1) == input.rgba(x: 0, y: 0))
         #expect(output.rgba(x: 0, y: 0) == (0, 0, 0, 255))
         let wide = try ExtendTransformer(width: 1, height: 4).transformFrame(input)
-        #expect(wide.width == 2 && wide.height == 4 && wide.rgba(x: 0, y: 1) == (input.rgba(x: 0, y: 0).r, input.rgba(x: 0, y: 0).g, input.rgba(x: 0, y: 0).b, 255))
+        #expect(
+            wide.width == 2 && wide.height == 4
+                && wide.rgba(x: 0, y: 1) == (
+                    input.rgba(x: 0, y: 0).r, input.rgba(x: 0, y: 0).g, input.rgba(x: 0, y: 0).b, 255
+                ))
         #expect(try ExtendTransformer(width: 0, height: 0).transformFrame(input) == input)
     }
 
@@ -83,9 +91,12 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
     private let input = gray(3, 2, [1, 2, 3, 4, 5, 6])
 
     @Test func flopMirrorsLeftRightAndFlipTopBottom() throws {
-        #expect(try FlipTransformer(horizontal: true, vertical: false).transformFrame(input).bytes == [3, 2, 1, 6, 5, 4])
-        #expect(try FlipTransformer(horizontal: false, vertical: true).transformFrame(input).bytes == [4, 5, 6, 1, 2, 3])
-        #expect(try FlipTransformer(horizontal: true, vertical: true).transformFrame(input).bytes == [6, 5, 4, 3, 2, 1])
+        #expect(
+            try FlipTransformer(horizontal: true, vertical: false).transformFrame(input).bytes == [3, 2, 1, 6, 5, 4])
+        #expect(
+            try FlipTransformer(horizontal: false, vertical: true).transformFrame(input).bytes == [4, 5, 6, 1, 2, 3])
+        #expect(
+            try FlipTransformer(horizontal: true, vertical: true).transformFrame(input).bytes == [6, 5, 4, 3, 2, 1])
     }
 
     @Test func quarterTurnsAreExactAndClockwise() throws {
@@ -116,25 +127,31 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 
     @Test func aTranslucentImageStaysTranslucentOnAnOpaqueBackground() throws {
         // Half-transparent red, turned 45 degrees onto opaque blue.
-        let red = PixelBuffer(width: 10, height: 10, layout: .rgba8, bytes: (0..<100).flatMap { _ in [UInt8(255), 0, 0, 128] })
-        let output = try RotateTransformer(degrees: 45, background: RGBAColor(red: 0, green: 0, blue: 255)).transformFrame(red)
-        #expect(output.layout == .rgba8 && output.width == 16 && output.height == 16)   // as Pillow's expand
+        let red = PixelBuffer(
+            width: 10, height: 10, layout: .rgba8, bytes: (0..<100).flatMap { _ in [UInt8(255), 0, 0, 128] })
+        let output = try RotateTransformer(degrees: 45, background: RGBAColor(red: 0, green: 0, blue: 255))
+            .transformFrame(red)
+        #expect(output.layout == .rgba8 && output.width == 16 && output.height == 16)  // as Pillow's expand
         #expect(output.rgba(x: 8, y: 8) == (255, 0, 0, 128))
         #expect(output.rgba(x: 0, y: 0) == (0, 0, 255, 255))
         // Along the edges the two mix, more opaque than the image alone.
-        let mixed = (0..<16).flatMap { y in (0..<16).map { x in output.rgba(x: x, y: y) } }.filter { $0.r > 0 && $0.b > 0 }
+        let mixed = (0..<16).flatMap { y in (0..<16).map { x in output.rgba(x: x, y: y) } }.filter {
+            $0.r > 0 && $0.b > 0
+        }
         #expect(!mixed.isEmpty)
         #expect(mixed.allSatisfy { $0.a > 128 })
     }
 
     @Test func grayOnAGrayBackgroundStaysGray() throws {
-        let output = try RotateTransformer(degrees: 10, background: .white).transformFrame(GeometryFixtures.distinct(width: 9, height: 5, layout: .gray8))
+        let output = try RotateTransformer(degrees: 10, background: .white).transformFrame(
+            GeometryFixtures.distinct(width: 9, height: 5, layout: .gray8))
         #expect(output.layout == .gray8)
         #expect(output.bytes[0] == 255)
     }
 
     @Test func arbitraryRotationHasNoDarkFringes() throws {
-        let white = PixelBuffer(width: 20, height: 12, layout: .rgba8, bytes: [UInt8](repeating: 255, count: 20 * 12 * 4))
+        let white = PixelBuffer(
+            width: 20, height: 12, layout: .rgba8, bytes: [UInt8](repeating: 255, count: 20 * 12 * 4))
         let output = try RotateTransformer(degrees: 30).transformFrame(white)
         #expect(output.layout == .rgba8)
         var partial = 0
@@ -154,7 +171,7 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
     private func framed() -> PixelBuffer {
         var bytes = [UInt8](repeating: 255, count: 10 * 8 * 3)
         for y in 3..<5 { for x in 4..<7 { let o = (y * 10 + x) * 3; bytes[o + 1] = 0; bytes[o + 2] = 0 } }
-        bytes[(0 * 10 + 9) * 3] = 250   // within 10 of white: still border
+        bytes[(0 * 10 + 9) * 3] = 250  // within 10 of white: still border
         bytes[(7 * 10 + 0) * 3 + 1] = 246
         return PixelBuffer(width: 10, height: 8, layout: .rgb8, bytes: bytes)
     }
@@ -167,15 +184,16 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 
     @Test func aThresholdBelowTheNoiseKeepsTheNoisyEdges() throws {
         let output = try TrimTransformer(threshold: 4).transformFrame(framed())
-        #expect(output.width == 10 && output.height == 8)   // noise in the top-right and bottom-left corners
+        #expect(output.width == 10 && output.height == 8)  // noise in the top-right and bottom-left corners
     }
 
     @Test func equalSidesCutTheSmallerAmountFromBoth() throws {
         let output = try TrimTransformer(equalHorizontal: true).transformFrame(framed())
-        #expect(output.width == 4 && output.height == 2)   // 4 left, 3 right -> 3 each
+        #expect(output.width == 4 && output.height == 2)  // 4 left, 3 right -> 3 each
         #expect(output.rgba(x: 0, y: 0) == (255, 255, 255, 255) && output.rgba(x: 1, y: 0) == (255, 0, 0, 255))
-        let top = try TrimTransformer(equalVertical: true).transformFrame(try CropTransformer(x: 0, y: 1, width: 10, height: 7).transformFrame(framed()))
-        #expect(top.width == 3 && top.height == 3)   // 2 above, 3 below -> 2 each: 7 - 4
+        let top = try TrimTransformer(equalVertical: true).transformFrame(
+            try CropTransformer(x: 0, y: 1, width: 10, height: 7).transformFrame(framed()))
+        #expect(top.width == 3 && top.height == 3)  // 2 above, 3 below -> 2 each: 7 - 4
     }
 
     @Test func anExplicitColourAndAnAllBorderImage() throws {
@@ -194,7 +212,8 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 
 @Suite struct RoundedCornersTransformerTests {
     @Test func theBorderFollowsTheOutlineInsideTheImage() throws {
-        let red = PixelBuffer(width: 20, height: 20, layout: .rgb8, bytes: (0..<400).flatMap { _ in [UInt8(255), 0, 0] })
+        let red = PixelBuffer(
+            width: 20, height: 20, layout: .rgb8, bytes: (0..<400).flatMap { _ in [UInt8(255), 0, 0] })
         let blue = RGBAColor(red: 0, green: 0, blue: 255)
         let output = try RoundedCornersTransformer(radius: 5, borderWidth: 2, borderColor: blue).transformFrame(red)
         #expect(output.rgba(x: 10, y: 0) == (0, 0, 255, 255))
@@ -202,17 +221,23 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(output.rgba(x: 10, y: 2) == (255, 0, 0, 255))
         #expect(output.rgba(x: 10, y: 10) == (255, 0, 0, 255))
         #expect(output.rgba(x: 0, y: 0).a == 0)
-        let corner = output.rgba(x: 1, y: 2)   // on the curve: partly border
+        let corner = output.rgba(x: 1, y: 2)  // on the curve: partly border
         #expect(corner.a > 0 && corner.b > 0)
     }
 
     @Test func translucentEdgesKeepTheirColour() throws {
-        let white = PixelBuffer(width: 16, height: 16, layout: .rgba8, bytes: [UInt8](repeating: 255, count: 16 * 16 * 4))
-        for output in [try RoundedCornersTransformer(radius: 6).transformFrame(white), try CircleTransformer().transformFrame(white)] {
-            for y in 0..<16 { for x in 0..<16 {
-                let p = output.rgba(x: x, y: y)
-                if p.a > 0 { #expect(p.r == 255 && p.g == 255 && p.b == 255) }
-            } }
+        let white = PixelBuffer(
+            width: 16, height: 16, layout: .rgba8, bytes: [UInt8](repeating: 255, count: 16 * 16 * 4))
+        for output in [
+            try RoundedCornersTransformer(radius: 6).transformFrame(white),
+            try CircleTransformer().transformFrame(white),
+        ] {
+            for y in 0..<16 {
+                for x in 0..<16 {
+                    let p = output.rgba(x: x, y: y)
+                    if p.a > 0 { #expect(p.r == 255 && p.g == 255 && p.b == 255) }
+                }
+            }
         }
     }
 
@@ -226,21 +251,25 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 }
 
 @Suite struct WatermarkTransformerTests {
-    private let whiteMark = Image(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [255, 255, 255, 255]))
+    private let whiteMark = Image(
+        pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [255, 255, 255, 255]))
 
     @Test func theWatermarkSitsAtItsGravityMovedInward() throws {
         let black = gray(4, 4, [UInt8](repeating: 0, count: 16))
-        let output = try WatermarkTransformer(watermark: whiteMark, gravity: .southEast, offsetX: 1, opacity: 0.5).transformFrame(black)
+        let output = try WatermarkTransformer(watermark: whiteMark, gravity: .southEast, offsetX: 1, opacity: 0.5)
+            .transformFrame(black)
         #expect(output.layout == .gray8)
         let expected: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 128, 128, 0, 0, 128, 128, 0]
         #expect(output.bytes == expected)
-        let northWest = try WatermarkTransformer(watermark: whiteMark, gravity: .northWest, offsetX: 3, offsetY: 3).transformFrame(black)
-        #expect(northWest.bytes == [UInt8](repeating: 0, count: 15) + [255])   // only one pixel still inside
+        let northWest = try WatermarkTransformer(watermark: whiteMark, gravity: .northWest, offsetX: 3, offsetY: 3)
+            .transformFrame(black)
+        #expect(northWest.bytes == [UInt8](repeating: 0, count: 15) + [255])  // only one pixel still inside
     }
 
     @Test func scaleSizesTheWatermarkToAFractionOfTheWidth() throws {
         let black = PixelBuffer(width: 10, height: 10, layout: .rgb8, bytes: [UInt8](repeating: 0, count: 300))
-        let output = try WatermarkTransformer(watermark: whiteMark, gravity: .northWest, scale: 0.5).transformFrame(black)
+        let output = try WatermarkTransformer(watermark: whiteMark, gravity: .northWest, scale: 0.5).transformFrame(
+            black)
         #expect(output.rgba(x: 4, y: 4) == (255, 255, 255, 255))
         #expect(output.rgba(x: 5, y: 0) == (0, 0, 0, 255))
         #expect(output.rgba(x: 0, y: 5) == (0, 0, 0, 255))
@@ -251,7 +280,8 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
     /// columns and rows 0-1, 4-5 and 8-9.
     @Test func replicationTilesTheMarkCentred() throws {
         let black = gray(10, 10, [UInt8](repeating: 0, count: 100))
-        let output = try WatermarkTransformer(watermark: whiteMark, offsetX: 2, offsetY: 2, replicates: true).transformFrame(black)
+        let output = try WatermarkTransformer(watermark: whiteMark, offsetX: 2, offsetY: 2, replicates: true)
+            .transformFrame(black)
         let marked: Set<Int> = [0, 1, 4, 5, 8, 9]
         for y in 0..<10 {
             for x in 0..<10 {
@@ -260,10 +290,12 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
             }
         }
         // Without spacing the tiles touch: every pixel is covered.
-        let full = try WatermarkTransformer(watermark: whiteMark, replicates: true).transformFrame(gray(5, 3, [UInt8](repeating: 0, count: 15)))
+        let full = try WatermarkTransformer(watermark: whiteMark, replicates: true).transformFrame(
+            gray(5, 3, [UInt8](repeating: 0, count: 15)))
         #expect(full.bytes.allSatisfy { $0 == 255 })
-        #expect(try WatermarkTransformer(watermark: whiteMark, replicates: true).transformerKey
-            != WatermarkTransformer(watermark: whiteMark).transformerKey)
+        #expect(
+            try WatermarkTransformer(watermark: whiteMark, replicates: true).transformerKey
+                != WatermarkTransformer(watermark: whiteMark).transformerKey)
     }
 
     @Test func compositingOverTransparencyIsPremultiplied() throws {
@@ -276,8 +308,11 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
 
     @Test func aColouredWatermarkOnGrayMakesRGB() throws {
         let mark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgb8, bytes: [255, 0, 0]))
-        let output = try WatermarkTransformer(watermark: mark, gravity: .center).transformFrame(gray(3, 3, [UInt8](repeating: 9, count: 9)))
-        #expect(output.layout == .rgb8 && output.rgba(x: 1, y: 1) == (255, 0, 0, 255) && output.rgba(x: 0, y: 0) == (9, 9, 9, 255))
+        let output = try WatermarkTransformer(watermark: mark, gravity: .center).transformFrame(
+            gray(3, 3, [UInt8](repeating: 9, count: 9)))
+        #expect(
+            output.layout == .rgb8 && output.rgba(x: 1, y: 1) == (255, 0, 0, 255)
+                && output.rgba(x: 0, y: 0) == (9, 9, 9, 255))
     }
 }
 
@@ -328,26 +363,33 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         let otherMark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .gray8, bytes: [2]))
         let make: () throws -> [any ImageTransformer] = {
             [
-                try CropTransformer(x: 1, y: 2, width: 3, height: 4), try CropTransformer(x: 2, y: 1, width: 3, height: 4),
+                try CropTransformer(x: 1, y: 2, width: 3, height: 4),
+                try CropTransformer(x: 2, y: 1, width: 3, height: 4),
                 try CropTransformer(width: 3, height: 4), try CropTransformer(width: 3, height: 4, gravity: .smart),
                 try CropTransformer(width: 3, height: 4, gravity: .focalPoint(x: 0.1, y: 0.2)),
-                try PaddingTransformer(top: 1, right: 2, bottom: 3, left: 4), try PaddingTransformer(top: 4, right: 3, bottom: 2, left: 1),
+                try PaddingTransformer(top: 1, right: 2, bottom: 3, left: 4),
+                try PaddingTransformer(top: 4, right: 3, bottom: 2, left: 1),
                 try PaddingTransformer(top: 1, right: 2, bottom: 3, left: 4, background: .white),
                 try ExtendTransformer(width: 5, height: 6), try ExtendTransformer(width: 5, height: 6, gravity: .north),
                 try ExtendTransformer(width: 5, height: 6, background: .black),
                 try RoundedCornersTransformer(radius: 4), try RoundedCornersTransformer(radius: 4.5),
-                try RoundedCornersTransformer(radius: 4, borderWidth: 1), try RoundedCornersTransformer(radius: 4, borderWidth: 1, borderColor: .black),
-                try CircleTransformer(), try CircleTransformer(borderWidth: 2), try CircleTransformer(borderWidth: 2, borderColor: .black),
+                try RoundedCornersTransformer(radius: 4, borderWidth: 1),
+                try RoundedCornersTransformer(radius: 4, borderWidth: 1, borderColor: .black),
+                try CircleTransformer(), try CircleTransformer(borderWidth: 2),
+                try CircleTransformer(borderWidth: 2, borderColor: .black),
                 FlipTransformer(horizontal: true, vertical: false), FlipTransformer(horizontal: false, vertical: true),
                 FlipTransformer(horizontal: true, vertical: true),
-                try RotateTransformer(degrees: 90), try RotateTransformer(degrees: 30), try RotateTransformer(degrees: 30, background: .white),
+                try RotateTransformer(degrees: 90), try RotateTransformer(degrees: 30),
+                try RotateTransformer(degrees: 30, background: .white),
                 try RotateTransformer(degrees: 30.5),
                 try TrimTransformer(), try TrimTransformer(threshold: 5), try TrimTransformer(color: .white),
                 try TrimTransformer(equalHorizontal: true), try TrimTransformer(equalVertical: true),
                 FlattenTransformer(), FlattenTransformer(background: .black),
                 try WatermarkTransformer(watermark: mark), try WatermarkTransformer(watermark: otherMark),
-                try WatermarkTransformer(watermark: mark, gravity: .north), try WatermarkTransformer(watermark: mark, offsetX: 1),
-                try WatermarkTransformer(watermark: mark, offsetY: 1), try WatermarkTransformer(watermark: mark, opacity: 0.5),
+                try WatermarkTransformer(watermark: mark, gravity: .north),
+                try WatermarkTransformer(watermark: mark, offsetX: 1),
+                try WatermarkTransformer(watermark: mark, offsetY: 1),
+                try WatermarkTransformer(watermark: mark, opacity: 0.5),
                 try WatermarkTransformer(watermark: mark, scale: 0.5),
             ]
         }
@@ -374,7 +416,7 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         #expect(output.frameCount == 3)
         #expect(output.width == 2 && output.height == 2)
         #expect(try output.frame(at: 0).pixels.bytes == [200, 200, 200, 200])
-        #expect(try output.frame(at: 2).pixels.bytes == [0, 0, 0, 0])   // the block moved away; same rectangle
+        #expect(try output.frame(at: 2).pixels.bytes == [0, 0, 0, 0])  // the block moved away; same rectangle
         #expect(try TrimTransformer().transform(movingBlock(), forKey: "k")?.width == 2)
     }
 
@@ -382,7 +424,7 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         let output = try CropTransformer(width: 2, height: 4, gravity: .smart).transformed(movingBlock())
         #expect(output.frameCount == 3 && output.width == 2 && output.height == 4)
         let first = try output.frame(at: 0).pixels.bytes
-        #expect(first.filter { $0 == 200 }.count == 4)   // the block of the first frame is in the window
-        #expect(try output.frame(at: 2).pixels.bytes.filter { $0 == 200 }.isEmpty)   // moved out, not followed
+        #expect(first.filter { $0 == 200 }.count == 4)  // the block of the first frame is in the window
+        #expect(try output.frame(at: 2).pixels.bytes.filter { $0 == 200 }.isEmpty)  // moved out, not followed
     }
 }

@@ -177,8 +177,14 @@ import WebImageTransformers
         ("processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:1000:2000/exar:1/mrd:100", 50, 100),
         ("processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:1000:1500/rot:90/mrd:100", 67, 100),
         ("processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:0:0/rot:90/mrd:100", 50, 100),
-        ("processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:100:100/pd:100:200:300:400/mrd:200", 200, 144),
-        ("processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:1000:1000/pd:100:200:300:400/mrd:200", 200, 144),
+        (
+            "processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:100:100/pd:100:200:300:400/mrd:200", 200,
+            144
+        ),
+        (
+            "processing_test.go (v3.31.4) TestResultSizeLimit", "rs:fill-down:1000:1000/pd:100:200:300:400/mrd:200",
+            200, 144
+        ),
         ("extend_test.go (v4) TestExtend", "w:500/h:500/ex:1:ce", 500, 500),
         ("extend_test.go (v4) TestExtend", "w:500/h:500/ex:1:no", 500, 500),
         ("extend_test.go (v4) TestExtend", "w:500/h:500/ex:1:so", 500, 500),
@@ -265,8 +271,9 @@ import WebImageTransformers
         let options = try ProcessingOptions(parsing: text)
         let built = try options.transformer(watermarkImage: nil)
         let output = try #require(built as? ProcessingTransformer, "\(test): \(text)").transformed(Self.source)
-        #expect(output.width == width && output.height == height,
-                "\(test): \(text) gave \(output.width)x\(output.height), imgproxy \(width)x\(height)")
+        #expect(
+            output.width == width && output.height == height,
+            "\(test): \(text) gave \(output.width)x\(output.height), imgproxy \(width)x\(height)")
     }
 }
 
@@ -347,7 +354,9 @@ import WebImageTransformers
         let aspect = try Self.output("w:100/h:100/exar:1:so").pixels
         #expect(aspect.width == 100 && aspect.height == 100)
         let tall = try Self.output("rs:fit:400:400/exar:1:so").pixels
-        #expect(tall.width == 200 && tall.height == 200 && tall.rgba(x: 0, y: 100).a == 255 && tall.rgba(x: 0, y: 99).a == 0)
+        #expect(
+            tall.width == 200 && tall.height == 200 && tall.rgba(x: 0, y: 100).a == 255 && tall.rgba(x: 0, y: 99).a == 0
+        )
     }
 
     @Test func paddingUsesTheEffectiveDpr() throws {
@@ -364,7 +373,7 @@ import WebImageTransformers
 /// edge pixels were repeated (libvips' copy-extended embed before its shrink, which imgproxy uses).
 @Suite struct PixelateTests {
     @Test func blocksTakeTheirAverage() throws {
-        let gray: [UInt8] = [0, 100, 200, 40, 40, 40]   // 3x2
+        let gray: [UInt8] = [0, 100, 200, 40, 40, 40]  // 3x2
         let image = Image(pixels: PixelBuffer(width: 3, height: 2, layout: .gray8, bytes: gray))
         let output = try PixelateTransformer(blockSize: 2).transformed(image).pixels
         // Block 0..1: (0 + 100 + 40 + 40) / 4 = 45. Block 2 is cut: its column counts twice, (200 + 40) / 2 = 120.
@@ -372,7 +381,7 @@ import WebImageTransformers
     }
 
     @Test func transparentPixelsDoNotDarkenTheBlock() throws {
-        let rgba: [UInt8] = [255, 0, 0, 255, 0, 0, 0, 0]   // red, transparent black
+        let rgba: [UInt8] = [255, 0, 0, 255, 0, 0, 0, 0]  // red, transparent black
         let image = Image(pixels: PixelBuffer(width: 2, height: 1, layout: .rgba8, bytes: rgba))
         let output = try PixelateTransformer(blockSize: 2).transformed(image).pixels
         #expect(output.rgba(x: 0, y: 0) == output.rgba(x: 1, y: 0))
@@ -382,7 +391,10 @@ import WebImageTransformers
     @Test func theOptionBuildsTheStepAfterSharpen() throws {
         let built = try ProcessingOptions(parsing: "pix:4/sh:1").transformer(watermarkImage: nil)
         let keys = try #require(built as? ProcessingTransformer).steps.map(\.transformerKey)
-        #expect(keys == [try SharpenTransformer(sigma: 1).transformerKey, try PixelateTransformer(blockSize: 4).transformerKey])
+        #expect(
+            keys == [
+                try SharpenTransformer(sigma: 1).transformerKey, try PixelateTransformer(blockSize: 4).transformerKey,
+            ])
         #expect(throws: ImageError.self) { try PixelateTransformer(blockSize: 0) }
     }
 }

@@ -14,19 +14,47 @@ import WebImageTransformers
 
     static let goodCases: [(text: String, expected: ProcessingOptions)] = [
         ("", ProcessingOptions()),
-        ("rs:fill:300:200", options { $0.resizingType = .fill; $0.width = 300; $0.height = 200 }),
-        ("resize:fill-down:300:200:1:1", options {
-            $0.resizingType = .fillDown; $0.width = 300; $0.height = 200; $0.enlarge = true
-            $0.extend = .init()
-        }),
-        ("rs:force::200", options { $0.resizingType = .stretch; $0.height = 200 }),
+        (
+            "rs:fill:300:200",
+            options {
+                $0.resizingType = .fill; $0.width = 300; $0.height = 200
+            }
+        ),
+        (
+            "resize:fill-down:300:200:1:1",
+            options {
+                $0.resizingType = .fillDown; $0.width = 300; $0.height = 200; $0.enlarge = true
+                $0.extend = .init()
+            }
+        ),
+        (
+            "rs:force::200",
+            options {
+                $0.resizingType = .stretch; $0.height = 200
+            }
+        ),
         ("rs:auto", options { $0.resizingType = .auto }),
-        ("s:10:20:t", options { $0.width = 10; $0.height = 20; $0.enlarge = true }),
+        (
+            "s:10:20:t",
+            options {
+                $0.width = 10; $0.height = 20; $0.enlarge = true
+            }
+        ),
         ("size:10", options { $0.width = 10 }),
         ("rt:fill", options { $0.resizingType = .fill }),
         ("resizing_type:force", options { $0.resizingType = .stretch }),
-        ("w:120/h:80", options { $0.width = 120; $0.height = 80 }),
-        ("width:120/height:80", options { $0.width = 120; $0.height = 80 }),
+        (
+            "w:120/h:80",
+            options {
+                $0.width = 120; $0.height = 80
+            }
+        ),
+        (
+            "width:120/height:80",
+            options {
+                $0.width = 120; $0.height = 80
+            }
+        ),
         ("el:true", options { $0.enlarge = true }),
         ("enlarge:0", options { $0.enlarge = false }),
         ("ex:1", options { $0.extend = .init() }),
@@ -50,13 +78,20 @@ import WebImageTransformers
         ("dpr:1.5", options { $0.devicePixelRatio = 1.5 }),
         ("c:100:50", options { $0.crop = .init(width: 100, height: 50) }),
         ("crop:0.5:0:nowe", options { $0.crop = .init(width: 0.5, height: 0, gravity: .northWest) }),
-        ("c:100:100:fp:0.2:0.3", options { $0.crop = .init(width: 100, height: 100, gravity: .focalPoint(x: 0.2, y: 0.3)) }),
+        (
+            "c:100:100:fp:0.2:0.3",
+            options { $0.crop = .init(width: 100, height: 100, gravity: .focalPoint(x: 0.2, y: 0.3)) }
+        ),
         ("c:0:0", ProcessingOptions()),
         ("t:10", options { $0.trim = .init(threshold: 10) }),
-        ("trim:5.5:ff00ff:1:t", options {
-            $0.trim = .init(threshold: 5.5, color: RGBAColor(red: 255, green: 0, blue: 255),
-                            equalHorizontal: true, equalVertical: true)
-        }),
+        (
+            "trim:5.5:ff00ff:1:t",
+            options {
+                $0.trim = .init(
+                    threshold: 5.5, color: RGBAColor(red: 255, green: 0, blue: 255),
+                    equalHorizontal: true, equalVertical: true)
+            }
+        ),
         ("t:0::0:1", options { $0.trim = .init(threshold: 0, equalVertical: true) }),
         ("rot:90", options { $0.rotation = 90 }),
         ("rotate:-90", options { $0.rotation = 270 }),
@@ -64,7 +99,12 @@ import WebImageTransformers
         ("rot:360", ProcessingOptions()),
         ("rot:12.5", options { $0.rotation = 12.5 }),
         ("fl", options { $0.flipHorizontally = true }),
-        ("flip:1:1", options { $0.flipHorizontally = true; $0.flipVertically = true }),
+        (
+            "flip:1:1",
+            options {
+                $0.flipHorizontally = true; $0.flipVertically = true
+            }
+        ),
         ("fl:0:1", options { $0.flipVertically = true }),
         ("fl::t", options { $0.flipVertically = true }),
         ("bl:2", options { $0.blur = 2 }),
@@ -72,7 +112,12 @@ import WebImageTransformers
         ("bl:0", ProcessingOptions()),
         ("sh:0.5", options { $0.sharpen = 0.5 }),
         ("sharpen:1", options { $0.sharpen = 1 }),
-        ("a:10:1.2:0.5", options { $0.brightness = 10; $0.contrast = 1.2; $0.saturation = 0.5 }),
+        (
+            "a:10:1.2:0.5",
+            options {
+                $0.brightness = 10; $0.contrast = 1.2; $0.saturation = 0.5
+            }
+        ),
         ("adjust::2", options { $0.contrast = 2 }),
         ("br:-20", options { $0.brightness = -20 }),
         ("brightness:255", options { $0.brightness = 255 }),
@@ -81,16 +126,28 @@ import WebImageTransformers
         ("gs", options { $0.grayscale = true }), ("grayscale:1", options { $0.grayscale = true }),
         ("gs:0", ProcessingOptions()),
         ("col:0.5", options { $0.colorize = .init(opacity: 0.5) }),
-        ("colorize:0.3:ff0000", options { $0.colorize = .init(opacity: 0.3, color: RGBAColor(red: 255, green: 0, blue: 0)) }),
-        ("col:1:00f:1:multiply", options {
-            $0.colorize = .init(opacity: 1, color: RGBAColor(red: 0, green: 0, blue: 255), blendMode: .multiply)
-        }),
+        (
+            "colorize:0.3:ff0000",
+            options { $0.colorize = .init(opacity: 0.3, color: RGBAColor(red: 255, green: 0, blue: 0)) }
+        ),
+        (
+            "col:1:00f:1:multiply",
+            options {
+                $0.colorize = .init(opacity: 1, color: RGBAColor(red: 0, green: 0, blue: 255), blendMode: .multiply)
+            }
+        ),
         ("col:0.2:000:t:soft-light", options { $0.colorize = .init(opacity: 0.2, blendMode: .softLight) }),
         ("col:0", ProcessingOptions()),
         ("rc:12", options { $0.roundedCorners = .init(radius: 12) }),
-        ("rounded_corners:8:2:000000", options { $0.roundedCorners = .init(radius: 8, borderWidth: 2, borderColor: .black) }),
+        (
+            "rounded_corners:8:2:000000",
+            options { $0.roundedCorners = .init(radius: 8, borderWidth: 2, borderColor: .black) }
+        ),
         ("ci", options { $0.circle = .init() }),
-        ("circle:3:ff0000", options { $0.circle = .init(borderWidth: 3, borderColor: RGBAColor(red: 255, green: 0, blue: 0)) }),
+        (
+            "circle:3:ff0000",
+            options { $0.circle = .init(borderWidth: 3, borderColor: RGBAColor(red: 255, green: 0, blue: 0)) }
+        ),
         ("pd:10", options { $0.padding = .init(top: 10, right: 10, bottom: 10, left: 10) }),
         ("pd:10:20", options { $0.padding = .init(top: 10, right: 20, bottom: 10, left: 20) }),
         ("padding:1:2:3", options { $0.padding = .init(top: 1, right: 2, bottom: 3, left: 2) }),
@@ -101,11 +158,17 @@ import WebImageTransformers
         ("bg:00000080", options { $0.background = RGBAColor(red: 0, green: 0, blue: 0, alpha: 128) }),
         ("bg:fff/bg", ProcessingOptions()),
         ("wm:0.5", options { $0.watermark = WatermarkOption(opacity: 0.5) }),
-        ("watermark:1:soea:10:-5:0.25", options {
-            $0.watermark = WatermarkOption(opacity: 1, position: .southEast, offsetX: 10, offsetY: -5, scale: 0.25)
-        }),
+        (
+            "watermark:1:soea:10:-5:0.25",
+            options {
+                $0.watermark = WatermarkOption(opacity: 1, position: .southEast, offsetX: 10, offsetY: -5, scale: 0.25)
+            }
+        ),
         ("wm:0.7:no:0.1", options { $0.watermark = WatermarkOption(opacity: 0.7, position: .north, offsetX: 0.1) }),
-        ("wm:0.5:re:10:20", options { $0.watermark = WatermarkOption(opacity: 0.5, offsetX: 10, offsetY: 20, replicate: true) }),
+        (
+            "wm:0.5:re:10:20",
+            options { $0.watermark = WatermarkOption(opacity: 0.5, offsetX: 10, offsetY: 20, replicate: true) }
+        ),
         ("wm:0", ProcessingOptions()),
         ("q:80", options { $0.quality = 80 }), ("quality:100", options { $0.quality = 100 }),
         ("q:0", ProcessingOptions()),
@@ -115,8 +178,18 @@ import WebImageTransformers
         ("f:avif", options { $0.format = .avif }),
         // Later options override earlier ones; empty segments are skipped.
         ("/w:10//w:20/", options { $0.width = 20 }),
-        ("rs:fill:300:200/s:100", options { $0.resizingType = .fill; $0.width = 100; $0.height = 200 }),
-        ("rs:fit:10:10:0:1/ex:0", options { $0.width = 10; $0.height = 10 }),
+        (
+            "rs:fill:300:200/s:100",
+            options {
+                $0.resizingType = .fill; $0.width = 100; $0.height = 200
+            }
+        ),
+        (
+            "rs:fit:10:10:0:1/ex:0",
+            options {
+                $0.width = 10; $0.height = 10
+            }
+        ),
     ]
 
     @Test(arguments: goodCases)
@@ -156,13 +229,15 @@ import WebImageTransformers
     }
 
     @Test func longAndShortNamesMeanTheSame() throws {
-        let long = try ProcessingOptions(parsing:
-            "resize:fill:300:200:1/gravity:sm/trim:10/rotate:90/flip:1/crop:0.5:0.5/blur:2/sharpen:0.5/"
-            + "brightness:10/contrast:1.1/saturation:0.9/grayscale:1/colorize:0.5:f00/rounded_corners:4/"
-            + "padding:2/background:fff/watermark:0.5:soea/extend:1/quality:80/format:webp/resizing_algorithm:box")
-        let short = try ProcessingOptions(parsing:
-            "rs:fill:300:200:1/g:sm/t:10/rot:90/fl:1/c:0.5:0.5/bl:2/sh:0.5/br:10/co:1.1/sa:0.9/gs:1/"
-            + "col:0.5:f00/rc:4/pd:2/bg:fff/wm:0.5:soea/ex:1/q:80/f:webp/ra:box")
+        let long = try ProcessingOptions(
+            parsing:
+                "resize:fill:300:200:1/gravity:sm/trim:10/rotate:90/flip:1/crop:0.5:0.5/blur:2/sharpen:0.5/"
+                + "brightness:10/contrast:1.1/saturation:0.9/grayscale:1/colorize:0.5:f00/rounded_corners:4/"
+                + "padding:2/background:fff/watermark:0.5:soea/extend:1/quality:80/format:webp/resizing_algorithm:box")
+        let short = try ProcessingOptions(
+            parsing:
+                "rs:fill:300:200:1/g:sm/t:10/rot:90/fl:1/c:0.5:0.5/bl:2/sh:0.5/br:10/co:1.1/sa:0.9/gs:1/"
+                + "col:0.5:f00/rc:4/pd:2/bg:fff/wm:0.5:soea/ex:1/q:80/f:webp/ra:box")
         #expect(long == short)
     }
 
@@ -170,9 +245,11 @@ import WebImageTransformers
         let cases: [(String, String)] = [
             ("f:webp/q:80/bl:2/g:sm/rs:fill:300:200", "rs:fill:300:200/g:sm/bl:2/q:80/f:webp"),
             ("format:jpeg/sharpen:0.5/resize:fit:256:256", "rs:fit:256:256/sh:0.5/f:jpg"),
-            ("wm:0.5:soea/pd:10:20/ex:1:no/rc:5/sh:1/bl:1/col:0.5/gs/sa:2/co:2/br:5/dpr:2/ra:box/g:no/w:10/c:5:5/fl/rot:90/t:3",
-             "t:3/rot:90/fl:1:0/c:5:5/rs:fit:10:0/g:no/ra:box/dpr:2/br:5/co:2/sa:2/gs:1/col:0.5:000000/bl:1/sh:1/"
-             + "rc:5/ex:1:no/pd:10:20:10:20/wm:0.5:soea"),
+            (
+                "wm:0.5:soea/pd:10:20/ex:1:no/rc:5/sh:1/bl:1/col:0.5/gs/sa:2/co:2/br:5/dpr:2/ra:box/g:no/w:10/c:5:5/fl/rot:90/t:3",
+                "t:3/rot:90/fl:1:0/c:5:5/rs:fit:10:0/g:no/ra:box/dpr:2/br:5/co:2/sa:2/gs:1/col:0.5:000000/bl:1/sh:1/"
+                    + "rc:5/ex:1:no/pd:10:20:10:20/wm:0.5:soea"
+            ),
             ("bg:255:255:255/ci", "ci:0/bg:ffffff"),
             ("g:fp:0.5:0.25/s:0:100:1", "rs:fit:0:100:1/g:fp:0.5:0.25"),
             ("t:10::1:0", "t:10::1"),
@@ -186,13 +263,14 @@ import WebImageTransformers
         }
     }
 
-    static let roundTripCases: [String] = goodCases.map(\.text) + [
-        "rs:fill:300:200/g:sm/bl:2/sh:0.5/q:80/f:webp",
-        "t:12.25:abcdef80:1:1/rot:33.3/fl:1:1/c:0.333:120:fp:0.1:0.9/rs:fill-down:64:48:1/g:soea/ra:cubic/dpr:1.25",
-        "a:-255:0.001:99.5/gs/col:0.125:123456:1:hard-light/bl:0.1/sh:100/rc:3.5:1.5:00ff00/ex:1:fp:0:1",
-        "ci:2:010203/pd:0:0:0:1/bg:01020304/wm:0.01:sowe:-0.5:16383:1/q:1/f:jxl",
-        "rot:1e-05/bl:1e-07/c:1e-300:0",
-    ]
+    static let roundTripCases: [String] =
+        goodCases.map(\.text) + [
+            "rs:fill:300:200/g:sm/bl:2/sh:0.5/q:80/f:webp",
+            "t:12.25:abcdef80:1:1/rot:33.3/fl:1:1/c:0.333:120:fp:0.1:0.9/rs:fill-down:64:48:1/g:soea/ra:cubic/dpr:1.25",
+            "a:-255:0.001:99.5/gs/col:0.125:123456:1:hard-light/bl:0.1/sh:100/rc:3.5:1.5:00ff00/ex:1:fp:0:1",
+            "ci:2:010203/pd:0:0:0:1/bg:01020304/wm:0.01:sowe:-0.5:16383:1/q:1/f:jxl",
+            "rot:1e-05/bl:1e-07/c:1e-300:0",
+        ]
 
     @Test(arguments: roundTripCases)
     func theCanonicalTextParsesBackToAnEqualValue(_ text: String) throws {

@@ -32,7 +32,8 @@ import WebImageTransformers
 
     @Test func stepsRunInImgproxysOrderWhateverTheOrderOfTheText() throws {
         let logo = Self.image(width: 2, height: 2)
-        let text = "wm:0.5:soea:3:4/bg:ff0000/pd:1:2/ex:1:no/rc:3/sh:0.5/bl:1.5/col:0.5:00ff00/gs/br:10/"
+        let text =
+            "wm:0.5:soea:3:4/bg:ff0000/pd:1:2/ex:1:no/rc:3/sh:0.5/bl:1.5/col:0.5:00ff00/gs/br:10/"
             + "rs:fill:40:30/c:100:80:nowe/fl:1:0/rot:90/t:5"
         let keys = try Self.steps(text, watermark: logo).map(\.transformerKey)
         let red = RGBAColor(red: 255, green: 0, blue: 0)
@@ -52,7 +53,8 @@ import WebImageTransformers
             // padding are sized from the source (imgproxy's effective dpr).
             "geometry(c:100:80:nowe/rs:fill:40:30/ex:1:no/pd:1:2:1:2)[" + inner.joined(separator: "/") + "]bgff0000",
             FlattenTransformer(background: red).transformerKey,
-            WatermarkTransformer(watermark: logo, gravity: .southEast, offsetX: 3, offsetY: 4, opacity: 0.5).transformerKey,
+            WatermarkTransformer(watermark: logo, gravity: .southEast, offsetX: 3, offsetY: 4, opacity: 0.5)
+                .transformerKey,
         ]
         #expect(keys == expected)
     }
@@ -77,7 +79,10 @@ import WebImageTransformers
         let keys = try Self.steps(text, watermark: logo).map(\.transformerKey)
         let corners = try RoundedCornersTransformer(radius: 8, borderWidth: 2).transformerKey
         #expect(keys.contains { $0.contains(corners) })
-        #expect(keys.contains(try WatermarkTransformer(watermark: logo, gravity: .southEast, offsetX: 10, offsetY: 12).transformerKey))
+        #expect(
+            keys.contains(
+                try WatermarkTransformer(watermark: logo, gravity: .southEast, offsetX: 10, offsetY: 12).transformerKey)
+        )
         // 100x100 fits 10x10, times 2: 20x20, extended to 20x40, padded by 2, 4, 6 and 8.
         let sized = try Self.output(text, on: Self.image(width: 100, height: 100), watermark: logo)
         #expect(sized.width == 32 && sized.height == 48)
@@ -118,8 +123,10 @@ import WebImageTransformers
         ]
         var seen: [String: String] = [:]
         for text in texts {
-            let first = try #require(try ProcessingOptions(parsing: text).transformer(watermarkImage: logo)).transformerKey
-            let again = try #require(try ProcessingOptions(parsing: text).transformer(watermarkImage: logo)).transformerKey
+            let first = try #require(try ProcessingOptions(parsing: text).transformer(watermarkImage: logo))
+                .transformerKey
+            let again = try #require(try ProcessingOptions(parsing: text).transformer(watermarkImage: logo))
+                .transformerKey
             #expect(first == again, "\(text) is not stable")
             if let other = seen[first] { Issue.record("\(text) and \(other) share the key \(first)") }
             seen[first] = text
@@ -135,7 +142,8 @@ import WebImageTransformers
             #expect(try ProcessingOptions(parsing: text).transformer(watermarkImage: nil) == nil, "\(text)")
         }
         // JPEG output without a background is flattened onto white: JPEG has no alpha.
-        #expect(try Self.steps("f:jpg").map(\.transformerKey) == [FlattenTransformer(background: .white).transformerKey])
+        #expect(
+            try Self.steps("f:jpg").map(\.transformerKey) == [FlattenTransformer(background: .white).transformerKey])
     }
 
     @Test func valuesSetInCodeAreCheckedLikeParsedOnes() throws {
@@ -146,14 +154,17 @@ import WebImageTransformers
             o = ProcessingOptions(); o.devicePixelRatio = .nan; cases.append((o, "dpr"))
             o = ProcessingOptions(); o.trim = .init(threshold: 300); cases.append((o, "t"))
             o = ProcessingOptions(); o.watermark = WatermarkOption(opacity: 2); cases.append((o, "wm"))
-            o = ProcessingOptions(); o.colorize = .init(opacity: 0.5, color: RGBAColor(red: 1, green: 2, blue: 3, alpha: 4))
+            o = ProcessingOptions();
+            o.colorize = .init(opacity: 0.5, color: RGBAColor(red: 1, green: 2, blue: 3, alpha: 4))
             cases.append((o, "col"))
             o = ProcessingOptions(); o.padding = .init(top: -1, right: 0, bottom: 0, left: 0); cases.append((o, "pd"))
             o = ProcessingOptions(); o.gravity = .focalPoint(x: 2, y: 0); cases.append((o, "g"))
             return cases
         }()
         for (options, name) in cases {
-            #expect { try options.transformer(watermarkImage: nil) } throws: { Self.isInvalidParameter($0, named: name) }
+            #expect { try options.transformer(watermarkImage: nil) } throws: {
+                Self.isInvalidParameter($0, named: name)
+            }
         }
     }
 
@@ -166,9 +177,11 @@ import WebImageTransformers
 
     @Test func animationsAreProcessedFrameByFrame() throws {
         let frames = (0..<4).map { index in
-            ImageFrame(pixels: PixelBuffer(width: 4, height: 2, layout: .gray8,
-                                           bytes: [UInt8](repeating: UInt8(index * 50), count: 8)),
-                       duration: .milliseconds(100 * (index + 1)))
+            ImageFrame(
+                pixels: PixelBuffer(
+                    width: 4, height: 2, layout: .gray8,
+                    bytes: [UInt8](repeating: UInt8(index * 50), count: 8)),
+                duration: .milliseconds(100 * (index + 1)))
         }
         let animation = try Image(validatingFrames: frames, loopCount: 2, format: .gif)
         let processed = try Self.output("pd:1/c:2:2", on: animation)
@@ -198,7 +211,9 @@ import WebImageTransformers
         let cancelAfter: Int
         var transformerKey: String { "count" }
         func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
-            let count = probe.seen.withLock { $0 += 1; return $0 }
+            let count = probe.seen.withLock {
+                $0 += 1; return $0
+            }
             if count >= cancelAfter { probe.flag.withLock { $0 = true } }
             return pixels
         }
@@ -208,7 +223,8 @@ import WebImageTransformers
         let probe = Probe()
         let first = probe.step(cancelAfter: 1)
         let second = probe.step(cancelAfter: 100)
-        let transformer = ProcessingTransformer(steps: [first, second, second], isCancelled: { probe.flag.withLock { $0 } })
+        let transformer = ProcessingTransformer(
+            steps: [first, second, second], isCancelled: { probe.flag.withLock { $0 } })
         #expect(throws: ImageError.cancelled) {
             try transformer.transformed(ProcessingTransformerTests.image(width: 4, height: 3))
         }
@@ -220,11 +236,14 @@ import WebImageTransformers
 
     @Test func anAnimationStopsAtTheNextFrame() throws {
         let frames = (0..<50).map { index in
-            ImageFrame(pixels: PixelBuffer(width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(index), count: 4)),
-                       duration: .milliseconds(50))
+            ImageFrame(
+                pixels: PixelBuffer(
+                    width: 2, height: 2, layout: .gray8, bytes: [UInt8](repeating: UInt8(index), count: 4)),
+                duration: .milliseconds(50))
         }
         let probe = Probe()
-        let transformer = ProcessingTransformer(steps: [probe.step(cancelAfter: 5)], isCancelled: { probe.flag.withLock { $0 } })
+        let transformer = ProcessingTransformer(
+            steps: [probe.step(cancelAfter: 5)], isCancelled: { probe.flag.withLock { $0 } })
         let animated = try transformer.transformed(Image(frames: frames, loopCount: 0))
         let animation = try #require(animated.animation)
         var failure: (any Error)?
@@ -236,9 +255,11 @@ import WebImageTransformers
     }
 
     @Test func optionsPassTheCheckToTheTransformer() throws {
-        let built = try ProcessingOptions(parsing: "rs:fit:2:2/bl:1").transformer(watermarkImage: nil, isCancelled: { true })
+        let built = try ProcessingOptions(parsing: "rs:fit:2:2/bl:1").transformer(
+            watermarkImage: nil, isCancelled: { true })
         #expect(throws: ImageError.cancelled) {
-            try #require(built as? ProcessingTransformer).transformed(ProcessingTransformerTests.image(width: 8, height: 8))
+            try #require(built as? ProcessingTransformer).transformed(
+                ProcessingTransformerTests.image(width: 8, height: 8))
         }
     }
 }

@@ -25,12 +25,14 @@ struct ResamplingReferenceTests {
     }
 
     static let cases: [Case] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("resample-reference.tsv")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "resample-reference.tsv")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
             let f = line.split(separator: "\t").map(String.init)
             guard f.count == 8, let filter = ResamplingFilter(rawValue: f[0]), let layout = PixelLayout(rawValue: f[1]),
-                  let width = Int(f[4]), let height = Int(f[5]) else { return nil }
+                let width = Int(f[4]), let height = Int(f[5])
+            else { return nil }
             var bytes: [UInt8] = []
             var index = f[7].startIndex
             while index < f[7].endIndex {
@@ -74,17 +76,20 @@ struct ResamplingReferenceTests {
 
     @Test func matchesTheFloat64Resample() {
         for c in Self.cases where c.reference == "float64" {
-            let ours = ImageResampler.resample(Self.source(c.layout), width: c.width, height: c.height, filter: c.filter)
+            let ours = ImageResampler.resample(
+                Self.source(c.layout), width: c.width, height: c.height, filter: c.filter)
             #expect(ours.width == c.width && ours.height == c.height)
             let worst = Self.worstDifference(ours.bytes, c.bytes, layout: c.layout)
-            #expect(worst.color <= (c.layout == .rgba8 ? 2 : 1) && worst.alpha <= 1,
-                    "\(c.filter) \(c.layout) \(c.width)x\(c.height): \(worst)")
+            #expect(
+                worst.color <= (c.layout == .rgba8 ? 2 : 1) && worst.alpha <= 1,
+                "\(c.filter) \(c.layout) \(c.width)x\(c.height): \(worst)")
         }
     }
 
     @Test func matchesPillow() {
         for c in Self.cases where c.reference == "pillow" {
-            let ours = ImageResampler.resample(Self.source(c.layout), width: c.width, height: c.height, filter: c.filter)
+            let ours = ImageResampler.resample(
+                Self.source(c.layout), width: c.width, height: c.height, filter: c.filter)
             #expect(ours.width == c.width && ours.height == c.height)
             if c.filter == .nearest {
                 #expect(ours.bytes == c.bytes, "nearest \(c.layout) \(c.width)x\(c.height)")
@@ -92,7 +97,9 @@ struct ResamplingReferenceTests {
             }
             let diffs = Self.differences(ours.bytes, c.bytes, layout: c.layout)
             let mean = diffs.reduce(0, +) / Double(diffs.count)
-            #expect(mean <= 1 && diffs.max()! <= 32, "\(c.filter) \(c.layout) \(c.width)x\(c.height): mean \(mean) max \(diffs.max()!)")
+            #expect(
+                mean <= 1 && diffs.max()! <= 32,
+                "\(c.filter) \(c.layout) \(c.width)x\(c.height): mean \(mean) max \(diffs.max()!)")
         }
     }
 
@@ -134,8 +141,9 @@ struct ResamplingBehaviourTests {
     @Test(arguments: ResamplingFilter.allCases)
     func flatImagesStayFlatToTheEdges(filter: ResamplingFilter) {
         for layout in PixelLayout.allCases {
-            let source = PixelBuffer(width: 31, height: 17, layout: layout,
-                                     bytes: [UInt8](repeating: 173, count: 31 * 17 * layout.bytesPerPixel))
+            let source = PixelBuffer(
+                width: 31, height: 17, layout: layout,
+                bytes: [UInt8](repeating: 173, count: 31 * 17 * layout.bytesPerPixel))
             for (w, h) in [(1, 1), (4, 3), (30, 17), (31, 5), (77, 40)] {
                 let out = ImageResampler.resample(source, width: w, height: h, filter: filter)
                 #expect(out.width == w && out.height == h)
@@ -176,11 +184,14 @@ struct ResamplingBehaviourTests {
         let source = ResamplingReferenceTests.source(.rgba8)
         let whole = ImageResampler.resample(source, width: 17, height: 31, filter: filter)
         for (x, y, w, h) in [(0, 0, 17, 31), (3, 5, 9, 11), (16, 30, 1, 1), (0, 12, 17, 4)] {
-            let region = ImageResampler.resample(source, scaledWidth: 17, scaledHeight: 31,
-                                                 region: (x, y, w, h), filter: filter)
+            let region = ImageResampler.resample(
+                source, scaledWidth: 17, scaledHeight: 31,
+                region: (x, y, w, h), filter: filter)
             var expected: [UInt8] = []
             for row in y..<(y + h) { expected += whole.bytes[(row * 17 + x) * 4..<(row * 17 + x + w) * 4] }
-            #expect(region.width == w && region.height == h && region.bytes == expected, "\(filter) (\(x), \(y), \(w), \(h))")
+            #expect(
+                region.width == w && region.height == h && region.bytes == expected,
+                "\(filter) (\(x), \(y), \(w), \(h))")
         }
     }
 
@@ -197,6 +208,8 @@ struct ResamplingBehaviourTests {
         #expect(streamed == ImageResampler.resample(source, width: 40, height: 30))
         let exact = ImageResampler.resample(source, width: 40, height: 30, filter: .lanczos3)
         let diffs = zip(streamed.bytes, exact.bytes).map { abs(Int($0) - Int($1)) }
-        #expect(Double(diffs.reduce(0, +)) / Double(diffs.count) < 3, "block average + Lanczos3 strays from a full Lanczos3")
+        #expect(
+            Double(diffs.reduce(0, +)) / Double(diffs.count) < 3, "block average + Lanczos3 strays from a full Lanczos3"
+        )
     }
 }

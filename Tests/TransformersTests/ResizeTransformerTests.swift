@@ -7,7 +7,9 @@ import WebImageTransformers
 struct ResizeTransformerTests {
     static func picture(width: Int, height: Int, layout: PixelLayout = .rgb8) -> PixelBuffer {
         var pixels = PixelBuffer(width: width, height: height, layout: layout)
-        for i in 0..<pixels.bytes.count { pixels.bytes[i] = UInt8((i * 7 + i / (width * layout.bytesPerPixel) * 13) % 256) }
+        for i in 0..<pixels.bytes.count {
+            pixels.bytes[i] = UInt8((i * 7 + i / (width * layout.bytesPerPixel) * 13) % 256)
+        }
         return pixels
     }
 
@@ -61,7 +63,12 @@ struct ResizeTransformerTests {
         let source = Self.picture(width: 300, height: 200, layout: .rgba8)
         let out = try ResizeTransformer(width: 64, height: 64, mode: .fill, gravity: gravity).transformFrame(source)
         let whole = ImageResampler.resample(source, width: 96, height: 64, filter: .lanczos3)
-        let x: Int = switch gravity { case .northWest, .west: 0; case .southEast: 32; default: 16 }
+        let x: Int =
+            switch gravity {
+            case .northWest, .west: 0;
+            case .southEast: 32;
+            default: 16
+            }
         var expected: [UInt8] = []
         for row in 0..<64 { expected += whole.bytes[(row * 96 + x) * 4..<(row * 96 + x + 64) * 4] }
         #expect(out.width == 64 && out.height == 64 && out.bytes == expected)
@@ -89,7 +96,9 @@ struct ResizeTransformerTests {
             #expect(throws: ImageError.self) { try ResizeTransformer(width: w, height: h) }
         }
         for point in [(1.5, 0.5), (0.5, -0.1), (Double.nan, 0.5), (0.5, .infinity)] {
-            #expect(throws: ImageError.self) { try ResizeTransformer(width: 10, height: 10, gravity: .focalPoint(x: point.0, y: point.1)) }
+            #expect(throws: ImageError.self) {
+                try ResizeTransformer(width: 10, height: 10, gravity: .focalPoint(x: point.0, y: point.1))
+            }
         }
         do {
             _ = try ResizeTransformer(width: -5, height: 1)
@@ -105,7 +114,8 @@ struct ResizeTransformerTests {
     }
 
     @Test func keysAreStableAndDistinct() throws {
-        #expect(try ResizeTransformer(width: 300, height: 200, mode: .fill).transformerKey
+        #expect(
+            try ResizeTransformer(width: 300, height: 200, mode: .fill).transformerKey
                 == "resize(fill,300x200,center,enlarge=0,lanczos3)")
         var keys: Set<String> = []
         var count = 0
@@ -113,9 +123,15 @@ struct ResizeTransformerTests {
             for filter in ResamplingFilter.allCases {
                 for (w, h) in [(10, 0), (0, 10), (10, 10), (10, 11)] {
                     for enlarge in [false, true] {
-                        for gravity in [Gravity.center, .north, .smart, .focalPoint(x: 0.25, y: 0.75), .focalPoint(x: 0.75, y: 0.25)] {
-                            keys.insert(try ResizeTransformer(width: w, height: h, mode: mode, gravity: gravity,
-                                                              enlarge: enlarge, filter: filter).transformerKey)
+                        for gravity in [
+                            Gravity.center, .north, .smart, .focalPoint(x: 0.25, y: 0.75),
+                            .focalPoint(x: 0.75, y: 0.25),
+                        ] {
+                            keys.insert(
+                                try ResizeTransformer(
+                                    width: w, height: h, mode: mode, gravity: gravity,
+                                    enlarge: enlarge, filter: filter
+                                ).transformerKey)
                             count += 1
                         }
                     }
@@ -129,8 +145,9 @@ struct ResizeTransformerTests {
         var frames: [ImageFrame] = []
         for i in 0..<3 {
             let value = UInt8(40 * i + 10)
-            let pixels = PixelBuffer(width: 40, height: 20, layout: .rgba8,
-                                     bytes: [UInt8](repeating: value, count: 40 * 20 * 4))
+            let pixels = PixelBuffer(
+                width: 40, height: 20, layout: .rgba8,
+                bytes: [UInt8](repeating: value, count: 40 * 20 * 4))
             frames.append(ImageFrame(pixels: pixels, duration: .milliseconds(100 * (i + 1))))
         }
         let image = Image(frames: frames, loopCount: 2)

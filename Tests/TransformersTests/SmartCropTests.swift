@@ -38,7 +38,9 @@ import WebImageTransformers
     @Test func aSaturatedOrSkinColouredPatchDrawsTheCrop() {
         for colour: (UInt8, UInt8, UInt8) in [(230, 20, 20), (224, 172, 140)] {
             var bytes = [UInt8](repeating: 90, count: 240 * 120 * 3)
-            for y in 40..<80 { for x in 10..<50 { let o = (y * 240 + x) * 3; (bytes[o], bytes[o + 1], bytes[o + 2]) = colour } }
+            for y in 40..<80 {
+                for x in 10..<50 { let o = (y * 240 + x) * 3; (bytes[o], bytes[o + 1], bytes[o + 2]) = colour }
+            }
             let image = PixelBuffer(width: 240, height: 120, layout: .rgb8, bytes: bytes)
             let origin = Gravity.smart.regionOrigin(regionWidth: 80, regionHeight: 120, in: image)
             #expect(origin.x <= 10 && origin.x + 80 >= 50, "\(colour) \(origin)")
@@ -47,8 +49,9 @@ import WebImageTransformers
 
     @Test func aFlatImageIsCroppedInTheCentre() {
         for layout in PixelLayout.allCases {
-            let flat = PixelBuffer(width: 90, height: 60, layout: layout,
-                                   bytes: [UInt8](repeating: 200, count: 90 * 60 * layout.bytesPerPixel))
+            let flat = PixelBuffer(
+                width: 90, height: 60, layout: layout,
+                bytes: [UInt8](repeating: 200, count: 90 * 60 * layout.bytesPerPixel))
             let origin = Gravity.smart.regionOrigin(regionWidth: 30, regionHeight: 60, in: flat)
             #expect(origin.x == 30 && origin.y == 0)
         }

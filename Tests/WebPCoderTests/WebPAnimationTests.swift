@@ -10,7 +10,8 @@ struct WebPAnimationTests {
     let coder = WebPCoder()
 
     @Test func firstFrameOnlyGivesTheFirstFrameAsAStill() throws {
-        let data = try coder.encode(WebPTestImages.animation(frames: 5), as: .webp, options: EncodeOptions(lossless: true))
+        let data = try coder.encode(
+            WebPTestImages.animation(frames: 5), as: .webp, options: EncodeOptions(lossless: true))
         let still = try coder.decode(data, options: DecodeOptions(firstFrameOnly: true))
         let animated = try coder.decode(data, options: DecodeOptions())
         #expect(!still.isAnimated && still.frameCount == 1)
@@ -19,8 +20,9 @@ struct WebPAnimationTests {
 
     @Test func onlyPreloadingHoldsEveryFrame() throws {
         let count = 10
-        let data = try coder.encode(WebPTestImages.animation(frames: count, width: 64, height: 64), as: .webp,
-                                    options: EncodeOptions(lossless: true))
+        let data = try coder.encode(
+            WebPTestImages.animation(frames: count, width: 64, height: 64), as: .webp,
+            options: EncodeOptions(lossless: true))
         let lazy = try coder.decode(data, options: DecodeOptions())
         let preloaded = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
         let frameBytes = 64 * 64 * 4

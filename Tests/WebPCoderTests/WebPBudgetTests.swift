@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageTestSupport
+
 @testable import WebImageWebPCoder
 
 /// The decode budgets on WebP: frame count and total work of animations, read from the container before
@@ -56,7 +57,8 @@ struct WebPBudgetTests {
         let data = HostileFiles.manyHuffmanGroupsLosslessWebP()
         #expect(data.count < 400_000)
         let refused = exceededBudget { _ = try coder.decode(data, options: DecodeOptions()) }
-        #expect(refused?.budget == .decoderMemory && refused?.value == Self.manyGroupsTableBytes
+        #expect(
+            refused?.budget == .decoderMemory && refused?.value == Self.manyGroupsTableBytes
                 && refused?.limit == VP8LHuffmanMemory.minimumBound)
     }
 
@@ -92,7 +94,8 @@ struct WebPBudgetTests {
     @Test func losslessAlphaOfALossyImageIsBoundedToo() throws {
         var pixels = PixelBuffer(width: 1024, height: 1024, layout: .rgba8)
         for i in stride(from: 3, to: pixels.bytes.count, by: 4) { pixels.bytes[i] = UInt8(truncatingIfNeeded: i) }
-        var list = WebPChunkList(try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(quality: 0.5)))
+        var list = WebPChunkList(
+            try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(quality: 0.5)))
         let alpha = try #require(list.chunks.firstIndex { $0.fourcc == "ALPH" })
         let hostile = WebPChunkList(HostileFiles.manyHuffmanGroupsLosslessWebP()).chunks[0].payload
         // ALPH: one header byte (lossless compression), then a VP8L image stream without its 5-byte header.
@@ -107,7 +110,8 @@ struct WebPBudgetTests {
         #expect(image.width == 1024 && image.pixels.layout == .rgb8)
         #expect(image.pixels.bytes.allSatisfy { $0 == 0 })
         let estimate = data.withUnsafeBytes { raw in
-            try? VP8LHuffmanMemory.estimate(stream: UnsafeRawBufferPointer(rebasing: raw[25...]), width: 1024, height: 1024)
+            try? VP8LHuffmanMemory.estimate(
+                stream: UnsafeRawBufferPointer(rebasing: raw[25...]), width: 1024, height: 1024)
         }
         #expect(estimate == 1000 * (2954 * 4 + 568))
     }
@@ -118,12 +122,16 @@ struct WebPBudgetTests {
     func libwebpsOwnLosslessFilesAreReadAndAllowed(width: Int, height: Int, effort: Int) throws {
         var pixels = WebPTestImages.noise(width: width, height: height, layout: .rgb8)
         // Smooth areas and noisy ones, so the encoder uses several groups and transforms.
-        for i in stride(from: 0, to: pixels.bytes.count / 2, by: 1) { pixels.bytes[i] = UInt8(truncatingIfNeeded: i / 3 / width) }
-        let data = try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(compressionLevel: effort, lossless: true))
+        for i in stride(from: 0, to: pixels.bytes.count / 2, by: 1) {
+            pixels.bytes[i] = UInt8(truncatingIfNeeded: i / 3 / width)
+        }
+        let data = try coder.encode(
+            Image(pixels: pixels), as: .webp, options: EncodeOptions(compressionLevel: effort, lossless: true))
         let list = WebPChunkList(data)
         let vp8l = try #require(list.chunks.first { $0.fourcc == "VP8L" })
         let estimate = vp8l.payload.withUnsafeBytes { raw in
-            try? VP8LHuffmanMemory.estimate(stream: UnsafeRawBufferPointer(rebasing: raw[5...]), width: width, height: height)
+            try? VP8LHuffmanMemory.estimate(
+                stream: UnsafeRawBufferPointer(rebasing: raw[5...]), width: width, height: height)
         }
         let bytes = try #require(estimate)
         #expect(bytes > 0 && bytes <= VP8LHuffmanMemory.minimumBound)

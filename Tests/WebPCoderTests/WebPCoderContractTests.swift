@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
-import WebImageWebPCoder
 import WebImageTestSupport
 import WebImageTesting
+import WebImageWebPCoder
 
 /// The contract every coder keeps (WebImageTesting's `CoderContract`), run on this plugin as any plugin
 /// author runs it on theirs.

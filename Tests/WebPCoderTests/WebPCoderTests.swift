@@ -28,8 +28,9 @@ struct WebPCoderTests {
     }
 
     @Test func scaledDecodeGivesTheThumbnailSize() throws {
-        let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 300, height: 200, layout: .rgb8)),
-                                    as: .webp, options: EncodeOptions(quality: 0.8))
+        let data = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 300, height: 200, layout: .rgb8)),
+            as: .webp, options: EncodeOptions(quality: 0.8))
         let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(60)))
         #expect(thumbnail.width == 60 && thumbnail.height == 40)
     }
@@ -74,8 +75,9 @@ struct WebPCoderTests {
     }
 
     @Test func malformedDataAndHugeCanvasesFailWithTypedErrors() throws {
-        let good = try coder.encode(Image(pixels: TestPictures.gradient(width: 32, height: 32, layout: .rgb8)),
-                                    as: .webp, options: EncodeOptions(quality: 0.8))
+        let good = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 32, height: 32, layout: .rgb8)),
+            as: .webp, options: EncodeOptions(quality: 0.8))
         var badRIFF = [UInt8](good)
         badRIFF[4] = 0xFF; badRIFF[5] = 0xFF; badRIFF[6] = 0xFF; badRIFF[7] = 0x7F
         for broken in [Data(), good.prefix(20), good.prefix(good.count / 2), Data(badRIFF)] {
@@ -100,7 +102,8 @@ struct WebPIncrementalTests {
         let coder = WebPCoder()
         let source = TestPictures.gradient(width: 96, height: 80, layout: .rgba8)
         let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(lossless: true))
-        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        let (image, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
         let sawPartial = !partials.isEmpty
         #expect(image.pixels == source)
         #expect(!image.isIncomplete)
@@ -111,9 +114,11 @@ struct WebPIncrementalTests {
     func chunkedThumbnailsAreScaledWhileDecodingAndEqualAWholeDecode(chunk: Int, lossless: Bool) throws {
         let coder = WebPCoder()
         let source = TestPictures.gradient(width: 300, height: 200, layout: .rgb8)
-        let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(quality: 0.8, lossless: lossless))
+        let data = try coder.encode(
+            Image(pixels: source), as: .webp, options: EncodeOptions(quality: 0.8, lossless: lossless))
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(60))
-        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
+        let (image, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: options), data, chunk: chunk)
         #expect(image.pixels == (try coder.decode(data, options: options)).pixels)
         #expect(image.width == 60 && image.height == 40)
         #expect(partials.allSatisfy { $0.width == 60 && $0.height == 40 })
@@ -121,8 +126,9 @@ struct WebPIncrementalTests {
 
     @Test func truncatedStreamsFailUnlessPartialImagesAreAllowed() throws {
         let coder = WebPCoder()
-        let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 96, height: 80, layout: .rgb8)),
-                                    as: .webp, options: EncodeOptions(quality: 0.8))
+        let data = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 96, height: 80, layout: .rgb8)),
+            as: .webp, options: EncodeOptions(quality: 0.8))
         let strict = coder.makeIncrementalDecoder(options: DecodeOptions())
         try strict.append(data.prefix(data.count * 2 / 3))
         #expect(throws: ImageError.self) { try strict.finish() }

@@ -22,8 +22,9 @@ struct WebPDecodeStopTests {
 
     var still: Data {
         get throws {
-            try coder.encode(Image(pixels: WebPTestImages.noise(width: 300, height: 300, layout: .rgb8)), as: .webp,
-                             options: EncodeOptions(lossless: true))
+            try coder.encode(
+                Image(pixels: WebPTestImages.noise(width: 300, height: 300, layout: .rgb8)), as: .webp,
+                options: EncodeOptions(lossless: true))
         }
     }
 
@@ -71,12 +72,15 @@ struct WebPDecodeStopTests {
         }
         #expect(reason(data.prefix(data.count / 2)).contains("not enough data"))
         var garbage = [UInt8](data.prefix(64))
-        garbage.replaceSubrange(20..<25, with: [0x2f, 0, 0, 0, 0xe0]) // VP8L version 7
+        garbage.replaceSubrange(20..<25, with: [0x2f, 0, 0, 0, 0xe0])  // VP8L version 7
         #expect(reason(Data(garbage)).contains("bad header: bitstream error"))
         // A frame whose Huffman code is broken, as a still.
-        let damaged = WebPChunkList(HostileFiles.manyFramesAnimatedWebP(frames: 1, canvas: PixelSize(8), damagedFrame: 0))
+        let damaged = WebPChunkList(
+            HostileFiles.manyFramesAnimatedWebP(frames: 1, canvas: PixelSize(8), damagedFrame: 0))
         let frame = try #require(damaged.chunks.first { $0.fourcc == "ANMF" })
-        let still = WebPChunkList([WebPChunkList(Data(Array("RIFF\0\0\0\0WEBP".utf8) + frame.payload.dropFirst(16))).chunks[0]])
+        let still = WebPChunkList([
+            WebPChunkList(Data(Array("RIFF\0\0\0\0WEBP".utf8) + frame.payload.dropFirst(16))).chunks[0]
+        ])
         let message = reason(still.data)
         #expect(message.contains("bitstream error") && !message.contains("status"), "\(message)")
     }

@@ -13,10 +13,12 @@ struct WebPEncodingTests {
         // The gradient's alpha falls from 255 to 55 across; the opaque twin is RGBA with alpha 255 everywhere.
         let withAlpha = TestPictures.gradient(width: 32, height: 24, layout: .rgba8)
         let opaqueRGBA = TestPictures.gradient(width: 32, height: 24, layout: .rgb8).converted(to: .rgba8)
-        let alpha = try coder.decode(try coder.encode(Image(pixels: withAlpha), as: .webp, options: EncodeOptions(quality: 0.8)),
-                                     options: DecodeOptions())
-        let opaque = try coder.decode(try coder.encode(Image(pixels: opaqueRGBA), as: .webp, options: EncodeOptions(quality: 0.8)),
-                                      options: DecodeOptions())
+        let alpha = try coder.decode(
+            try coder.encode(Image(pixels: withAlpha), as: .webp, options: EncodeOptions(quality: 0.8)),
+            options: DecodeOptions())
+        let opaque = try coder.decode(
+            try coder.encode(Image(pixels: opaqueRGBA), as: .webp, options: EncodeOptions(quality: 0.8)),
+            options: DecodeOptions())
         #expect(alpha.pixels.layout == .rgba8)
         #expect(TestPictures.maxDifference(alpha.pixels, withAlpha) <= 24)
         #expect(opaque.pixels.layout == .rgb8)
@@ -26,8 +28,10 @@ struct WebPEncodingTests {
         let source = WebPTestImages.noise(width: 64, height: 64, layout: .rgb8)
         var smooth = TestPictures.gradient(width: 128, height: 128, layout: .rgb8)
         for i in stride(from: 0, to: 64 * 64 * 3, by: 1) where i % 7 == 0 { smooth.bytes[i] = source.bytes[i] }
-        let fast = try coder.encode(Image(pixels: smooth), as: .webp, options: EncodeOptions(compressionLevel: 0, lossless: true))
-        let small = try coder.encode(Image(pixels: smooth), as: .webp, options: EncodeOptions(compressionLevel: 9, lossless: true))
+        let fast = try coder.encode(
+            Image(pixels: smooth), as: .webp, options: EncodeOptions(compressionLevel: 0, lossless: true))
+        let small = try coder.encode(
+            Image(pixels: smooth), as: .webp, options: EncodeOptions(compressionLevel: 9, lossless: true))
         #expect(small.count < fast.count)
         #expect(try coder.decode(fast, options: DecodeOptions()).pixels == smooth)
         #expect(try coder.decode(small, options: DecodeOptions()).pixels == smooth)
@@ -36,7 +40,9 @@ struct WebPEncodingTests {
     @Test func lossyEffortTradesSizeAndDefaultsToLibwebpsMethod4() throws {
         let noise = WebPTestImages.noise(width: 128, height: 128, layout: .rgb8)
         var photo = TestPictures.gradient(width: 128, height: 128, layout: .rgb8)
-        for i in stride(from: 0, to: photo.bytes.count, by: 3) { photo.bytes[i] = photo.bytes[i] / 2 + noise.bytes[i] / 4 }
+        for i in stride(from: 0, to: photo.bytes.count, by: 3) {
+            photo.bytes[i] = photo.bytes[i] / 2 + noise.bytes[i] / 4
+        }
         func encoded(_ effort: Int?) throws -> Data {
             var options = EncodeOptions(quality: 0.8)
             options.lossyEffort = effort
@@ -57,7 +63,8 @@ struct WebPEncodingTests {
         let source = WebPTestImages.noise(width: 256, height: 256, layout: .rgb8)
         let data = try coder.encode(Image(pixels: source), as: .webp, options: EncodeOptions(quality: 0.9))
         try #require(data.count > 4 * chunk)
-        let (image, partials) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
+        let (image, partials) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions()), data, chunk: chunk)
         #expect(!partials.isEmpty)
         #expect(partials.allSatisfy { $0.isIncomplete && $0.width == 256 && $0.height == 256 })
         #expect(!image.isIncomplete)

@@ -53,7 +53,9 @@ struct WebPChunkList {
     /// VP8X flag bits (WebP container spec).
     static let iccFlag: UInt8 = 0x20, alphaFlag: UInt8 = 0x10, exifFlag: UInt8 = 0x08, xmpFlag: UInt8 = 0x04
 
-    static func le(_ value: Int, count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    static func le(_ value: Int, count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 
     static func readLE(_ bytes: [UInt8], at offset: Int, count: Int) -> Int {
         (0..<count).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
@@ -83,7 +85,8 @@ enum WebPTestImages {
             for y in 0..<height {
                 for x in 0..<width where (x + i * 3) % width < width / 3 {
                     let o = (y * width + x) * 4
-                    pixels.bytes[o] = UInt8(truncatingIfNeeded: i * 20); pixels.bytes[o + 1] = 200; pixels.bytes[o + 3] = 255
+                    pixels.bytes[o] = UInt8(truncatingIfNeeded: i * 20); pixels.bytes[o + 1] = 200;
+                    pixels.bytes[o + 3] = 255
                 }
             }
             return ImageFrame(pixels: pixels, duration: .milliseconds(50 * (i + 1)))

@@ -11,7 +11,8 @@ struct WebPHostileInputTests {
 
     /// An encoded 3-frame animation, as chunks, with the indices of its ANMF chunks.
     func animationChunks() throws -> (WebPChunkList, [Int]) {
-        let data = try coder.encode(WebPTestImages.animation(frames: 3), as: .webp, options: EncodeOptions(lossless: true))
+        let data = try coder.encode(
+            WebPTestImages.animation(frames: 3), as: .webp, options: EncodeOptions(lossless: true))
         let list = WebPChunkList(data)
         return (list, list.chunks.indices.filter { list.chunks[$0].fourcc == "ANMF" })
     }
@@ -20,15 +21,17 @@ struct WebPHostileInputTests {
         var (list, _) = try animationChunks()
         let vp8x = list.chunks.firstIndex { $0.fourcc == "VP8X" }!
         // 16000 x 16000 claimed; the frames stay small, so only the limit can reject it quickly.
-        list.chunks[vp8x].payload.replaceSubrange(4..<10, with: WebPChunkList.le(15999, count: 3) + WebPChunkList.le(15999, count: 3))
+        list.chunks[vp8x].payload.replaceSubrange(
+            4..<10, with: WebPChunkList.le(15999, count: 3) + WebPChunkList.le(15999, count: 3))
         #expect(throws: ImageError.imageTooLarge(width: 16000, height: 16000, limit: 1_000_000)) {
             try coder.decode(list.data, options: DecodeOptions(maxPixelCount: 1_000_000))
         }
     }
 
     @Test func thePixelLimitAppliesToIncrementalDecodingToo() throws {
-        let data = try coder.encode(Image(pixels: TestPictures.gradient(width: 40, height: 40, layout: .rgb8)), as: .webp,
-                                    options: EncodeOptions(quality: 0.8))
+        let data = try coder.encode(
+            Image(pixels: TestPictures.gradient(width: 40, height: 40, layout: .rgb8)), as: .webp,
+            options: EncodeOptions(quality: 0.8))
         let decoder = coder.makeIncrementalDecoder(options: DecodeOptions(maxPixelCount: 1000))
         #expect(throws: ImageError.imageTooLarge(width: 40, height: 40, limit: 1000)) { try decoder.append(data) }
     }
@@ -39,8 +42,10 @@ struct WebPHostileInputTests {
     func aFrameOutsideTheCanvasIsATypedError(edit: (x: Int, y: Int)) throws {
         var (list, frames) = try animationChunks()
         // ANMF payload: X/2 (24 bits), Y/2, width-1, height-1, duration, flags.
-        list.chunks[frames[1]].payload.replaceSubrange(0..<6, with: WebPChunkList.le(edit.x / 2, count: 3)
-                                                       + WebPChunkList.le(edit.y / 2, count: 3))
+        list.chunks[frames[1]].payload.replaceSubrange(
+            0..<6,
+            with: WebPChunkList.le(edit.x / 2, count: 3)
+                + WebPChunkList.le(edit.y / 2, count: 3))
         #expect(throws: ImageError.self) { try coder.decode(list.data, options: DecodeOptions()) }
         #expect(throws: ImageError.self) { try coder.decode(list.data, options: DecodeOptions(preloadAllFrames: true)) }
     }

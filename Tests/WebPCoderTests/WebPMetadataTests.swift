@@ -14,12 +14,18 @@ struct WebPMetadataTests {
     /// A 20x10 lossless still with ICCP, EXIF (orientation 6, "Exif\0\0"-prefixed as some writers do) and XMP chunks.
     func fileWithMetadata() throws -> (data: Data, pixels: PixelBuffer) {
         let pixels = TestPictures.gradient(width: 20, height: 10, layout: .rgb8)
-        let simple = WebPChunkList(try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(lossless: true)))
+        let simple = WebPChunkList(
+            try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(lossless: true)))
         let flags = WebPChunkList.iccFlag | WebPChunkList.exifFlag | WebPChunkList.xmpFlag
-        let file = WebPChunkList([WebPChunkList.vp8x(width: 20, height: 10, flags: flags),
-                                  .init(fourcc: "ICCP", payload: Array(icc))] + simple.chunks
-                                 + [.init(fourcc: "EXIF", payload: Array("Exif\0\0".utf8) + WebPTestImages.exif(orientation: 6)),
-                                    .init(fourcc: "XMP ", payload: Array(xmp))])
+        let file = WebPChunkList(
+            [
+                WebPChunkList.vp8x(width: 20, height: 10, flags: flags),
+                .init(fourcc: "ICCP", payload: Array(icc)),
+            ] + simple.chunks
+                + [
+                    .init(fourcc: "EXIF", payload: Array("Exif\0\0".utf8) + WebPTestImages.exif(orientation: 6)),
+                    .init(fourcc: "XMP ", payload: Array(xmp)),
+                ])
         return (file.data, pixels)
     }
 
@@ -52,14 +58,17 @@ struct WebPMetadataTests {
 
     @Test func incrementalDecodingKeepsTheMetadataThatFollowsThePixels() throws {
         let (data, _) = try fileWithMetadata()
-        let (image, _) = try IncrementalFeed.run(coder.makeIncrementalDecoder(options: DecodeOptions(applyOrientation: false)),
-                                                 data, chunk: 100)
+        let (image, _) = try IncrementalFeed.run(
+            coder.makeIncrementalDecoder(options: DecodeOptions(applyOrientation: false)),
+            data, chunk: 100)
         #expect(image.metadata.iccProfile == icc && image.metadata.xmp == xmp && image.orientation == .right)
     }
 
     @Test(arguments: [false, true])
     func theEncoderEmbedsTheICCProfile(animated: Bool) throws {
-        let source = animated ? WebPTestImages.animation(frames: 3)
+        let source =
+            animated
+            ? WebPTestImages.animation(frames: 3)
             : Image(pixels: TestPictures.gradient(width: 16, height: 16, layout: .rgb8))
         let data = try coder.encode(source, as: .webp, options: EncodeOptions(quality: 0.8, iccProfile: icc))
         let decoded = try coder.decode(data, options: DecodeOptions())

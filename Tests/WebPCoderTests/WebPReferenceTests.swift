@@ -18,14 +18,17 @@ struct WebPReferenceTests {
     }
 
     static let references: [Reference] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webp-reference.tsv")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "webp-reference.tsv")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 7, let frame = Int(f[1]), let width = Int(f[2]), let height = Int(f[3]),
-                  let duration = Int(f[4]), let hash = UInt64(f[5], radix: 16) else { return nil }
-            return Reference(file: f[0], frame: frame, width: width, height: height, durationMilliseconds: duration,
-                             hash: hash, mode: f[6])
+                let duration = Int(f[4]), let hash = UInt64(f[5], radix: 16)
+            else { return nil }
+            return Reference(
+                file: f[0], frame: frame, width: width, height: height, durationMilliseconds: duration,
+                hash: hash, mode: f[6])
         }
     }()
 
@@ -55,25 +58,34 @@ struct WebPReferenceTests {
             let data = try Data(contentsOf: root.appendingPathComponent("conformance/webp/\(file)"))
             // The reference is the stored pixels: Pillow does not apply EXIF orientation.
             let image = try WebPCoder().decode(data, options: DecodeOptions(applyOrientation: false))
-            if image.frameCount != frames.count { mismatches.append("\(file): \(image.frameCount) frames, reference \(frames.count)") }
+            if image.frameCount != frames.count {
+                mismatches.append("\(file): \(image.frameCount) frames, reference \(frames.count)")
+            }
             if let expected = Corpus.entries.first(where: { $0.path == "conformance/webp/\(file)" })?.frameCount,
-               expected != image.frameCount {
+                expected != image.frameCount
+            {
                 mismatches.append("\(file): \(image.frameCount) frames, manifest \(expected)")
             }
-            if !ImageFormat.isAnimatedWebP(data), let mode = frames.first?.mode, (image.pixels.layout == .rgb8) != (mode == "RGB") {
+            if !ImageFormat.isAnimatedWebP(data), let mode = frames.first?.mode,
+                (image.pixels.layout == .rgb8) != (mode == "RGB")
+            {
                 mismatches.append("\(file): layout \(image.pixels.layout), Pillow mode \(mode)")
             }
             for reference in frames.sorted(by: { $0.frame < $1.frame }) where reference.frame < image.frameCount {
                 let pixels = try image.frame(at: reference.frame).pixels.converted(to: .rgba8).packed()
                 if (pixels.width, pixels.height) != (reference.width, reference.height) {
-                    mismatches.append("\(file) #\(reference.frame): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)")
+                    mismatches.append(
+                        "\(file) #\(reference.frame): \(pixels.width)x\(pixels.height), reference \(reference.width)x\(reference.height)"
+                    )
                 } else if Self.normalisedHash(pixels) != reference.hash {
                     mismatches.append("\(file) #\(reference.frame): pixels differ")
                     Self.dump(pixels, name: "\(file)-\(reference.frame)")
                 }
                 let milliseconds = Int((image.frameDurations[reference.frame] / .milliseconds(1)).rounded())
                 if image.isAnimated, milliseconds != reference.durationMilliseconds {
-                    mismatches.append("\(file) #\(reference.frame): \(milliseconds) ms, reference \(reference.durationMilliseconds) ms")
+                    mismatches.append(
+                        "\(file) #\(reference.frame): \(milliseconds) ms, reference \(reference.durationMilliseconds) ms"
+                    )
                 }
             }
         }

@@ -11,8 +11,9 @@ struct WebPStreamingEncoderTests {
 
     @Test func convertingAnAnimationHoldsAFewCanvases() throws {
         let frames = 300, side = 200
-        let image = try coder.decode(HostileFiles.manyFramesAnimatedWebP(frames: frames, canvas: PixelSize(side)),
-                                     options: DecodeOptions())
+        let image = try coder.decode(
+            HostileFiles.manyFramesAnimatedWebP(frames: frames, canvas: PixelSize(side)),
+            options: DecodeOptions())
         let encoded = try coder.encode(image, as: .webp, options: EncodeOptions(lossless: true))
         let animation = try #require(image.animation)
         #expect(!animation.isFullyLoaded)

@@ -1,8 +1,9 @@
+import CWebP
 import Foundation
 import Testing
-import CWebP
 import WebImageCore
 import WebImageTestSupport
+
 @testable import WebImageWebPCoder
 
 /// Thumbnails: libwebp's scaler where it is right, Core's premultiplied resampler where it is not, and the
@@ -24,7 +25,9 @@ struct WebPThumbnailTests {
         picture.height = Int32(pixels.height)
         defer { WebPPictureFree(&picture) }
         let rgba = pixels.converted(to: .rgba8).packed()
-        _ = rgba.bytes.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.bytesPerRow)) }
+        _ = rgba.bytes.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(rgba.bytesPerRow))
+        }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
@@ -54,10 +57,13 @@ struct WebPThumbnailTests {
     @Test func libwebpsScalerIsWrongOnNarrowLossyImages() throws {
         // Documents why Core resamples these: libwebp turns a 2 x 60 red-to-blue ramp green.
         var pixels = PixelBuffer(width: 2, height: 60, layout: .rgb8)
-        for i in stride(from: 0, to: pixels.bytes.count, by: 3) { pixels.bytes[i] = UInt8(i / 3 * 2); pixels.bytes[i + 2] = 200 }
+        for i in stride(from: 0, to: pixels.bytes.count, by: 3) {
+            pixels.bytes[i] = UInt8(i / 3 * 2); pixels.bytes[i + 2] = 200
+        }
         let data = try coder.encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(quality: 0.95))
-        let scaled = try WebPStillDecoder.decode(data, layout: .rgb8, size: PixelSize(width: 1, height: 40),
-                                                 source: PixelSize(width: 2, height: 60), watch: .unlimited)
+        let scaled = try WebPStillDecoder.decode(
+            data, layout: .rgb8, size: PixelSize(width: 1, height: 40),
+            source: PixelSize(width: 2, height: 60), watch: .unlimited)
         let ours = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(40)))
         #expect(ours.width == 1 && ours.height == 40)
         #expect(Self.maxDifference(scaled, ours.pixels) > 100)
@@ -88,11 +94,16 @@ struct WebPThumbnailTests {
         for y in 0..<height {
             for x in 0..<width {
                 let o = (y * width + x) * 4
-                if x < width / 2 + 1 { pixels.bytes[o] = 255 } else { pixels.bytes[o + 1] = 255; pixels.bytes[o + 3] = 255 }
+                if x < width / 2 + 1 {
+                    pixels.bytes[o] = 255
+                } else {
+                    pixels.bytes[o + 1] = 255; pixels.bytes[o + 3] = 255
+                }
             }
         }
         let data = try Self.lossyExact(pixels)
-        let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 20, height: 20)))
+        let thumbnail = try coder.decode(
+            data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 20, height: 20)))
         #expect(thumbnail.pixels.layout == .rgba8 && thumbnail.width == 20)
         let deviation = Self.worstDeviationFromGreen(thumbnail.pixels)
         #expect(deviation <= 12, "transparent red bled into visible pixels: \(deviation)")
@@ -105,12 +116,17 @@ struct WebPThumbnailTests {
         for y in 0..<height {
             for x in 0..<width {
                 let o = (y * width + x) * 4
-                if x < width / 2 + 1 { pixels.bytes[o] = 255 } else { pixels.bytes[o + 1] = 255; pixels.bytes[o + 3] = 255 }
+                if x < width / 2 + 1 {
+                    pixels.bytes[o] = 255
+                } else {
+                    pixels.bytes[o + 1] = 255; pixels.bytes[o + 3] = 255
+                }
             }
         }
         let data = try Self.lossyExact(pixels)
-        let scaled = try WebPStillDecoder.decode(data, layout: .rgba8, size: PixelSize(width: 20, height: 10),
-                                                 source: PixelSize(width: width, height: height), watch: .unlimited)
+        let scaled = try WebPStillDecoder.decode(
+            data, layout: .rgba8, size: PixelSize(width: 20, height: 10),
+            source: PixelSize(width: width, height: height), watch: .unlimited)
         #expect(Self.worstDeviationFromGreen(scaled) > 12)
     }
 
@@ -124,7 +140,9 @@ struct WebPThumbnailTests {
                     var options = DecodeOptions(thumbnailPixelSize: limit)
                     options.thumbnailReducingGap = gap
                     let thumbnail = try coder.decode(data, options: options)
-                    #expect(PixelSize(width: thumbnail.width, height: thumbnail.height) == options.outputSize(width: width, height: height))
+                    #expect(
+                        PixelSize(width: thumbnail.width, height: thumbnail.height)
+                            == options.outputSize(width: width, height: height))
                 }
             }
         }
@@ -140,13 +158,16 @@ struct WebPThumbnailTests {
     }
 
     @Test func turnedThumbnailsFitOnceUpright() throws {
-        var list = WebPChunkList(try coder.encode(Image(pixels: TestPictures.gradient(width: 301, height: 99, layout: .rgb8)),
-                                                  as: .webp, options: EncodeOptions(lossless: true)))
+        var list = WebPChunkList(
+            try coder.encode(
+                Image(pixels: TestPictures.gradient(width: 301, height: 99, layout: .rgb8)),
+                as: .webp, options: EncodeOptions(lossless: true)))
         // Orientation 6 (rotate 90 degrees): the upright image is 99 x 301.
         list.chunks.insert(WebPChunkList.vp8x(width: 301, height: 99, flags: WebPChunkList.exifFlag), at: 0)
         list.chunks.append(.init(fourcc: "EXIF", payload: WebPTestImages.exif(orientation: 6)))
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(64))
         let thumbnail = try coder.decode(list.data, options: options)
-        #expect(PixelSize(width: thumbnail.width, height: thumbnail.height) == options.outputSize(width: 99, height: 301))
+        #expect(
+            PixelSize(width: thumbnail.width, height: thumbnail.height) == options.outputSize(width: 99, height: 301))
     }
 }

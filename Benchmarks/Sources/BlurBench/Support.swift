@@ -41,7 +41,8 @@ enum Timing {
 /// The peers: scripts/bench/blur-peer.py run by the given Python, and the vips command.
 enum Peer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/bench/blur-peer.py").path
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/bench/blur-peer.py")
+        .path
 
     /// What the peer script prints for `arguments`, or nil (with the reason on stderr) when it fails.
     static func output(_ python: String, _ arguments: [String]) -> String? {
@@ -63,7 +64,8 @@ enum Peer {
     /// The peer's best times for one of its timed cases (it prints "wall cpu" in milliseconds).
     static func measure(_ python: String, _ arguments: [String]) -> Measure? {
         guard let fields = output(python, arguments)?.split(separator: " "), fields.count == 2,
-              let wall = Double(fields[0]), let cpu = Double(fields[1]) else { return nil }
+            let wall = Double(fields[0]), let cpu = Double(fields[1])
+        else { return nil }
         return Measure(wall: wall, cpu: cpu)
     }
 
@@ -99,14 +101,19 @@ enum Table {
     static let widths = [40, 9, 9, 6, 9, 9, 6, 30]
 
     static func row(_ cells: [String]) -> String {
-        zip(cells, widths).map { cell, width in cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0) }
-            .joined(separator: " ")
+        zip(cells, widths).map { cell, width in
+            cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0)
+        }
+        .joined(separator: " ")
     }
 
     static func compare(_ name: String, ours: Measure, peer: Measure?, peerName: String) {
         func text(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "-" }
         func ratio(_ a: Double, _ b: Double?) -> String { b.map { String(format: "%.2f", a / $0) } ?? "-" }
-        print(row([name, text(ours.wall), text(peer?.wall), ratio(ours.wall, peer?.wall),
-                   text(ours.cpu), text(peer?.cpu), ratio(ours.cpu, peer?.cpu), peer == nil ? "(no peer)" : peerName]))
+        print(
+            row([
+                name, text(ours.wall), text(peer?.wall), ratio(ours.wall, peer?.wall),
+                text(ours.cpu), text(peer?.cpu), ratio(ours.cpu, peer?.cpu), peer == nil ? "(no peer)" : peerName,
+            ]))
     }
 }

@@ -28,10 +28,10 @@ let small = BenchPhoto.make(width: 1000, height: 750)
 let smallFile = scratch.appendingPathComponent("small.rgb")
 try Data(small.bytes).write(to: smallFile)
 
-print("blur-bench: \(photo.width)x\(photo.height) RGB (12 MP), \(ProcessInfo.processInfo.activeProcessorCount) processors,"
-      + " best of \(rounds) x \(runs) runs, alternating; ratio = ours / peer; cpu = processor time of all threads\n")
+print(
+    "blur-bench: \(photo.width)x\(photo.height) RGB (12 MP), \(ProcessInfo.processInfo.activeProcessorCount) processors,"
+        + " best of \(rounds) x \(runs) runs, alternating; ratio = ours / peer; cpu = processor time of all threads\n")
 print(Table.row(["case", "ours ms", "peer ms", "ratio", "ours cpu", "peer cpu", "ratio", "peer"]))
-
 
 /// The better of two measures, field by field.
 func best(_ a: Measure?, _ b: Measure?) -> Measure? {
@@ -50,28 +50,47 @@ var results: [String: Measure] = [:]
 for _ in 0..<rounds {
     // Blur, sigma 10, in memory on both sides.
     record("ours blur", Timing.best(runs) { blurred = try! blur.transformFrame(photo) })
-    record("pyvips blur", python.flatMap { Peer.measure($0, ["gaussblur", photoFile.path, "4000", "3000", "\(sigma)", "\(runs)"]) })
+    record(
+        "pyvips blur",
+        python.flatMap { Peer.measure($0, ["gaussblur", photoFile.path, "4000", "3000", "\(sigma)", "\(runs)"]) })
     // The command-line tool on vips's own uncompressed format: includes starting the process and writing 36 MB.
     if hasVipsCommand {
-        record("vips command", Peer.measureCommand(runs, "/usr/bin/vips", ["gaussblur", vipsFile.path,
-                                                                           scratch.appendingPathComponent("vips-blur.v").path, "\(sigma)"]))
+        record(
+            "vips command",
+            Peer.measureCommand(
+                runs, "/usr/bin/vips",
+                [
+                    "gaussblur", vipsFile.path,
+                    scratch.appendingPathComponent("vips-blur.v").path, "\(sigma)",
+                ]))
     }
     // Sharpen at the size a downscale leaves (1000x750), imgproxy's display-resolution sigma.
     record("ours sharpen", Timing.best(runs) { _ = try! sharpen.transformFrame(small) })
-    record("pillow sharpen", python.flatMap { Peer.measure($0, ["unsharp", smallFile.path, "1000", "750", "\(sharpenSigma)", "\(runs)"]) })
+    record(
+        "pillow sharpen",
+        python.flatMap { Peer.measure($0, ["unsharp", smallFile.path, "1000", "750", "\(sharpenSigma)", "\(runs)"]) })
 }
 try Data(blurred.bytes).write(to: scratch.appendingPathComponent("ours-blur.rgb"))
-Table.compare("gaussian blur sigma 10, 12 MP", ours: results["ours blur"]!, peer: results["pyvips blur"],
-              peerName: "pyvips gaussblur (in memory)")
+Table.compare(
+    "gaussian blur sigma 10, 12 MP", ours: results["ours blur"]!, peer: results["pyvips blur"],
+    peerName: "pyvips gaussblur (in memory)")
 if let command = results["vips command"] {
-    Table.compare("  the same, vips command on a .v file", ours: results["ours blur"]!, peer: command,
-                  peerName: "`vips gaussblur in.v out.v 10`")
+    Table.compare(
+        "  the same, vips command on a .v file", ours: results["ours blur"]!, peer: command,
+        peerName: "`vips gaussblur in.v out.v 10`")
 }
-Table.compare("sharpen sigma 0.5, 1000x750", ours: results["ours sharpen"]!, peer: results["pillow sharpen"],
-              peerName: "Pillow UnsharpMask(0.5, 100, 0)")
+Table.compare(
+    "sharpen sigma 0.5, 1000x750", ours: results["ours sharpen"]!, peer: results["pillow sharpen"],
+    peerName: "Pillow UnsharpMask(0.5, 100, 0)")
 
 // How close each blur is to a true gaussian (float64, NumPy) on a 600x400 window.
-if let python, let report = Peer.output(python, ["accuracy", photoFile.path, "4000", "3000", "\(sigma)",
-                                                 scratch.appendingPathComponent("ours-blur.rgb").path]) {
+if let python,
+    let report = Peer.output(
+        python,
+        [
+            "accuracy", photoFile.path, "4000", "3000", "\(sigma)",
+            scratch.appendingPathComponent("ours-blur.rgb").path,
+        ])
+{
     print("\nError against a true gaussian (levels of 255, 600x400 window): " + report)
 }

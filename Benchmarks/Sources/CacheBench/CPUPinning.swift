@@ -10,7 +10,8 @@ enum CPUPinning {
     static let serverCPU = 0
     static let clientCPU = 1
 
-    static let isAvailable = sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
+    static let isAvailable =
+        sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")
 
     /// `path arguments` run through `taskset` on `cpu` when pinning is available.
@@ -32,7 +33,8 @@ enum CPUPinning {
         // "pid 123's current affinity list: 0,1"
         let current = try ChildProcess.output(of: "/usr/bin/taskset", ["-c", "-p", pid])
         guard let list = current.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !list.isEmpty else { return try body() }
+            !list.isEmpty
+        else { return try body() }
         _ = try ChildProcess.output(of: "/usr/bin/taskset", ["-a", "-c", "-p", String(cpu), pid])
         defer { _ = try? ChildProcess.output(of: "/usr/bin/taskset", ["-a", "-c", "-p", list, pid]) }
         return try body()

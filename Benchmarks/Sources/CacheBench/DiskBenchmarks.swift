@@ -45,10 +45,16 @@ struct DiskBenchmarks {
             let directory = try freshDirectory("cache-\(round)")
             cache = try DiskCache(directory: directory, namespace: "bench")
             let storing = cache!
-            let plain = { min(plainStore, Stopwatch.seconds {
-                for name in names { PlainFileIO.store(data, directory: plainDirectory, name: name) }
-            }) }
-            let ours = { min(cacheStore, try Stopwatch.seconds { for key in keys { try storing.setData(data, forKey: key) } }) }
+            let plain = {
+                min(
+                    plainStore,
+                    Stopwatch.seconds {
+                        for name in names { PlainFileIO.store(data, directory: plainDirectory, name: name) }
+                    })
+            }
+            let ours = {
+                min(cacheStore, try Stopwatch.seconds { for key in keys { try storing.setData(data, forKey: key) } })
+            }
             // Flush earlier writes before each timed half, so neither pays for the other's writeback.
             sync()
             if round % 2 == 0 {
@@ -61,8 +67,9 @@ struct DiskBenchmarks {
                 plainStore = plain()
             }
         }
-        table.time("disk store, 10,000 x 20 KB (per entry)", ours: cacheStore / n * 1e6, baseline: plainStore / n * 1e6,
-                   baselineName: "write+rename", goal: "<= 1.3", unit: "µs")
+        table.time(
+            "disk store, 10,000 x 20 KB (per entry)", ours: cacheStore / n * 1e6, baseline: plainStore / n * 1e6,
+            baselineName: "write+rename", goal: "<= 1.3", unit: "µs")
 
         // Hit query: the cache's own files, read by the cache and by plain open+read, interleaved rounds.
         let paths = keys.map { cache.fileURL(forKey: $0).path }
@@ -71,10 +78,16 @@ struct DiskBenchmarks {
         let reading = cache!
         // Reads are cheap and noisy on a shared machine: many short alternating rounds, best of each.
         for round in 0..<Self.queryRounds {
-            let plain = { min(plainQuery, Stopwatch.seconds { for path in paths { bytes &+= PlainFileIO.read(path) } }) }
-            let ours = { min(cacheQuery, try Stopwatch.seconds {
-                for key in keys { bytes &+= try reading.data(forKey: key)?.count ?? 0 }
-            }) }
+            let plain = {
+                min(plainQuery, Stopwatch.seconds { for path in paths { bytes &+= PlainFileIO.read(path) } })
+            }
+            let ours = {
+                min(
+                    cacheQuery,
+                    try Stopwatch.seconds {
+                        for key in keys { bytes &+= try reading.data(forKey: key)?.count ?? 0 }
+                    })
+            }
             if round % 2 == 0 {
                 plainQuery = plain()
                 cacheQuery = try ours()
@@ -84,8 +97,9 @@ struct DiskBenchmarks {
             }
         }
         precondition(bytes > 0)
-        table.time("disk hit query, 20 KB (per entry)", ours: cacheQuery / n * 1e6, baseline: plainQuery / n * 1e6,
-                   baselineName: "open+read", goal: "<= 1.2", unit: "µs")
+        table.time(
+            "disk hit query, 20 KB (per entry)", ours: cacheQuery / n * 1e6, baseline: plainQuery / n * 1e6,
+            baselineName: "open+read", goal: "<= 1.2", unit: "µs")
         cache = nil
         for round in 0..<(Self.rounds * 2) {
             try FileManager.default.removeItem(at: root.appendingPathComponent("plain-\(round)"))

@@ -50,8 +50,10 @@ struct ManagerBenchmarks {
 private struct InstantLoader: ImageLoader {
     static let bytes = Data("BENCHRAW01234567".utf8)
     func canRequestImage(for url: URL) -> Bool { url.scheme == "bench" }
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         completion(.success(LoadedImage(data: Self.bytes)))
         return FinishedOperation()
     }

@@ -45,7 +45,9 @@ struct MemoryBenchmarks {
                 for i in 0..<perThread { memory.setImage(image, forKey: keys[(i &+ t &* 7_919) % count], cost: cost) }
             }
             let nsSet = measure(threads) { t in
-                for i in 0..<perThread { ns.cache.setObject(box, forKey: nsKeys.keys[(i &+ t &* 7_919) % count], cost: cost) }
+                for i in 0..<perThread {
+                    ns.cache.setObject(box, forKey: nsKeys.keys[(i &+ t &* 7_919) % count], cost: cost)
+                }
             }
             // Gets: a scattered walk over keys that are all present.
             let memoryGet = measure(threads) { t in
@@ -55,14 +57,18 @@ struct MemoryBenchmarks {
             }
             let nsGet = measure(threads) { t in
                 var hits = 0
-                for i in 0..<perThread where ns.cache.object(forKey: nsKeys.keys[(i &* 7_919 &+ t) % count]) != nil { hits += 1 }
+                for i in 0..<perThread where ns.cache.object(forKey: nsKeys.keys[(i &* 7_919 &+ t) % count]) != nil {
+                    hits += 1
+                }
                 precondition(hits == perThread)
             }
             let label = threads == 1 ? "1 thread" : "\(threads) threads"
-            table.throughput("memory set, \(label)", ours: ops / memorySet, baseline: ops / nsSet,
-                             baselineName: "NSCache", goal: ">= 2x")
-            table.throughput("memory get, \(label)", ours: ops / memoryGet, baseline: ops / nsGet,
-                             baselineName: "NSCache", goal: ">= 2x")
+            table.throughput(
+                "memory set, \(label)", ours: ops / memorySet, baseline: ops / nsSet,
+                baselineName: "NSCache", goal: ">= 2x")
+            table.throughput(
+                "memory get, \(label)", ours: ops / memoryGet, baseline: ops / nsGet,
+                baselineName: "NSCache", goal: ">= 2x")
         }
     }
 

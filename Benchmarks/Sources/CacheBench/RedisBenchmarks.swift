@@ -33,7 +33,8 @@ struct RedisBenchmarks {
     func run(adding table: ResultTable) async throws -> ResultTable {
         var table = table
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-server"),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-benchmark") else {
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-benchmark")
+        else {
             print("redis-server / redis-benchmark missing (scripts/install-deps.sh installs them): Redis rows skipped")
             return table
         }
@@ -74,27 +75,37 @@ struct RedisBenchmarks {
         let writer = try cache(port: port, connections: 1)
         for key in keys { writer.store(value, extendedData: nil, forKey: key) }
         // redis-benchmark's GET reads the key its SET wrote: give it a 20,000-byte value first.
-        _ = try ChildProcess.output(of: "/usr/bin/redis-benchmark", ["-p", String(port), "-t", "set", "-d", String(Self.valueSize),
-                                                         "-n", "1000", "-c", "1", "-q"])
+        _ = try ChildProcess.output(
+            of: "/usr/bin/redis-benchmark",
+            [
+                "-p", String(port), "-t", "set", "-d", String(Self.valueSize),
+                "-n", "1000", "-c", "1", "-q",
+            ])
 
         for connections in Self.concurrencies {
             let redis = try cache(port: port, connections: connections)
-            let (ours, theirs) = try Self.medians(gets: Self.getsIssued(threads: connections, calls: Self.requestCount, depth: 1),
-                                                  label: "GET, \(connections) conn.") {
+            let (ours, theirs) = try Self.medians(
+                gets: Self.getsIssued(threads: connections, calls: Self.requestCount, depth: 1),
+                label: "GET, \(connections) conn."
+            ) {
                 Self.requestsPerSecond(threads: connections, requests: Self.requestCount) { thread, index in
                     _ = redis.entry(forKey: keys[(thread * 31 + index) % keys.count])
                 }
             } theirs: {
                 try redisBenchmark(port: port, connections: connections, pipeline: 1)
             }
-            table.rate("Redis GET 20 KB hit, \(connections) conn. (per connection)",
-                             ours: ours / Double(connections), baseline: theirs / Double(connections),
-                             baselineName: "redis-benchmark -t get -d 20000 -c \(connections)", goal: "≥ 0.95x")
+            table.rate(
+                "Redis GET 20 KB hit, \(connections) conn. (per connection)",
+                ours: ours / Double(connections), baseline: theirs / Double(connections),
+                baselineName: "redis-benchmark -t get -d 20000 -c \(connections)", goal: "≥ 0.95x")
 
             let (pipelined, theirsPipelined) = try Self.medians(
-                gets: Self.getsIssued(threads: connections, calls: Self.requestCount / Self.pipelineDepth, depth: Self.pipelineDepth),
-                label: "multi-get, \(connections) conn.") {
-                Self.requestsPerSecond(threads: connections, requests: Self.requestCount / Self.pipelineDepth) { thread, index in
+                gets: Self.getsIssued(
+                    threads: connections, calls: Self.requestCount / Self.pipelineDepth, depth: Self.pipelineDepth),
+                label: "multi-get, \(connections) conn."
+            ) {
+                Self.requestsPerSecond(threads: connections, requests: Self.requestCount / Self.pipelineDepth) {
+                    thread, index in
                     let start = (thread * 31 + index * Self.pipelineDepth) % keys.count
                     let batch = (0..<Self.pipelineDepth).map { keys[(start + $0) % keys.count] }
                     _ = redis.entries(forKeys: batch)
@@ -102,12 +113,15 @@ struct RedisBenchmarks {
             } theirs: {
                 try redisBenchmark(port: port, connections: connections, pipeline: Self.pipelineDepth)
             }
-            table.rate("Redis multi-get 16 × 20 KB, \(connections) conn. (GETs/s per connection)",
-                             ours: pipelined / Double(connections), baseline: theirsPipelined / Double(connections),
-                             baselineName: "redis-benchmark -t get -d 20000 -P 16 -c \(connections)", goal: "≥ 0.95x")
+            table.rate(
+                "Redis multi-get 16 × 20 KB, \(connections) conn. (GETs/s per connection)",
+                ours: pipelined / Double(connections), baseline: theirsPipelined / Double(connections),
+                baselineName: "redis-benchmark -t get -d 20000 -P 16 -c \(connections)", goal: "≥ 0.95x")
             let stats = redis.statistics
             if stats.misses > 0 {
-                print("note: \(stats.misses) misses at \(connections) connections (timeouts \(stats.timeouts)): the rows count them as requests")
+                print(
+                    "note: \(stats.misses) misses at \(connections) connections (timeouts \(stats.timeouts)): the rows count them as requests"
+                )
             }
         }
     }
@@ -115,8 +129,10 @@ struct RedisBenchmarks {
     /// The medians of ``rounds`` measurements of each side, taken in turn so that both see the same
     /// machine. Also prints each side's median client CPU time per GET (`gets`: ours, counting the warm-up;
     /// redis-benchmark's is ``requestCount``): on a loaded machine, CPU time is what a rate turns on.
-    static func medians(gets: Int, label: String, ours: () -> Double,
-                        theirs: () throws -> Double) rethrows -> (ours: Double, theirs: Double) {
+    static func medians(
+        gets: Int, label: String, ours: () -> Double,
+        theirs: () throws -> Double
+    ) rethrows -> (ours: Double, theirs: Double) {
         var oursRates: [Double] = [], theirRates: [Double] = []
         var oursCPU: [Double] = [], theirCPU: [Double] = []
         for _ in 0..<rounds {
@@ -128,8 +144,9 @@ struct RedisBenchmarks {
             theirCPU.append((cpuSeconds(RUSAGE_CHILDREN) - childStart) / Double(requestCount) * 1e6)
         }
         let median = { (values: [Double]) in values.sorted()[rounds / 2] }
-        print("client CPU per GET, \(label) (median): ours \(String(format: "%.1f", median(oursCPU))) µs, "
-              + "redis-benchmark \(String(format: "%.1f", median(theirCPU))) µs")
+        print(
+            "client CPU per GET, \(label) (median): ours \(String(format: "%.1f", median(oursCPU))) µs, "
+                + "redis-benchmark \(String(format: "%.1f", median(theirCPU))) µs")
         return (median(oursRates), median(theirRates))
     }
 
@@ -150,7 +167,8 @@ struct RedisBenchmarks {
     }
 
     /// `threads` threads share `requests` calls of `body(thread, index)`; calls per second overall.
-    static func requestsPerSecond(threads: Int, requests: Int, _ body: @escaping @Sendable (Int, Int) -> Void) -> Double {
+    static func requestsPerSecond(threads: Int, requests: Int, _ body: @escaping @Sendable (Int, Int) -> Void) -> Double
+    {
         let perThread = requests / threads
         // Warm-up, all threads at once: opens every connection and faults in the code paths.
         onThreads(threads) { thread in for index in 0..<min(200, perThread) { body(thread, index) } }
@@ -177,13 +195,17 @@ struct RedisBenchmarks {
 
     /// GETs per second `redis-benchmark` reports for `connections` clients and pipeline depth `pipeline`.
     private func redisBenchmark(port: Int, connections: Int, pipeline: Int) throws -> Double {
-        let client = CPUPinning.command("/usr/bin/redis-benchmark", [
-            "-p", String(port), "-t", "get", "-d", String(Self.valueSize), "-n", String(Self.requestCount),
-            "-c", String(connections), "-P", String(pipeline), "--threads", "1", "--csv"], cpu: CPUPinning.clientCPU)
+        let client = CPUPinning.command(
+            "/usr/bin/redis-benchmark",
+            [
+                "-p", String(port), "-t", "get", "-d", String(Self.valueSize), "-n", String(Self.requestCount),
+                "-c", String(connections), "-P", String(pipeline), "--threads", "1", "--csv",
+            ], cpu: CPUPinning.clientCPU)
         let text = try ChildProcess.output(of: client.path, client.arguments)
         // CSV: a header line, then "GET","<requests per second>",...
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\"GET\"") }),
-              let rps = Double(line.split(separator: ",")[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
+            let rps = Double(line.split(separator: ",")[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        else {
             throw BenchError.unexpectedOutput(text)
         }
         return rps
@@ -199,8 +221,9 @@ struct RedisBenchmarks {
         let tiers = cache.disk as! TieredDiskStorage
         let png = try Self.thumbnailPNG()
         let key = "https://images.example.com/thumbnail.png"
-        try await cache.store(nil, data: png, validators: CacheValidators(etag: "\"1\""), forKey: key, cacheType: .all,
-                              context: ImageContext())
+        try await cache.store(
+            nil, data: png, validators: CacheValidators(etag: "\"1\""), forKey: key, cacheType: .all,
+            context: ImageContext())
 
         var memory: [Double] = [], disk: [Double] = [], shared: [Double] = []
         var diskBytes: [Double] = [], sharedBytes: [Double] = []
@@ -213,15 +236,24 @@ struct RedisBenchmarks {
         }
         for _ in 0..<Self.latencySamples {
             _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all)
-            memory.append(await time { _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all) })
+            memory.append(
+                await time {
+                    _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all)
+                })
 
             await cache.clear(cacheType: .memory)
-            disk.append(await time { _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all) })
+            disk.append(
+                await time {
+                    _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all)
+                })
             diskBytes.append(try await time { _ = try tiers.data(forKey: key) })
 
             await cache.clear(cacheType: .memory)
             try tiers.local.removeData(forKey: key)
-            shared.append(await time { _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all) })
+            shared.append(
+                await time {
+                    _ = await cache.queryImage(forKey: key, options: [], context: ImageContext(), cacheType: .all)
+                })
             try tiers.local.removeData(forKey: key)
             sharedBytes.append(try await time { _ = try tiers.data(forKey: key) })
         }
@@ -229,7 +261,9 @@ struct RedisBenchmarks {
         let kb = "\(png.count / 1024) KB PNG"
         table.time("three-level hit: memory (median)", ours: median(memory), baseline: nil, unit: "µs")
         table.time("three-level hit: disk, decode \(kb) (median)", ours: median(disk), baseline: nil, unit: "µs")
-        table.time("three-level hit: Redis, decode + promote to disk (median)", ours: median(shared), baseline: nil, unit: "µs")
+        table.time(
+            "three-level hit: Redis, decode + promote to disk (median)", ours: median(shared), baseline: nil, unit: "µs"
+        )
         table.time("tier bytes: disk (median)", ours: median(diskBytes), baseline: nil, unit: "µs")
         table.time("tier bytes: Redis + promote to disk (median)", ours: median(sharedBytes), baseline: nil, unit: "µs")
     }

@@ -11,25 +11,33 @@ struct ResultTable {
     private var rows: [Row] = []
 
     /// A row where smaller is better (times); the ratio is ours / baseline.
-    mutating func time(_ name: String, ours: Double, baseline: Double?, baselineName: String = "", goal: String = "",
-                       unit: String) {
-        rows.append(Row(name: name, ours: format(ours) + " " + unit,
-                        baseline: baseline.map { "\(format($0)) \(unit) (\(baselineName))" } ?? "—",
-                        ratio: baseline.map { format(ours / $0) } ?? "—", goal: goal))
+    mutating func time(
+        _ name: String, ours: Double, baseline: Double?, baselineName: String = "", goal: String = "",
+        unit: String
+    ) {
+        rows.append(
+            Row(
+                name: name, ours: format(ours) + " " + unit,
+                baseline: baseline.map { "\(format($0)) \(unit) (\(baselineName))" } ?? "—",
+                ratio: baseline.map { format(ours / $0) } ?? "—", goal: goal))
     }
 
     /// A row where bigger is better (throughput); the ratio is ours / baseline.
     mutating func throughput(_ name: String, ours: Double, baseline: Double, baselineName: String, goal: String) {
-        rows.append(Row(name: name, ours: format(ours / 1e6) + " M/s",
-                        baseline: "\(format(baseline / 1e6)) M/s (\(baselineName))",
-                        ratio: format(ours / baseline) + "x", goal: goal))
+        rows.append(
+            Row(
+                name: name, ours: format(ours / 1e6) + " M/s",
+                baseline: "\(format(baseline / 1e6)) M/s (\(baselineName))",
+                ratio: format(ours / baseline) + "x", goal: goal))
     }
 
     /// A row where bigger is better, in thousands per second; the ratio is ours / baseline.
     mutating func rate(_ name: String, ours: Double, baseline: Double, baselineName: String, goal: String) {
-        rows.append(Row(name: name, ours: format(ours / 1e3) + " k/s",
-                        baseline: "\(format(baseline / 1e3)) k/s (\(baselineName))",
-                        ratio: format(ours / baseline) + "x", goal: goal))
+        rows.append(
+            Row(
+                name: name, ours: format(ours / 1e3) + " k/s",
+                baseline: "\(format(baseline / 1e3)) k/s (\(baselineName))",
+                ratio: format(ours / baseline) + "x", goal: goal))
     }
 
     func render() -> String {

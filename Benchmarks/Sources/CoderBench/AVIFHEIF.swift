@@ -14,15 +14,35 @@ func runAVIFHEIFBenchmarks(encode: Bool = true) throws {
     let heic = try heifCoder.encode(Image(pixels: photo), as: .heic, options: EncodeOptions(quality: quality))
 
     print("\nAVIF and HEIC, 12 MP photo (4000x3000), best of N; ratio = ours / the C library called directly")
-    print("AVIF: libavif \(String(cString: avifVersion())), dav1d decode, aom encode at speed 6, 4:2:0, quantizer \(RawAVIF.quantizer(quality)) (quality \(quality)), all cores")
-    print("HEIC: libheif \(String(cString: heif_get_version())), libde265 decode, x265 encode (libheif's default preset), 4:2:0, quality \(Int(quality * 100))\n")
+    print(
+        "AVIF: libavif \(String(cString: avifVersion())), dav1d decode, aom encode at speed 6, 4:2:0, quantizer \(RawAVIF.quantizer(quality)) (quality \(quality)), all cores"
+    )
+    print(
+        "HEIC: libheif \(String(cString: heif_get_version())), libde265 decode, x265 encode (libheif's default preset), 4:2:0, quality \(Int(quality * 100))\n"
+    )
     print(row(["case", "ours ms", "raw ms", "ratio"]))
-    try compare("AVIF decode", runs: encode ? 7 : 15, ours: { _ = try avifCoder.decode(avif, options: DecodeOptions()) }, raw: { _ = RawAVIF.decode(avif) })
-    if encode { try compare("AVIF encode", runs: 2, ours: { _ = try avifCoder.encode(Image(pixels: photo), as: .avif, options: EncodeOptions(quality: quality)) },
-                raw: { _ = RawAVIF.encode(photo, quality: quality) }) }
-    try compare("HEIC decode", runs: encode ? 7 : 15, ours: { _ = try heifCoder.decode(heic, options: DecodeOptions()) }, raw: { _ = RawHEIF.decode(heic) })
-    if encode { try compare("HEIC encode", runs: 2, ours: { _ = try heifCoder.encode(Image(pixels: photo), as: .heic, options: EncodeOptions(quality: quality)) },
-                raw: { _ = RawHEIF.encode(photo, quality: Int32(quality * 100)) }) }
+    try compare(
+        "AVIF decode", runs: encode ? 7 : 15, ours: { _ = try avifCoder.decode(avif, options: DecodeOptions()) },
+        raw: { _ = RawAVIF.decode(avif) })
+    if encode {
+        try compare(
+            "AVIF encode", runs: 2,
+            ours: {
+                _ = try avifCoder.encode(Image(pixels: photo), as: .avif, options: EncodeOptions(quality: quality))
+            },
+            raw: { _ = RawAVIF.encode(photo, quality: quality) })
+    }
+    try compare(
+        "HEIC decode", runs: encode ? 7 : 15, ours: { _ = try heifCoder.decode(heic, options: DecodeOptions()) },
+        raw: { _ = RawHEIF.decode(heic) })
+    if encode {
+        try compare(
+            "HEIC encode", runs: 2,
+            ours: {
+                _ = try heifCoder.encode(Image(pixels: photo), as: .heic, options: EncodeOptions(quality: quality))
+            },
+            raw: { _ = RawHEIF.encode(photo, quality: Int32(quality * 100)) })
+    }
 
     // heif-enc writes the embedded thumbnail (`-t 320`: 320x240, what an iPhone embeds).
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -43,7 +63,9 @@ func runAVIFHEIFBenchmarks(encode: Bool = true) throws {
     let ours = try bestTime(runs: 5) { _ = try heifCoder.decode(thumbnailed, options: thumbnail) }
     print("\n256 px thumbnail of a 12 MP HEIC with a 320x240 embedded thumbnail (heif-enc -q 80 -t 320), best of 5/3\n")
     print(row(["case", "ms", "", "vs full"]))
-    print(row(["HEIC: ours thumbnail (embedded)", String(format: "%.1f", ours), "", String(format: "%.3fx", ours / full)]))
+    print(
+        row(["HEIC: ours thumbnail (embedded)", String(format: "%.1f", ours), "", String(format: "%.3fx", ours / full)])
+    )
     print(row(["HEIC: full decode + resize", String(format: "%.1f", full), "", "1x"]))
     try runJXLBenchmarks(photo: photo, encode: encode)
 }
@@ -61,7 +83,9 @@ enum RawAVIF {
         decoder.pointee.maxThreads = threads
         let image = avifImageCreateEmpty()!
         defer { avifImageDestroy(image) }
-        let result = data.withUnsafeBytes { avifDecoderReadMemory(decoder, image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+        let result = data.withUnsafeBytes {
+            avifDecoderReadMemory(decoder, image, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+        }
         guard result == AVIF_RESULT_OK else { return 0 }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
@@ -86,7 +110,9 @@ enum RawAVIF {
         rgb.format = AVIF_RGB_FORMAT_RGB
         rgb.rowBytes = UInt32(photo.bytesPerRow)
         var bytes = photo.bytes
-        bytes.withUnsafeMutableBufferPointer { rgb.pixels = $0.baseAddress; _ = avifImageRGBToYUV(image, &rgb) }
+        bytes.withUnsafeMutableBufferPointer {
+            rgb.pixels = $0.baseAddress; _ = avifImageRGBToYUV(image, &rgb)
+        }
         let encoder = avifEncoderCreate()!
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = threads
@@ -107,7 +133,10 @@ enum RawHEIF {
         let context = heif_context_alloc()
         defer { heif_context_free(context) }
         return data.withUnsafeBytes { raw -> Int in
-            guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return 0 }
+            guard
+                heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code
+                    == heif_error_Ok
+            else { return 0 }
             var handle: OpaquePointer?
             heif_context_get_primary_image_handle(context, &handle)
             defer { heif_image_handle_release(handle) }
@@ -132,14 +161,16 @@ enum RawHEIF {
         heif_encoder_set_lossy_quality(encoder, quality)
         heif_encoder_set_parameter_string(encoder, "chroma", "420")
         var image: OpaquePointer?
-        heif_image_create(Int32(photo.width), Int32(photo.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image)
+        heif_image_create(
+            Int32(photo.width), Int32(photo.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image)
         defer { heif_image_release(image) }
         heif_image_add_plane(image, heif_channel_interleaved, Int32(photo.width), Int32(photo.height), 8)
         var stride: Int32 = 0
         let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride)!
         photo.bytes.withUnsafeBufferPointer { source in
             for row in 0..<photo.height {
-                (plane + row * Int(stride)).update(from: source.baseAddress! + row * photo.bytesPerRow, count: photo.width * 3)
+                (plane + row * Int(stride)).update(
+                    from: source.baseAddress! + row * photo.bytesPerRow, count: photo.width * 3)
             }
         }
         let options = heif_encoding_options_alloc()
@@ -157,8 +188,9 @@ enum RawHEIF {
         writer.writer_api_version = 1
         writer.write = { _, _, count, userdata in
             userdata!.assumingMemoryBound(to: Int.self).pointee += count
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified,
-                              message: UnsafeRawPointer(("Success" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
+            return heif_error(
+                code: heif_error_Ok, subcode: heif_suberror_Unspecified,
+                message: UnsafeRawPointer(("Success" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
         }
         heif_context_write(context, &writer, &size)
         return size

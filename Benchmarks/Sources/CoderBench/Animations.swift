@@ -58,49 +58,67 @@ private func animationBenchmarks() throws {
     let ourFrames = try walk(GIFCoder().decode(gif, options: DecodeOptions()))
     precondition(rawDecodeAndCompose(gif) == 100 && ourFrames == 100, "both decoders must see 100 frames")
 
-    print("""
+    print(
+        """
 
-    100-frame 400x300 GIF (\(gif.count / 1024) KB), best of 5; raw = giflib DGifSlurp + plain-C compositor on one
-    canvas (for preloadAllFrames: + a copy of every frame held to the end). A lazy decode walks the file's
-    block structure only and decompresses frame 0; the other frames are decompressed when shown.
+        100-frame 400x300 GIF (\(gif.count / 1024) KB), best of 5; raw = giflib DGifSlurp + plain-C compositor on one
+        canvas (for preloadAllFrames: + a copy of every frame held to the end). A lazy decode walks the file's
+        block structure only and decompresses frame 0; the other frames are decompressed when shown.
 
-    """)
+        """)
     print(row(["case", "ours ms", "raw ms", "ratio"]))
-    try compare("GIF all frames, preloadAllFrames", ours: {
-        _ = try GIFCoder().decode(gif, options: DecodeOptions(preloadAllFrames: true))
-    }, raw: { _ = rawDecodeAndCompose(gif, keepFrames: true) })
-    try compare("GIF all frames, lazy", ours: {
-        try walk(GIFCoder().decode(gif, options: DecodeOptions()))
-    }, raw: { _ = rawDecodeAndCompose(gif) })
-    try compare("GIF decode only (index, frame 0)", ours: {
-        _ = try GIFCoder().decode(gif, options: DecodeOptions())
-    }, raw: { _ = rawDecodeAndCompose(gif) })
-    try compare("GIF 100 px thumbnail, all frames", ours: {
-        try walk(GIFCoder().decode(gif, options: thumbnailOptions))
-    }, raw: { _ = rawDecodeAndCompose(gif) })
+    try compare(
+        "GIF all frames, preloadAllFrames",
+        ours: {
+            _ = try GIFCoder().decode(gif, options: DecodeOptions(preloadAllFrames: true))
+        }, raw: { _ = rawDecodeAndCompose(gif, keepFrames: true) })
+    try compare(
+        "GIF all frames, lazy",
+        ours: {
+            try walk(GIFCoder().decode(gif, options: DecodeOptions()))
+        }, raw: { _ = rawDecodeAndCompose(gif) })
+    try compare(
+        "GIF decode only (index, frame 0)",
+        ours: {
+            _ = try GIFCoder().decode(gif, options: DecodeOptions())
+        }, raw: { _ = rawDecodeAndCompose(gif) })
+    try compare(
+        "GIF 100 px thumbnail, all frames",
+        ours: {
+            try walk(GIFCoder().decode(gif, options: thumbnailOptions))
+        }, raw: { _ = rawDecodeAndCompose(gif) })
 
-    try compare("WebP animation all frames, lazy (raw: WebPAnimDecoder)", ours: {
-        try walk(WebPCoder().decode(animatedWebP, options: DecodeOptions()))
-    }, raw: { _ = Raw.webpAnimationDecode(animatedWebP) })
+    try compare(
+        "WebP animation all frames, lazy (raw: WebPAnimDecoder)",
+        ours: {
+            try walk(WebPCoder().decode(animatedWebP, options: DecodeOptions()))
+        }, raw: { _ = Raw.webpAnimationDecode(animatedWebP) })
 
     print("\nPeak memory added by one decode, fresh process per case (one 400x300 RGBA canvas = 0.46 MB)\n")
     print(row(["case", "peak MB", "canvases", ""]))
     let canvasMB = Double(400 * 300 * 4) / 1_048_576
-    for (name, key) in [("GIF frame 0 only (lazy)", "gif-frame0"), ("GIF every frame, lazy", "gif-walk"),
-                        ("GIF preloadAllFrames", "gif-preload"), ("GIF 100 px thumbnail, every frame", "gif-thumbnail"),
-                        ("WebP frame 0 only (lazy)", "gif-webp-frame0"), ("WebP preloadAllFrames", "gif-webp-preload")] {
+    for (name, key) in [
+        ("GIF frame 0 only (lazy)", "gif-frame0"), ("GIF every frame, lazy", "gif-walk"),
+        ("GIF preloadAllFrames", "gif-preload"), ("GIF 100 px thumbnail, every frame", "gif-thumbnail"),
+        ("WebP frame 0 only (lazy)", "gif-webp-frame0"), ("WebP preloadAllFrames", "gif-webp-preload"),
+    ] {
         let memory = try peakMemoryOfChild(["memory", key])
         print(row([name, String(format: "%.1f", memory), String(format: "%.1f", memory / canvasMB), ""]))
     }
 
     let canvas = 400 * 300 * 4
     print("\n" + row(["canvases held (memoryCost / canvas)", "frame 0", "preload", ""]))
-    for (name, data, coder) in [("GIF", gif, GIFCoder() as any ImageCoder), ("WebP", animatedWebP, WebPCoder() as any ImageCoder),
-                                ("APNG", apng, APNGCoder() as any ImageCoder)] {
+    for (name, data, coder) in [
+        ("GIF", gif, GIFCoder() as any ImageCoder), ("WebP", animatedWebP, WebPCoder() as any ImageCoder),
+        ("APNG", apng, APNGCoder() as any ImageCoder),
+    ] {
         let lazy = try coder.decode(data, options: DecodeOptions())
         let all = try coder.decode(data, options: DecodeOptions(preloadAllFrames: true))
-        print(row([name, String(format: "%.1f", Double(lazy.memoryCost) / Double(canvas)),
-                   String(format: "%.1f", Double(all.memoryCost) / Double(canvas)), ""]))
+        print(
+            row([
+                name, String(format: "%.1f", Double(lazy.memoryCost) / Double(canvas)),
+                String(format: "%.1f", Double(all.memoryCost) / Double(canvas)), "",
+            ]))
     }
 }
 

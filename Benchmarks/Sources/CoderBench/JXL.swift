@@ -10,9 +10,15 @@ func runJXLBenchmarks(photo: PixelBuffer, encode: Bool) throws {
     let jxl = try coder.encode(Image(pixels: photo), as: .jpegXL, options: options)
     print("\nJPEG XL: libjxl \(JxlDecoderVersion()), VarDCT distance 1.0 (quality 0.9), effort 7, all cores\n")
     print(row(["case", "ours ms", "raw ms", "ratio"]))
-    try compare("JPEG XL decode", runs: encode ? 7 : 15, ours: { _ = try coder.decode(jxl, options: DecodeOptions()) }, raw: { _ = RawJXL.decode(jxl) })
-    if encode { try compare("JPEG XL encode", runs: 2, ours: { _ = try coder.encode(Image(pixels: photo), as: .jpegXL, options: options) },
-                raw: { _ = RawJXL.encode(photo, distance: 1.0, effort: 7) }) }
+    try compare(
+        "JPEG XL decode", runs: encode ? 7 : 15, ours: { _ = try coder.decode(jxl, options: DecodeOptions()) },
+        raw: { _ = RawJXL.decode(jxl) })
+    if encode {
+        try compare(
+            "JPEG XL encode", runs: 2,
+            ours: { _ = try coder.encode(Image(pixels: photo), as: .jpegXL, options: options) },
+            raw: { _ = RawJXL.encode(photo, distance: 1.0, effort: 7) })
+    }
 }
 
 /// libjxl called directly, the way a program without SwiftWebImage would.
@@ -35,7 +41,9 @@ enum RawJXL {
                     var size = 0
                     JxlDecoderImageOutBufferSize(decoder, &format, &size)
                     pixels = [UInt8](repeating: 0, count: size)
-                    pixels.withUnsafeMutableBytes { _ = JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, size) }
+                    pixels.withUnsafeMutableBytes {
+                        _ = JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, size)
+                    }
                 case JXL_DEC_FULL_IMAGE: break loop
                 default: break loop
                 }

@@ -47,5 +47,6 @@ func compare(_ name: String, runs: Int = 5, ours: () throws -> Void, raw: () -> 
 }
 
 func row(_ cells: [String]) -> String {
-    zip(cells, [34, 12, 12, 10]).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }.joined(separator: " ")
+    zip(cells, [34, 12, 12, 10]).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }.joined(
+        separator: " ")
 }

@@ -23,7 +23,9 @@ enum Raw {
         defer { tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        tjCompress2(handle, pixels, width, 0, height, Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0)
+        tjCompress2(
+            handle, pixels, width, 0, height, Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue),
+            quality, 0)
         tjFree(output)
         return Int(size)
     }
@@ -65,7 +67,9 @@ enum Raw {
 
     static func webpEncode(_ pixels: [UInt8], width: Int32, height: Int32, lossless: Bool) -> Int {
         var output: UnsafeMutablePointer<UInt8>? = nil
-        let size = lossless ? WebPEncodeLosslessRGB(pixels, width, height, width * 3, &output)
+        let size =
+            lossless
+            ? WebPEncodeLosslessRGB(pixels, width, height, width * 3, &output)
             : WebPEncodeRGB(pixels, width, height, width * 3, 80, &output)
         WebPFree(output)
         return size
@@ -107,7 +111,8 @@ enum Raw {
             var frames = 0
             var pixels: UnsafeMutablePointer<UInt8>? = nil
             var timestamp: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0, WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0 {
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0, WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0
+            {
                 frames += 1
             }
             return frames

@@ -26,9 +26,12 @@ struct SwiftRotation {
             out.withUnsafeMutableBufferPointer { dst in
                 let plane = Plane(src: src.baseAddress!, width: source.width, height: source.height)
                 switch layout {
-                case .gray8: sample(plane, into: dst.baseAddress!, channels: 1, premultiplied: false, background: backBytes)
-                case .rgb8: sample(plane, into: dst.baseAddress!, channels: 3, premultiplied: false, background: backBytes)
-                case .rgba8: sample(plane, into: dst.baseAddress!, channels: 4, premultiplied: true, background: backBytes)
+                case .gray8:
+                    sample(plane, into: dst.baseAddress!, channels: 1, premultiplied: false, background: backBytes)
+                case .rgb8:
+                    sample(plane, into: dst.baseAddress!, channels: 3, premultiplied: false, background: backBytes)
+                case .rgba8:
+                    sample(plane, into: dst.baseAddress!, channels: 4, premultiplied: true, background: backBytes)
                 }
             }
         }
@@ -43,13 +46,18 @@ struct SwiftRotation {
 
     /// The sampling loop; inlined per layout so `channels` and `premultiplied` are constants there.
     @inline(__always)
-    private func sample(_ plane: Plane, into dst: UnsafeMutablePointer<UInt8>, channels: Int, premultiplied: Bool,
-                        background: SIMD4<UInt8>) {
+    private func sample(
+        _ plane: Plane, into dst: UnsafeMutablePointer<UInt8>, channels: Int, premultiplied: Bool,
+        background: SIMD4<UInt8>
+    ) {
         let (sw, sh, src) = (plane.width, plane.height, plane.src)
         let backFloat = SIMD4<Float>(background)
         // The background as it is mixed: premultiplied (colour x alpha, alpha x 255) when there is alpha.
-        let backMixed = premultiplied
-            ? SIMD4<Float>(backFloat[0] * backFloat[3], backFloat[1] * backFloat[3], backFloat[2] * backFloat[3], backFloat[3] * 255)
+        let backMixed =
+            premultiplied
+            ? SIMD4<Float>(
+                backFloat[0] * backFloat[3], backFloat[1] * backFloat[3], backFloat[2] * backFloat[3],
+                backFloat[3] * 255)
             : backFloat
         // One neighbour's contribution: its channels (premultiplied, scaled like backMixed) or the background.
         @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
@@ -83,7 +91,7 @@ struct SwiftRotation {
                     mixed = backMixed
                 }
                 if premultiplied {
-                    let alpha = mixed[3]   // 0...65025
+                    let alpha = mixed[3]  // 0...65025
                     if alpha > 0 {
                         let colour = mixed * (255 / alpha)
                         mixed = SIMD4(colour[0], colour[1], colour[2], alpha / 255)

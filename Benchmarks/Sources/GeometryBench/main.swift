@@ -41,7 +41,8 @@ func photo(layout: PixelLayout, width: Int, height: Int) -> PixelBuffer {
     var i = 0
     for y in 0..<height {
         for x in 0..<width {
-            bytes[i] = UInt8(x * 255 / width); bytes[i + 1] = UInt8(y * 255 / height); bytes[i + 2] = UInt8((x ^ y) & 255)
+            bytes[i] = UInt8(x * 255 / width); bytes[i + 1] = UInt8(y * 255 / height);
+            bytes[i + 2] = UInt8((x ^ y) & 255)
             if layout == .rgba8 { bytes[i + 3] = UInt8((x + y) % 256) }
             i += layout.bytesPerPixel
         }
@@ -55,7 +56,9 @@ func xrgb(_ p: PixelBuffer) -> [UInt32] {
     var out = [UInt32](repeating: 0, count: p.width * p.height)
     p.bytes.withUnsafeBufferPointer { s in
         out.withUnsafeMutableBufferPointer { d in
-            for i in 0..<d.count { d[i] = 0xFF00_0000 | UInt32(s[i * 3]) << 16 | UInt32(s[i * 3 + 1]) << 8 | UInt32(s[i * 3 + 2]) }
+            for i in 0..<d.count {
+                d[i] = 0xFF00_0000 | UInt32(s[i * 3]) << 16 | UInt32(s[i * 3 + 1]) << 8 | UInt32(s[i * 3 + 2])
+            }
         }
     }
     return out
@@ -122,14 +125,18 @@ func rotation(degrees: Double, width: Int, height: Int) -> (Int, Int, [Double]) 
 func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t((v * 65536).rounded()) }
 
 /// `source` (w x h, 32-bit) drawn through `matrix` onto `dest` (dw x dh) with `op` and `filter`.
-func pixmanTransform(_ source: inout [UInt32], _ w: Int, _ h: Int, format: pixman_format_code_t, into dest: inout [UInt32],
-                     _ dw: Int, _ dh: Int, matrix m: [Double], op: pixman_op_t, filter: pixman_filter_t) {
+func pixmanTransform(
+    _ source: inout [UInt32], _ w: Int, _ h: Int, format: pixman_format_code_t, into dest: inout [UInt32],
+    _ dw: Int, _ dh: Int, matrix m: [Double], op: pixman_op_t, filter: pixman_filter_t
+) {
     source.withUnsafeMutableBufferPointer { s in
         dest.withUnsafeMutableBufferPointer { d in
             let src = pixman_image_create_bits(format, Int32(w), Int32(h), s.baseAddress, Int32(w * 4))
             let dst = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(dw), Int32(dh), d.baseAddress, Int32(dw * 4))
             var t = pixman_transform()
-            t.matrix = ((fixed(m[0]), fixed(m[1]), fixed(m[2])), (fixed(m[3]), fixed(m[4]), fixed(m[5])), (0, 0, fixed(1)))
+            t.matrix = (
+                (fixed(m[0]), fixed(m[1]), fixed(m[2])), (fixed(m[3]), fixed(m[4]), fixed(m[5])), (0, 0, fixed(1))
+            )
             pixman_image_set_transform(src, &t)
             pixman_image_set_filter(src, filter, nil, 0)
             pixman_image_set_repeat(src, PIXMAN_REPEAT_NONE)
@@ -141,15 +148,18 @@ func pixmanTransform(_ source: inout [UInt32], _ w: Int, _ h: Int, format: pixma
 }
 
 /// `overlay` (premultiplied, ow x oh) OVER `base` at (x, y) through a solid mask of `opacity`.
-func pixmanOver(_ overlay: inout [UInt32], _ ow: Int, _ oh: Int, onto base: inout [UInt32], _ bw: Int, _ bh: Int,
-                x: Int, y: Int, opacity: Double) {
+func pixmanOver(
+    _ overlay: inout [UInt32], _ ow: Int, _ oh: Int, onto base: inout [UInt32], _ bw: Int, _ bh: Int,
+    x: Int, y: Int, opacity: Double
+) {
     overlay.withUnsafeMutableBufferPointer { s in
         base.withUnsafeMutableBufferPointer { d in
             let src = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(ow), Int32(oh), s.baseAddress, Int32(ow * 4))
             let dst = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(bw), Int32(bh), d.baseAddress, Int32(bw * 4))
             var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(opacity * 65535))
             let mask = pixman_image_create_solid_fill(&color)
-            pixman_image_composite32(PIXMAN_OP_OVER, src, mask, dst, 0, 0, 0, 0, Int32(x), Int32(y), Int32(ow), Int32(oh))
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, src, mask, dst, 0, 0, 0, 0, Int32(x), Int32(y), Int32(ow), Int32(oh))
             pixman_image_unref(mask); pixman_image_unref(src); pixman_image_unref(dst)
         }
     }
@@ -158,8 +168,11 @@ func pixmanOver(_ overlay: inout [UInt32], _ ow: Int, _ oh: Int, onto base: inou
 // MARK: - Cases
 
 func row(_ name: String, ours: Double, pixmanCore: Double, pixmanWhole: Double, note: String = "") {
-    print(name.padding(toLength: 34, withPad: " ", startingAt: 0),
-          String(format: "%9.1f %9.1f %9.1f %8.2f %8.2f  %@", ours, pixmanCore, pixmanWhole, ours / pixmanCore, ours / pixmanWhole, note))
+    print(
+        name.padding(toLength: 34, withPad: " ", startingAt: 0),
+        String(
+            format: "%9.1f %9.1f %9.1f %8.2f %8.2f  %@", ours, pixmanCore, pixmanWhole, ours / pixmanCore,
+            ours / pixmanWhole, note))
 }
 
 func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
@@ -176,8 +189,9 @@ func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
 }
 
 print("geometry-bench: \(width)x\(height), best of \(runs) runs, thread CPU milliseconds")
-print("case".padding(toLength: 34, withPad: " ", startingAt: 0),
-      String(format: "%9@ %9@ %9@ %8@ %8@  %@", "ours", "pixman", "pixman+cv", "ours/px", "ours/pxcv", "note"))
+print(
+    "case".padding(toLength: 34, withPad: " ", startingAt: 0),
+    String(format: "%9@ %9@ %9@ %8@ %8@  %@", "ours", "pixman", "pixman+cv", "ours/px", "ours/pxcv", "note"))
 
 let rgbPhoto = photo(layout: .rgb8, width: width, height: height)
 let rgbaPhoto = photo(layout: .rgba8, width: width, height: height)
@@ -194,16 +208,21 @@ do {
     var dest = [UInt32](repeating: 0xFFFF_FFFF, count: nw * nh)
     let core = milliseconds {
         dest = [UInt32](repeating: 0xFFFF_FFFF, count: nw * nh)
-        pixmanTransform(&source, width, height, format: PIXMAN_x8r8g8b8, into: &dest, nw, nh, matrix: m, op: PIXMAN_OP_OVER, filter: PIXMAN_FILTER_BILINEAR)
+        pixmanTransform(
+            &source, width, height, format: PIXMAN_x8r8g8b8, into: &dest, nw, nh, matrix: m, op: PIXMAN_OP_OVER,
+            filter: PIXMAN_FILTER_BILINEAR)
     }
     var pixmanOut = rgbPhoto
     let whole = milliseconds {
         var s = xrgb(rgbPhoto)
         var d = [UInt32](repeating: 0xFFFF_FFFF, count: nw * nh)
-        pixmanTransform(&s, width, height, format: PIXMAN_x8r8g8b8, into: &d, nw, nh, matrix: m, op: PIXMAN_OP_OVER, filter: PIXMAN_FILTER_BILINEAR)
+        pixmanTransform(
+            &s, width, height, format: PIXMAN_x8r8g8b8, into: &d, nw, nh, matrix: m, op: PIXMAN_OP_OVER,
+            filter: PIXMAN_FILTER_BILINEAR)
         pixmanOut = rgb(d, width: nw, height: nh)
     }
-    row("rotate 30 deg, RGB, bilinear", ours: ours, pixmanCore: core, pixmanWhole: whole,
+    row(
+        "rotate 30 deg, RGB, bilinear", ours: ours, pixmanCore: core, pixmanWhole: whole,
         note: "max |Swift - pixman| \(maxDifference(oursOut, pixmanOut)); RotateTransformer (pixman) "
             + String(format: "%.1f", product))
 }
@@ -219,15 +238,20 @@ do {
     var dest = [UInt32](repeating: 0, count: nw * nh)
     let core = milliseconds {
         dest = [UInt32](repeating: 0, count: nw * nh)
-        pixmanTransform(&source, width, height, format: PIXMAN_a8r8g8b8, into: &dest, nw, nh, matrix: m, op: PIXMAN_OP_SRC, filter: PIXMAN_FILTER_BILINEAR)
+        pixmanTransform(
+            &source, width, height, format: PIXMAN_a8r8g8b8, into: &dest, nw, nh, matrix: m, op: PIXMAN_OP_SRC,
+            filter: PIXMAN_FILTER_BILINEAR)
     }
     let whole = milliseconds {
         var s = premultiplied(rgbaPhoto)
         var d = [UInt32](repeating: 0, count: nw * nh)
-        pixmanTransform(&s, width, height, format: PIXMAN_a8r8g8b8, into: &d, nw, nh, matrix: m, op: PIXMAN_OP_SRC, filter: PIXMAN_FILTER_BILINEAR)
+        pixmanTransform(
+            &s, width, height, format: PIXMAN_a8r8g8b8, into: &d, nw, nh, matrix: m, op: PIXMAN_OP_SRC,
+            filter: PIXMAN_FILTER_BILINEAR)
         _ = straight(d, width: nw, height: nh)
     }
-    row("rotate 30 deg, RGBA, bilinear", ours: ours, pixmanCore: core, pixmanWhole: whole,
+    row(
+        "rotate 30 deg, RGBA, bilinear", ours: ours, pixmanCore: core, pixmanWhole: whole,
         note: "RotateTransformer (pixman) " + String(format: "%.1f", product))
 }
 
@@ -240,16 +264,21 @@ do {
     var source = xrgb(rgbPhoto)
     var dest = [UInt32](repeating: 0, count: width * height)
     let core = milliseconds {
-        pixmanTransform(&source, width, height, format: PIXMAN_x8r8g8b8, into: &dest, height, width, matrix: m, op: PIXMAN_OP_SRC, filter: PIXMAN_FILTER_NEAREST)
+        pixmanTransform(
+            &source, width, height, format: PIXMAN_x8r8g8b8, into: &dest, height, width, matrix: m, op: PIXMAN_OP_SRC,
+            filter: PIXMAN_FILTER_NEAREST)
     }
     var pixmanOut = rgbPhoto
     let whole = milliseconds {
         var s = xrgb(rgbPhoto)
         var d = [UInt32](repeating: 0, count: width * height)
-        pixmanTransform(&s, width, height, format: PIXMAN_x8r8g8b8, into: &d, height, width, matrix: m, op: PIXMAN_OP_SRC, filter: PIXMAN_FILTER_NEAREST)
+        pixmanTransform(
+            &s, width, height, format: PIXMAN_x8r8g8b8, into: &d, height, width, matrix: m, op: PIXMAN_OP_SRC,
+            filter: PIXMAN_FILTER_NEAREST)
         pixmanOut = rgb(d, width: height, height: width)
     }
-    row("rotate 90 deg, RGB", ours: ours, pixmanCore: core, pixmanWhole: whole,
+    row(
+        "rotate 90 deg, RGB", ours: ours, pixmanCore: core, pixmanWhole: whole,
         note: oursOut == pixmanOut ? "identical" : "differ")
 }
 
@@ -271,7 +300,8 @@ do {
         pixmanOver(&o, 2000, 1500, onto: &b, width, height, x: width - 2000, y: height - 1500, opacity: 0.5)
         pixmanOut = rgb(b, width: width, height: height)
     }
-    row("watermark 2000x1500 @50%, RGB", ours: ours, pixmanCore: core, pixmanWhole: whole,
+    row(
+        "watermark 2000x1500 @50%, RGB", ours: ours, pixmanCore: core, pixmanWhole: whole,
         note: "max |ours - pixman| \(maxDifference(oursOut, pixmanOut))")
 }
 
@@ -279,13 +309,19 @@ do {
     // No pixman peer: rounded corners (radius 200) and a circle, for the record.
     let corners = try RoundedCornersTransformer(radius: 200, borderWidth: 4)
     let ours = try milliseconds { _ = try corners.transformFrame(rgbPhoto) }
-    print("rounded corners r=200+border RGB".padding(toLength: 34, withPad: " ", startingAt: 0), String(format: "%9.1f", ours))
+    print(
+        "rounded corners r=200+border RGB".padding(toLength: 34, withPad: " ", startingAt: 0),
+        String(format: "%9.1f", ours))
     let framed = try PaddingTransformer(top: 200, right: 200, bottom: 200, left: 200, background: .white)
         .transformFrame(photo(layout: .rgb8, width: width - 400, height: height - 400))
     let trim = try TrimTransformer()
     let trimmed = try milliseconds { _ = try trim.transformFrame(framed) }
-    print("trim 200 px white border, RGB".padding(toLength: 34, withPad: " ", startingAt: 0), String(format: "%9.1f", trimmed))
+    print(
+        "trim 200 px white border, RGB".padding(toLength: 34, withPad: " ", startingAt: 0),
+        String(format: "%9.1f", trimmed))
     let smart = try CropTransformer(width: 1000, height: 1000, gravity: .smart)
     let smartTime = try milliseconds { _ = try smart.transformFrame(rgbPhoto) }
-    print("smart crop 1000x1000, RGB".padding(toLength: 34, withPad: " ", startingAt: 0), String(format: "%9.1f", smartTime))
+    print(
+        "smart crop 1000x1000, RGB".padding(toLength: 34, withPad: " ", startingAt: 0),
+        String(format: "%9.1f", smartTime))
 }

@@ -8,8 +8,10 @@ struct AsyncHTTPClientClient: BenchClient {
     let client: HTTPClient
 
     init(concurrency: Int, insecure: Bool = false) {
-        var configuration = insecure ? HTTPClient.Configuration(certificateVerification: .none) : HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        var configuration =
+            insecure ? HTTPClient.Configuration(certificateVerification: .none) : HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

@@ -15,7 +15,8 @@ struct CurlCeiling {
         // Over https: --insecure for the self-signed certificate, and no --parallel-immediate so curl
         // multiplexes HTTP/2 streams on one connection as it does by default.
         let secure = urls.first?.scheme == "https"
-        process.arguments = ["--silent", "--fail", "--parallel", "--parallel-max", "\(concurrency)", "--config", listURL.path]
+        process.arguments =
+            ["--silent", "--fail", "--parallel", "--parallel-max", "\(concurrency)", "--config", listURL.path]
             + (secure ? ["--insecure", "--http2"] : ["--parallel-immediate"])
         // curl draws a parallel progress meter on stderr even with --silent; nobody reads it.
         process.standardError = FileHandle.nullDevice

@@ -29,21 +29,29 @@ enum FairnessCase {
             slowEnded.append(run.slowEnded)
         }
         print("")
-        print("Fairness at the server preset (20 KB files from nginx for \(runSeconds) s, \(healthyConcurrency) in flight; the slow origin has \(slowURLCount) stalled or dripping URLs queued); \(rounds) rounds each, alternated after a warm-up:")
+        print(
+            "Fairness at the server preset (20 KB files from nginx for \(runSeconds) s, \(healthyConcurrency) in flight; the slow origin has \(slowURLCount) stalled or dripping URLs queued); \(rounds) rounds each, alternated after a warm-up:"
+        )
         print("")
         print("| healthy origin | round | p50 ms | p99 ms | max ms |")
         print("|---|---:|---:|---:|---:|")
         for (name, runs) in [("alone", alone), ("with the slow origin", contended)] {
             for (round, values) in runs.enumerated() {
-                print(String(format: "| %@ | %d | %.1f | %.1f | %.1f |", name, round + 1, percentile(values, 0.5),
-                             percentile(values, 0.99), values.max() ?? 0))
+                print(
+                    String(
+                        format: "| %@ | %d | %.1f | %.1f | %.1f |", name, round + 1, percentile(values, 0.5),
+                        percentile(values, 0.99), values.max() ?? 0))
             }
         }
         let medianAlone = percentile(alone.map { percentile($0, 0.99) }, 0.5)
         let medianContended = percentile(contended.map { percentile($0, 0.99) }, 0.5)
-        print("slow transfers that ended (timed out) while the healthy ones ran, per round: \(slowEnded.map(String.init).joined(separator: ", "))")
-        print(String(format: "median p99 with / without the slow origin = %.1f / %.1f ms = %.2f (goal: at most 2)",
-                     medianContended, medianAlone, medianContended / medianAlone))
+        print(
+            "slow transfers that ended (timed out) while the healthy ones ran, per round: \(slowEnded.map(String.init).joined(separator: ", "))"
+        )
+        print(
+            String(
+                format: "median p99 with / without the slow origin = %.1f / %.1f ms = %.2f (goal: at most 2)",
+                medianContended, medianAlone, medianContended / medianAlone))
     }
 
     /// The server preset, except the SSRF guard: nginx and the slow origin are on loopback.
@@ -77,13 +85,16 @@ enum FairnessCase {
                     while ContinuousClock.now < deadline, let index = counter.take() {
                         let start = ContinuousClock.now
                         let result = await withCheckedContinuation { continuation in
-                            _ = loader.requestImage(with: urls[index % urls.count], options: [], context: ImageContext(), progress: nil) {
+                            _ = loader.requestImage(
+                                with: urls[index % urls.count], options: [], context: ImageContext(), progress: nil
+                            ) {
                                 continuation.resume(returning: $0)
                             }
                         }
                         _ = try result.get()
                         let elapsed = ContinuousClock.now - start
-                        mine.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                        mine.append(
+                            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
                     }
                     return mine
                 }

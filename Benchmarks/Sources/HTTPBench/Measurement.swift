@@ -1,4 +1,3 @@
-
 /// Wall time and CPU time of one run over a file set.
 struct Measurement {
     let requests: Int

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,42 +18,45 @@ final class Nginx {
         let certificate = workDirectory.appendingPathComponent("cert.pem").path
         try Self.makeCertificate(key: key, certificate: certificate)
         let config = """
-        worker_processes 2;
-        daemon off;
-        master_process on;
-        pid \(workDirectory.path)/nginx.pid;
-        error_log \(workDirectory.path)/error.log warn;
-        events { worker_connections 4096; }
-        http {
-            access_log off;
-            sendfile on;
-            tcp_nopush on;
-            tcp_nodelay on;
-            keepalive_timeout 120;
-            keepalive_requests 1000000;
-            client_body_temp_path \(workDirectory.path)/client_temp;
-            proxy_temp_path \(workDirectory.path)/proxy_temp;
-            fastcgi_temp_path \(workDirectory.path)/fastcgi_temp;
-            uwsgi_temp_path \(workDirectory.path)/uwsgi_temp;
-            scgi_temp_path \(workDirectory.path)/scgi_temp;
-            default_type application/octet-stream;
-            server {
-                listen 127.0.0.1:\(port);
-                root \(root.path);
+            worker_processes 2;
+            daemon off;
+            master_process on;
+            pid \(workDirectory.path)/nginx.pid;
+            error_log \(workDirectory.path)/error.log warn;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                sendfile on;
+                tcp_nopush on;
+                tcp_nodelay on;
+                keepalive_timeout 120;
+                keepalive_requests 1000000;
+                client_body_temp_path \(workDirectory.path)/client_temp;
+                proxy_temp_path \(workDirectory.path)/proxy_temp;
+                fastcgi_temp_path \(workDirectory.path)/fastcgi_temp;
+                uwsgi_temp_path \(workDirectory.path)/uwsgi_temp;
+                scgi_temp_path \(workDirectory.path)/scgi_temp;
+                default_type application/octet-stream;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                }
+                server {
+                    listen 127.0.0.1:\(tlsPort) ssl http2;
+                    ssl_certificate \(certificate);
+                    ssl_certificate_key \(key);
+                    http2_max_concurrent_streams 128;
+                    root \(root.path);
+                }
             }
-            server {
-                listen 127.0.0.1:\(tlsPort) ssl http2;
-                ssl_certificate \(certificate);
-                ssl_certificate_key \(key);
-                http2_max_concurrent_streams 128;
-                root \(root.path);
-            }
-        }
-        """
+            """
         let configURL = workDirectory.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-c", configURL.path, "-p", workDirectory.path, "-e", workDirectory.appendingPathComponent("error.log").path]
+        process.arguments = [
+            "-c", configURL.path, "-p", workDirectory.path, "-e",
+            workDirectory.appendingPathComponent("error.log").path,
+        ]
         try process.run()
         try waitUntilListening(port)
         try waitUntilListening(tlsPort)
@@ -62,8 +66,10 @@ final class Nginx {
     private static func makeCertificate(key: String, certificate: String) throws {
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+        ]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
@@ -92,7 +98,9 @@ final class Nginx {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 

@@ -12,7 +12,8 @@ func run(_ client: any BenchClient, urls: [URL], expectedSize: Int, concurrency:
                 while let index = counter.take() {
                     let size = try await client.fetch(urls[index])
                     guard size == expectedSize else {
-                        throw BenchFailure(description: "\(client.name): \(urls[index]) gave \(size) bytes, expected \(expectedSize)")
+                        throw BenchFailure(
+                            description: "\(client.name): \(urls[index]) gave \(size) bytes, expected \(expectedSize)")
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,7 +62,8 @@ final class SlowOrigin: Sendable {
         }
         let isDrip = String(decoding: head.prefix(64), as: UTF8.self).contains(" /drip/")
         if isDrip {
-            let response = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(Self.dripDeclaredLength)\r\n\r\n"
+            let response =
+                "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(Self.dripDeclaredLength)\r\n\r\n"
             guard write(fd, Array(response.utf8)) else { return }
             for _ in 0..<Self.dripDeclaredLength where !stopped.load(ordering: .relaxed) {
                 guard write(fd, [0x41]) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,7 +19,9 @@ struct URLSessionClient: BenchClient {
 
     func fetch(_ url: URL) async throws -> Int {
         let (data, response) = try await session.data(from: url)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchFailure(description: "URLSession: \(response)") }
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw BenchFailure(description: "URLSession: \(response)")
+        }
         return data.count
     }
 

@@ -20,9 +20,12 @@ let p3 = try Data(contentsOf: repository.appendingPathComponent("Tests/ColorMana
 func twelveMegapixels() throws -> PixelBuffer {
     let width = 4000, height = 3000
     let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/photos")
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?.filter { $0.hasSuffix(".png") }.sorted() ?? []
+    let files =
+        (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?.filter { $0.hasSuffix(".png") }.sorted()
+        ?? []
     let tiles = try files.map {
-        try PNGCoder().decode(Data(contentsOf: corpus.appendingPathComponent($0)), options: DecodeOptions()).pixels.converted(to: .rgb8)
+        try PNGCoder().decode(Data(contentsOf: corpus.appendingPathComponent($0)), options: DecodeOptions()).pixels
+            .converted(to: .rgb8)
     }
     var bytes = [UInt8](repeating: 0, count: width * height * 3)
     for y in 0..<height {
@@ -47,8 +50,10 @@ defer { try? FileManager.default.removeItem(at: folder) }
 let input = folder.appendingPathComponent("p3.jpg"), ourOutput = folder.appendingPathComponent("ours.jpg")
 let peerOutput = folder.appendingPathComponent("jpgicc.jpg")
 let photo = try twelveMegapixels()
-try JPEGCoder().encode(Image(pixels: photo), as: .jpeg,
-                       options: EncodeOptions(quality: Double(quality) / 100, iccProfile: p3)).write(to: input)
+try JPEGCoder().encode(
+    Image(pixels: photo), as: .jpeg,
+    options: EncodeOptions(quality: Double(quality) / 100, iccProfile: p3)
+).write(to: input)
 
 let decodeOptions: DecodeOptions = {
     var options = DecodeOptions()
@@ -102,8 +107,10 @@ for _ in 0..<runs {
     var stored: Image?
     stages.decode = min(stages.decode, try milliseconds { stored = try JPEGCoder().decode(data, options: plain) })
     var converted: Image?
-    stages.convert = min(stages.convert, try milliseconds { converted = try LittleCMSConverter().convertedToSRGB(stored!) })
-    stages.encode = min(stages.encode, try milliseconds { _ = try JPEGCoder().encode(converted!, as: .jpeg, options: encodeOptions) })
+    stages.convert = min(
+        stages.convert, try milliseconds { converted = try LittleCMSConverter().convertedToSRGB(stored!) })
+    stages.encode = min(
+        stages.encode, try milliseconds { _ = try JPEGCoder().encode(converted!, as: .jpeg, options: encodeOptions) })
     stages.spawn = min(stages.spawn, try milliseconds { try run("/bin/true", []) })
 }
 
@@ -112,10 +119,17 @@ let a = try JPEGCoder().decode(Data(contentsOf: ourOutput), options: plain).pixe
 let b = try JPEGCoder().decode(Data(contentsOf: peerOutput), options: plain).pixels
 let difference = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
 print("icc-bench: 12 MP (4000x3000) JPEG q\(quality) with Display P3 -> sRGB JPEG q\(quality), best of \(runs)")
-print(["case".padding(toLength: 34, withPad: " ", startingAt: 0), "ours ms", "jpgicc ms", "ratio"].joined(separator: "   "))
-print("read+decode+convert+encode+write".padding(toLength: 36, withPad: " ", startingAt: 0)
-      + String(format: "%10.1f %10.1f %8.3f", best.ours, best.peer, best.ours / best.peer))
-print(String(format: "ours: decode %.1f ms, convert %.1f ms, encode %.1f ms; a process start costs %.1f ms",
-             stages.decode, stages.convert, stages.encode, stages.spawn))
-print(String(format: "outputs differ by %.3f levels per channel on average (%d vs %d bytes of pixels)",
-             Double(difference) / Double(max(1, a.bytes.count)), a.bytes.count, b.bytes.count))
+print(
+    ["case".padding(toLength: 34, withPad: " ", startingAt: 0), "ours ms", "jpgicc ms", "ratio"].joined(
+        separator: "   "))
+print(
+    "read+decode+convert+encode+write".padding(toLength: 36, withPad: " ", startingAt: 0)
+        + String(format: "%10.1f %10.1f %8.3f", best.ours, best.peer, best.ours / best.peer))
+print(
+    String(
+        format: "ours: decode %.1f ms, convert %.1f ms, encode %.1f ms; a process start costs %.1f ms",
+        stages.decode, stages.convert, stages.encode, stages.spawn))
+print(
+    String(
+        format: "outputs differ by %.3f levels per channel on average (%d vs %d bytes of pixels)",
+        Double(difference) / Double(max(1, a.bytes.count)), a.bytes.count, b.bytes.count))

@@ -34,7 +34,8 @@ final class PillowPeer {
 
     init?(python: String) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/bench/resample-bench-peer.py")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "scripts/bench/resample-bench-peer.py")
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script.path]
         process.standardInput = input
@@ -121,25 +122,36 @@ let cases: [(name: String, source: PixelBuffer, width: Int, height: Int)] = [
     ("12 MP -> 256 px, faint RGBA", faint(twelve), 256, 192),
 ]
 let pillow = python.flatMap(PillowPeer.init)
-print("resample-bench: Lanczos3, best of \(rounds) alternating rounds, one core each;"
-      + " \(ProcessInfo.processInfo.activeProcessorCount) processors, load average \(String(format: "%.1f", loadAverage()))")
-print("case | fixed ms | Float ms | Pillow ms | fixed / Float | fixed / Pillow | Float / Pillow | bound holds | max diff vs Float")
+print(
+    "resample-bench: Lanczos3, best of \(rounds) alternating rounds, one core each;"
+        + " \(ProcessInfo.processInfo.activeProcessorCount) processors, load average \(String(format: "%.1f", loadAverage()))"
+)
+print(
+    "case | fixed ms | Float ms | Pillow ms | fixed / Float | fixed / Pillow | Float / Pillow | bound holds | max diff vs Float"
+)
 print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
 for c in cases where selected(c.name) {
     try pillow?.load(c.source)
     var fixedBest = Double.infinity, floatBest = Double.infinity, pillowBest = Double.infinity
     var fixed = c.source, float = c.source
     for _ in 0..<rounds {
-        fixedBest = min(fixedBest, milliseconds {
-            fixed = ImageResampler.resample(c.source, width: c.width, height: c.height, filter: .lanczos3, arithmetic: .fixedPoint)
-        })
-        floatBest = min(floatBest, milliseconds {
-            float = ImageResampler.resample(c.source, width: c.width, height: c.height, filter: .lanczos3, arithmetic: .float)
-        })
+        fixedBest = min(
+            fixedBest,
+            milliseconds {
+                fixed = ImageResampler.resample(
+                    c.source, width: c.width, height: c.height, filter: .lanczos3, arithmetic: .fixedPoint)
+            })
+        floatBest = min(
+            floatBest,
+            milliseconds {
+                float = ImageResampler.resample(
+                    c.source, width: c.width, height: c.height, filter: .lanczos3, arithmetic: .float)
+            })
         if let ms = pillow?.resize(width: c.width, height: c.height) { pillowBest = min(pillowBest, ms) }
     }
-    let usesFixed = ImageResampler.fixedPointStaysWithinOneLevel(sourceWidth: c.source.width, sourceHeight: c.source.height,
-                                                  layout: c.source.layout, width: c.width, height: c.height, filter: .lanczos3)
+    let usesFixed = ImageResampler.fixedPointStaysWithinOneLevel(
+        sourceWidth: c.source.width, sourceHeight: c.source.height,
+        layout: c.source.layout, width: c.width, height: c.height, filter: .lanczos3)
     var worst = 0
     for i in 0..<fixed.bytes.count where !(c.source.layout == .rgba8 && i % 4 < 3 && float.bytes[i | 3] == 0) {
         worst = max(worst, abs(Int(fixed.bytes[i]) - Int(float.bytes[i])))
@@ -147,8 +159,10 @@ for c in cases where selected(c.name) {
     let pillowText = pillowBest.isFinite ? String(format: "%.1f", pillowBest) : "-"
     let pillowRatio = pillowBest.isFinite ? String(format: "%.2f", fixedBest / pillowBest) : "-"
     let floatPillowRatio = pillowBest.isFinite ? String(format: "%.2f", floatBest / pillowBest) : "-"
-    print(String(format: "%@ | %.1f | %.1f | %@ | %.2f | %@ | %@ | %@ | %d", c.name, fixedBest, floatBest, pillowText,
-                 fixedBest / floatBest, pillowRatio, floatPillowRatio, usesFixed ? "yes" : "no (Float)", worst))
+    print(
+        String(
+            format: "%@ | %.1f | %.1f | %@ | %.2f | %@ | %@ | %@ | %d", c.name, fixedBest, floatBest, pillowText,
+            fixedBest / floatBest, pillowRatio, floatPillowRatio, usesFixed ? "yes" : "no (Float)", worst))
 }
 
 // The thumbnail path (ImageResampler.resample(_:width:height:): whole-factor block averages to no less than
@@ -161,12 +175,16 @@ for c in cases where selected(c.name) {
     var fixedBest = Double.infinity, floatBest = Double.infinity
     var fixed = c.source, float = c.source
     for _ in 0..<rounds {
-        fixedBest = min(fixedBest, milliseconds {
-            fixed = ImageResampler.resample(c.source, width: c.width, height: c.height, arithmetic: .fixedPoint)
-        })
-        floatBest = min(floatBest, milliseconds {
-            float = ImageResampler.resample(c.source, width: c.width, height: c.height, arithmetic: .float)
-        })
+        fixedBest = min(
+            fixedBest,
+            milliseconds {
+                fixed = ImageResampler.resample(c.source, width: c.width, height: c.height, arithmetic: .fixedPoint)
+            })
+        floatBest = min(
+            floatBest,
+            milliseconds {
+                float = ImageResampler.resample(c.source, width: c.width, height: c.height, arithmetic: .float)
+            })
     }
     var worst = 0
     for i in 0..<fixed.bytes.count where !(c.source.layout == .rgba8 && i % 4 < 3 && float.bytes[i | 3] == 0) {
@@ -177,6 +195,7 @@ for c in cases where selected(c.name) {
 
 func loadAverage() -> Double {
     guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
-          let first = text.split(separator: " ").first else { return 0 }
+        let first = text.split(separator: " ").first
+    else { return 0 }
     return Double(first) ?? 0
 }

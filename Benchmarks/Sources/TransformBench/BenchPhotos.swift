@@ -1,5 +1,5 @@
-import Foundation
 import CorpusPhotos
+import Foundation
 import WebImage
 
 /// The benchmark's 12-megapixel (4000 x 3000) photos, written as JPEG (quality 90, 4:2:0) so every tool
@@ -18,12 +18,16 @@ enum BenchPhotos {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let tiles = try CorpusPhotos.tiles()
         for n in 0..<count {
-            let pixels = tiles.isEmpty ? synthetic(seed: n) : CorpusPhotos.tiled(tiles, width: width, height: height, start: 3 * n)
-            let data = try JPEGCoder().encode(Image(pixels: pixels, format: .jpeg), as: .jpeg,
-                                              options: EncodeOptions(quality: sourceQuality))
+            let pixels =
+                tiles.isEmpty
+                ? synthetic(seed: n) : CorpusPhotos.tiled(tiles, width: width, height: height, start: 3 * n)
+            let data = try JPEGCoder().encode(
+                Image(pixels: pixels, format: .jpeg), as: .jpeg,
+                options: EncodeOptions(quality: sourceQuality))
             try data.write(to: folder.appendingPathComponent("photo-\(n + 1).jpg"))
         }
-        return tiles.isEmpty ? "synthetic 4000x3000 pictures (no ../shared/corpus/photos)"
+        return tiles.isEmpty
+            ? "synthetic 4000x3000 pictures (no ../shared/corpus/photos)"
             : "4000x3000 tilings of the \(tiles.count) Kodak photos in ../shared/corpus/photos, JPEG q90"
     }
 

@@ -52,9 +52,12 @@ func run(folder: URL) throws {
     let full = try coder.decode(try Data(contentsOf: photoFiles(in: folder)[0]), options: DecodeOptions()).pixels
     let width = Int(Double(full.width) * resizeFactor), height = Int(Double(full.height) * resizeFactor)
     var resized = full
-    let resizeTime = bestTime { resized = ImageResampler.resample(full, width: width, height: height, filter: .lanczos3) }
+    let resizeTime = bestTime {
+        resized = ImageResampler.resample(full, width: width, height: height, filter: .lanczos3)
+    }
     print("resize\t\(resizeTime)")
-    let png = try PNGCoder().encode(Image(pixels: resized, format: .png), as: .png, options: EncodeOptions(compressionLevel: 1))
+    let png = try PNGCoder().encode(
+        Image(pixels: resized, format: .png), as: .png, options: EncodeOptions(compressionLevel: 1))
     try png.write(to: outFolder.appendingPathComponent("resize-photo-1.png"))
 }
 

@@ -8,8 +8,10 @@ import Foundation
 nonisolated(unsafe) private var selectedHarness: FuzzHarness?
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>,
-                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     // getenv rather than ProcessInfo: its dictionary lives until exit and LeakSanitizer would count it.
     func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
     if let folder = environment("WEBIMAGE_FUZZ_WRITE_SEEDS") {

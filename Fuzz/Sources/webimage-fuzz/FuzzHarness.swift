@@ -1,6 +1,6 @@
 import Foundation
-import WebImageCore
 import WebImageBMPCoder
+import WebImageCore
 import WebImageGIFCoder
 import WebImageICOCoder
 import WebImageJPEGCoder

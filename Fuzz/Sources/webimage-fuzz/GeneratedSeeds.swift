@@ -1,6 +1,6 @@
 import Foundation
-import WebImageCore
 import WebImageBMPCoder
+import WebImageCore
 import WebImageGIFCoder
 import WebImageICOCoder
 import WebImageJPEGCoder
@@ -32,35 +32,55 @@ enum GeneratedSeeds {
         let rgba = gradient(layout: .rgba8, phase: 0)
         let rgb = gradient(layout: .rgb8, phase: 0)
         let gray = gradient(layout: .gray8, phase: 0)
-        let frames = (0..<frameCount).map { ImageFrame(pixels: gradient(layout: .rgba8, phase: $0 * 40), duration: .milliseconds(100)) }
+        let frames = (0..<frameCount).map {
+            ImageFrame(pixels: gradient(layout: .rgba8, phase: $0 * 40), duration: .milliseconds(100))
+        }
         let animation = Image(frames: frames, loopCount: 2)
 
         let pngs = [
             ("gen-rgba.png", try PNGCoder().encode(Image(pixels: rgba), as: .png, options: EncodeOptions())),
-            ("gen-rgb-adam7.png", try PNGCoder().encode(Image(pixels: rgb), as: .png, options: EncodeOptions(progressive: true))),
+            (
+                "gen-rgb-adam7.png",
+                try PNGCoder().encode(Image(pixels: rgb), as: .png, options: EncodeOptions(progressive: true))
+            ),
             ("gen-gray.png", try PNGCoder().encode(Image(pixels: gray), as: .png, options: EncodeOptions())),
         ]
         let apngs = [("gen-animated.png", try APNGCoder().encode(animation, as: .png, options: EncodeOptions()))]
         let jpegs = [
             ("gen-baseline.jpg", try JPEGCoder().encode(Image(pixels: rgb), as: .jpeg, options: EncodeOptions())),
-            ("gen-progressive.jpg", try JPEGCoder().encode(Image(pixels: rgb), as: .jpeg,
-                                                           options: EncodeOptions(progressive: true))),
+            (
+                "gen-progressive.jpg",
+                try JPEGCoder().encode(
+                    Image(pixels: rgb), as: .jpeg,
+                    options: EncodeOptions(progressive: true))
+            ),
             ("gen-gray.jpg", try JPEGCoder().encode(Image(pixels: gray), as: .jpeg, options: EncodeOptions())),
         ]
         let webps = [
             ("gen-lossy-alpha.webp", try WebPCoder().encode(Image(pixels: rgba), as: .webp, options: EncodeOptions())),
-            ("gen-lossless.webp", try WebPCoder().encode(Image(pixels: rgba), as: .webp,
-                                                          options: EncodeOptions(lossless: true))),
+            (
+                "gen-lossless.webp",
+                try WebPCoder().encode(
+                    Image(pixels: rgba), as: .webp,
+                    options: EncodeOptions(lossless: true))
+            ),
         ]
         let animatedWebPs = [
             ("gen-animated-lossy.webp", try WebPCoder().encode(animation, as: .webp, options: EncodeOptions())),
-            ("gen-animated-lossless.webp", try WebPCoder().encode(animation, as: .webp,
-                                                                   options: EncodeOptions(lossless: true))),
+            (
+                "gen-animated-lossless.webp",
+                try WebPCoder().encode(
+                    animation, as: .webp,
+                    options: EncodeOptions(lossless: true))
+            ),
         ]
         let gifs = [("gen-animated.gif", try GIFCoder().encode(animation, as: .gif, options: EncodeOptions()))]
         let tiffs = [
             ("gen-rgba-deflate.tif", try TIFFCoder().encode(Image(pixels: rgba), as: .tiff, options: EncodeOptions())),
-            ("gen-gray-raw.tif", try TIFFCoder().encode(Image(pixels: gray), as: .tiff, options: EncodeOptions(compressionLevel: 0))),
+            (
+                "gen-gray-raw.tif",
+                try TIFFCoder().encode(Image(pixels: gray), as: .tiff, options: EncodeOptions(compressionLevel: 0))
+            ),
         ]
         let bmps = [
             ("gen-rgba.bmp", try BMPCoder().encode(Image(pixels: rgba), as: .bmp, options: EncodeOptions())),

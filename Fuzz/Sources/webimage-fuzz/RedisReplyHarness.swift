@@ -60,8 +60,11 @@ enum RedisReplyHarness {
             ("status-bulk-array.resp", Data([3, 16]) + Data("+OK\r\n$5\r\nhello\r\n*2\r\n$1\r\na\r\n:12\r\n".utf8)),
             ("nil-and-error.resp", Data([2, 1]) + Data("$-1\r\n-ERR unknown command\r\n".utf8)),
             ("nested-scan.resp", Data([1, 4]) + Data("*2\r\n$1\r\n0\r\n*2\r\n$3\r\nk:1\r\n$3\r\nk:2\r\n".utf8)),
-            ("over-limit.resp", Data([2, 1]) + Data("$100\r\n".utf8) + Data(repeating: 120, count: 100)
-                + Data("\r\n+PONG\r\n".utf8)),
+            (
+                "over-limit.resp",
+                Data([2, 1]) + Data("$100\r\n".utf8) + Data(repeating: 120, count: 100)
+                    + Data("\r\n+PONG\r\n".utf8)
+            ),
         ]
     }
 }

@@ -69,7 +69,8 @@ extension DiskCache {
                     // A warning, not debug: no caller sees this failure, and a cache that cannot trim
                     // grows past its limit until someone looks.
                     DiskCacheMetricsRecorder.recordSwallowedError(operation: "trim")
-                    self.logger.warning("automatic trim failed", metadata: ["directory": "\(self.path)", "error": "\(error)"])
+                    self.logger.warning(
+                        "automatic trim failed", metadata: ["directory": "\(self.path)", "error": "\(error)"])
                 }
             }
         }
@@ -99,10 +100,13 @@ extension DiskCache {
                 entries[entry.name] = DiskIndex.Entry(size: entry.info.size, date: expiryDate(entry.info))
             }
             updateIndex { $0.finishScan(entries) }
-            logger.debug("index loaded", metadata: [
-                "directory": "\(path)", "entries": "\(entries.count)",
-                "bytes": "\(entries.values.reduce(0) { $0 + $1.size })",
-                "ms": "\(Self.milliseconds(since: started))"])
+            logger.debug(
+                "index loaded",
+                metadata: [
+                    "directory": "\(path)", "entries": "\(entries.count)",
+                    "bytes": "\(entries.values.reduce(0) { $0 + $1.size })",
+                    "ms": "\(Self.milliseconds(since: started))",
+                ])
         }
     }
 
@@ -119,7 +123,7 @@ extension DiskCache {
         }
         let now = Date().timeIntervalSince1970
         let (ageSeconds, ageAttoseconds) = configuration.maxDiskAge.components
-        let maxAge = Double(ageSeconds) + Double(ageAttoseconds) / 1e18   // file dates are seconds
+        let maxAge = Double(ageSeconds) + Double(ageAttoseconds) / 1e18  // file dates are seconds
         let oldestKept = maxAge > 0 ? now - maxAge : -Double.infinity
         var firstError: ImageError? = nil
         var kept: [String: DiskIndex.Entry] = [:]
@@ -167,7 +171,8 @@ extension DiskCache {
         for sidecar in scan.sidecars {
             // The owner may have been written after the scan passed it: check it is really gone.
             if let owner = CacheFileName.dataFile(forSidecar: sidecar), kept[owner] == nil,
-               access(filePath(owner), F_OK) != 0, errno == ENOENT {
+                access(filePath(owner), F_OK) != 0, errno == ENOENT
+            {
                 _ = try? DiskIO.remove(filePath(sidecar))
             }
         }
@@ -175,11 +180,14 @@ extension DiskCache {
             _ = try? DiskIO.remove(filePath(temporary.name))
         }
         updateIndex { $0.finishScan(kept) }
-        logger.debug("trim finished", metadata: [
-            "directory": "\(path)", "expired": "\(expired)", "expired_bytes": "\(expiredBytes)",
-            "evicted": "\(evicted)", "evicted_bytes": "\(evictedBytes)", "kept": "\(kept.count)",
-            "kept_bytes": "\(total)", "ms": "\(Self.milliseconds(since: started))",
-            "error": "\(firstError.map { "\($0)" } ?? "none")"])
+        logger.debug(
+            "trim finished",
+            metadata: [
+                "directory": "\(path)", "expired": "\(expired)", "expired_bytes": "\(expiredBytes)",
+                "evicted": "\(evicted)", "evicted_bytes": "\(evictedBytes)", "kept": "\(kept.count)",
+                "kept_bytes": "\(total)", "ms": "\(Self.milliseconds(since: started))",
+                "error": "\(firstError.map { "\($0)" } ?? "none")",
+            ])
         if let firstError { throw firstError }
     }
 

@@ -76,12 +76,15 @@ public final class DiskCache: ExpiringDataStorage {
     ///     library never bootstraps logging.
     /// - Throws: `ImageError/cacheIO(reason:)` when the namespace is not a plain name or the directory
     ///   cannot be created.
-    public init(directory: URL, namespace: String = "default",
-                configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
-                logger: Logger = Logger(label: "SwiftWebImage.DiskCache")) throws(ImageError) {
+    public init(
+        directory: URL, namespace: String = "default",
+        configuration: DiskCacheConfiguration = DiskCacheConfiguration(),
+        logger: Logger = Logger(label: "SwiftWebImage.DiskCache")
+    ) throws(ImageError) {
         self.logger = logger
         guard !namespace.isEmpty, namespace != ".", namespace != "..", !namespace.contains("/"),
-              !namespace.utf8.contains(0) else {
+            !namespace.utf8.contains(0)
+        else {
             throw .cacheIO(reason: "namespace \"\(namespace)\" is not a single path component")
         }
         self.directory = directory.appendingPathComponent(namespace, isDirectory: true).standardizedFileURL
@@ -156,10 +159,13 @@ public final class DiskCache: ExpiringDataStorage {
         var attributeRefused = false
         var written: DiskIO.FileInfo? = nil
         // Runs on the finished temporary file: the attribute then appears together with the data.
-        let attach: ((Int32) throws(ImageError) -> Void)? = extendedData == nil ? nil : { fd throws(ImageError) in
-            if useAttribute { attributeRefused = try !ExtendedAttribute.set(extendedData!, on: fd, path: file) }
-            if !useAttribute || attributeRefused { written = try DiskIO.info(fd: fd, path: file) }
-        }
+        let attach: ((Int32) throws(ImageError) -> Void)? =
+            extendedData == nil
+            ? nil
+            : { fd throws(ImageError) in
+                if useAttribute { attributeRefused = try !ExtendedAttribute.set(extendedData!, on: fd, path: file) }
+                if !useAttribute || attributeRefused { written = try DiskIO.info(fd: fd, path: file) }
+            }
         let sync = configuration.durability == .fsyncBeforeRename
         do {
             try DiskIO.writeAtomically(data, to: file, directory: path, sync: sync, prepare: attach)
@@ -171,8 +177,9 @@ public final class DiskCache: ExpiringDataStorage {
         }
         // A sidecar left by the previous entry no longer matches the new file, so it needs no removal.
         if let extendedData, let written {
-            try DiskIO.writeAtomically(SidecarFile.encode(extendedData, describing: written),
-                                       to: filePath(CacheFileName.sidecar(for: name)), directory: path, sync: sync)
+            try DiskIO.writeAtomically(
+                SidecarFile.encode(extendedData, describing: written),
+                to: filePath(CacheFileName.sidecar(for: name)), directory: path, sync: sync)
         }
         let entry = DiskIndex.Entry(size: data.count, date: Date().timeIntervalSince1970)
         let limit = configuration.maxDiskSize
@@ -213,8 +220,9 @@ public final class DiskCache: ExpiringDataStorage {
             return
         }
         try ExtendedAttribute.remove(path: file)
-        try DiskIO.writeAtomically(SidecarFile.encode(data, describing: entry), to: sidecar, directory: path,
-                                   sync: configuration.durability == .fsyncBeforeRename)
+        try DiskIO.writeAtomically(
+            SidecarFile.encode(data, describing: entry), to: sidecar, directory: path,
+            sync: configuration.durability == .fsyncBeforeRename)
     }
 
     /// Whether `key` has an entry in the main or a read-only directory.

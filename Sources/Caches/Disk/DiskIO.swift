@@ -1,5 +1,5 @@
-import Foundation
 internal import CFileSystem
+import Foundation
 import Glibc
 import Synchronization
 import WebImageCore
@@ -50,7 +50,9 @@ enum DiskIO {
     /// The whole file at `path` and its info; nil when it does not exist (ENOENT, ENOTDIR in a missing
     /// parent is an error). When `touchAccessDateOlderThan` is given and the file's access date is older,
     /// the access date is set to now (a hit keeps an entry alive under access-date expiry).
-    static func read(_ path: String, touchAccessDateOlderThan threshold: Double? = nil) throws(ImageError) -> (Data, FileInfo)? {
+    static func read(
+        _ path: String, touchAccessDateOlderThan threshold: Double? = nil
+    ) throws(ImageError) -> (Data, FileInfo)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -105,8 +107,10 @@ enum DiskIO {
     /// before the rename. `prepare` runs on the open temporary file before the rename (to attach extended
     /// attributes); its error aborts the write. Returns the size written.
     @discardableResult
-    static func writeAtomically(_ data: Data, to path: String, directory: String, sync: Bool,
-                                prepare: ((Int32) throws(ImageError) -> Void)? = nil) throws(ImageError) -> Int {
+    static func writeAtomically(
+        _ data: Data, to path: String, directory: String, sync: Bool,
+        prepare: ((Int32) throws(ImageError) -> Void)? = nil
+    ) throws(ImageError) -> Int {
         let counter = temporaryCounter.add(1, ordering: .relaxed).newValue
         let temporary = directory + "/" + CacheFileName.temporaryPrefix + String(processID) + "-" + String(counter)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

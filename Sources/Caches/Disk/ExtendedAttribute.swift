@@ -1,5 +1,5 @@
-import Foundation
 internal import CFileSystem
+import Foundation
 import Glibc
 import WebImageCore
 

@@ -47,7 +47,8 @@ final class SHA256Algorithm: Sendable {
         var size: UInt32 = 0
         // A reused context already holds the algorithm: a nil type only resets its state, which skips
         // re-creating the provider's digest object.
-        let ok = EVP_DigestInit_ex2(context, reused == nil ? algorithm.md : nil, nil) == 1
+        let ok =
+            EVP_DigestInit_ex2(context, reused == nil ? algorithm.md : nil, nil) == 1
             && EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1
             && EVP_DigestFinal_ex(context, out, &size) == 1
             && size == 32

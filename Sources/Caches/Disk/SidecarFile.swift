@@ -15,7 +15,9 @@ enum SidecarFile {
     static func encode(_ extendedData: Data, describing entry: DiskIO.FileInfo) -> Data {
         var bytes = magic
         for value in entry.identity.prefix(identityCount) {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         }
         return Data(bytes) + extendedData
     }

@@ -45,8 +45,10 @@ public final class WebImageCache: ImageCache {
     ///     `ImageCodersManager/shared` by default.
     ///   - logger: Where the cache logs when the request's context has no `ImageContext/logger`.
     ///     `Logger(label: "SwiftWebImage.WebImageCache")` by default.
-    public init(memory: any MemoryStorage, disk: any ExpiringDataStorage, coder: any ImageCoder = ImageCodersManager.shared,
-                logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) {
+    public init(
+        memory: any MemoryStorage, disk: any ExpiringDataStorage, coder: any ImageCoder = ImageCodersManager.shared,
+        logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")
+    ) {
         self.logger = logger
         self.memory = memory
         self.disk = disk
@@ -62,27 +64,34 @@ public final class WebImageCache: ImageCache {
     ///   - logger: Where this cache and its ``DiskCache`` log. `Logger(label: "SwiftWebImage.WebImageCache")`
     ///     by default.
     /// - Throws: `ImageError/cacheIO(reason:)` when the disk directory cannot be created.
-    public convenience init(directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
-                            configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
-                            coder: any ImageCoder = ImageCodersManager.shared,
-                            logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")) throws(ImageError) {
+    public convenience init(
+        directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
+        configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
+        coder: any ImageCoder = ImageCodersManager.shared,
+        logger: Logger = Logger(label: "SwiftWebImage.WebImageCache")
+    ) throws(ImageError) {
         let memory = MemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
-        let disk = try DiskCache(directory: directory, namespace: namespace, configuration: configuration.disk,
-                                 logger: logger)
+        let disk = try DiskCache(
+            directory: directory, namespace: namespace, configuration: configuration.disk,
+            logger: logger)
         self.init(memory: memory, disk: disk, coder: coder, logger: logger)
     }
 
     // MARK: ImageCache
 
-    public func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                           cacheType: ImageCacheType) async -> CacheQueryResult? {
+    public func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         var memoryImage: Image? = nil
         if cacheType.includesMemory, var image = memory.image(forKey: key) {
             if options.contains(.decodeFirstFrameOnly), image.isAnimated { image = image.firstFrameOnly }
             memoryImage = image
         }
         if let memoryImage, !options.contains(.queryMemoryData) {
-            guard options.contains(.refreshCached) else { return CacheQueryResult(image: memoryImage, cacheType: .memory) }
+            guard options.contains(.refreshCached) else {
+                return CacheQueryResult(image: memoryImage, cacheType: .memory)
+            }
             // Revalidation needs the ETag / Last-Modified kept with the disk entry.
             let validators = await offCallerThread { [disk] in
                 disk.extendedData(forKey: key).flatMap { try? JSONDecoder().decode(CacheValidators.self, from: $0) }
@@ -97,8 +106,10 @@ public final class WebImageCache: ImageCache {
         return await offCallerThread(query)
     }
 
-    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+    public func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {
         if cacheType.includesMemory, let image {
             memory.setImage(image, forKey: key, cost: image.memoryCost)
         }
@@ -173,8 +184,10 @@ public final class WebImageCache: ImageCache {
 
     /// The disk half of a query. With `memoryImage` (a memory hit under `queryMemoryData`) the bytes are
     /// only attached to it; otherwise they are decoded, and removed when no coder can make sense of them.
-    private func queryDisk(key: String, options: ImageOptions, context: ImageContext,
-                           memoryImage: Image?) -> CacheQueryResult? {
+    private func queryDisk(
+        key: String, options: ImageOptions, context: ImageContext,
+        memoryImage: Image?
+    ) -> CacheQueryResult? {
         let found: Data?
         do throws(ImageError) {
             found = try disk.data(forKey: key)
@@ -182,14 +195,19 @@ public final class WebImageCache: ImageCache {
             // A warning, not debug: the caller sees only a miss (and downloads again), so an unreadable
             // disk would otherwise go unnoticed while every load pays for it.
             DiskCacheMetricsRecorder.recordSwallowedError(operation: "read")
-            (context.logger ?? logger).warning("disk read failed; treated as a miss", metadata: [
-                "key": "\(key)", "error": "\(error)"])
+            (context.logger ?? logger).warning(
+                "disk read failed; treated as a miss",
+                metadata: [
+                    "key": "\(key)", "error": "\(error)",
+                ])
             found = nil
         }
         guard let data = found else {
             return memoryImage.map { CacheQueryResult(image: $0, cacheType: .memory) }
         }
-        let validators = disk.extendedData(forKey: key).flatMap { try? JSONDecoder().decode(CacheValidators.self, from: $0) }
+        let validators = disk.extendedData(forKey: key).flatMap {
+            try? JSONDecoder().decode(CacheValidators.self, from: $0)
+        }
         if let memoryImage {
             return CacheQueryResult(image: memoryImage, data: data, cacheType: .memory, validators: validators)
         }
@@ -211,8 +229,11 @@ public final class WebImageCache: ImageCache {
                 }
             default: break
             }
-            (context.logger ?? logger).debug("disk entry not decoded; treated as a miss", metadata: [
-                "key": "\(key)", "error": "\(error)", "removed": "\(removed)"])
+            (context.logger ?? logger).debug(
+                "disk entry not decoded; treated as a miss",
+                metadata: [
+                    "key": "\(key)", "error": "\(error)", "removed": "\(removed)",
+                ])
             return nil
         }
         if context.storeCacheType.includesMemory {
@@ -224,7 +245,8 @@ public final class WebImageCache: ImageCache {
     /// Bytes for an image stored without any: the context's serializer, else the image's format, else PNG.
     private func serialize(_ image: Image, forKey key: String, context: ImageContext) throws(ImageError) -> Data {
         if let serializer = context.cacheSerializer,
-           let data = serializer.cacheData(for: image, originalData: nil, url: URL(string: key)) {
+            let data = serializer.cacheData(for: image, originalData: nil, url: URL(string: key))
+        {
             return data
         }
         let coders = [context.imageCoder, coder].compactMap { $0 }

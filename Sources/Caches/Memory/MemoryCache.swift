@@ -59,8 +59,12 @@ public final class MemoryCache: MemoryStorage, ImageCache {
             let before = state.lru.totalCost
             change(&state.lru)
             let evicted = state.lru.trim()
-            return (evicted, state.unreported.add(costDelta: state.lru.totalCost - before, evictions: evicted.count,
-                                                  now: true))
+            return (
+                evicted,
+                state.unreported.add(
+                    costDelta: state.lru.totalCost - before, evictions: evicted.count,
+                    now: true)
+            )
         }
         MemoryCacheMetricsRecorder.record(changes)
         _ = evicted
@@ -117,14 +121,18 @@ public final class MemoryCache: MemoryStorage, ImageCache {
 
     // MARK: ImageCache (memory level only)
 
-    public func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                           cacheType: ImageCacheType) async -> CacheQueryResult? {
+    public func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         guard cacheType.includesMemory, let image = image(forKey: key) else { return nil }
         return CacheQueryResult(image: image, cacheType: .memory)
     }
 
-    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+    public func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {
         guard cacheType.includesMemory, let image else { return }
         setImage(image, forKey: key)
     }

@@ -1,5 +1,5 @@
-import Logging
 import Foundation
+import Logging
 import WebImageCore
 
 /// A shared cache tier on Redis for fleets of servers: encoded image bytes and their validators, under a
@@ -42,8 +42,10 @@ public final class RedisCache: ExpiringDataStorage {
     ///     failure, dropped write), and at `warning` a value that failed its integrity check.
     ///     `Logger(label: "SwiftWebImage.RedisCache")` by default; the library never bootstraps logging.
     ///     Its metrics (``RedisCacheMetrics``) go to the process's `MetricsSystem`, as every plugin's.
-    public init(configuration: RedisCacheConfiguration,
-                logger: Logger = Logger(label: "SwiftWebImage.RedisCache")) {
+    public init(
+        configuration: RedisCacheConfiguration,
+        logger: Logger = Logger(label: "SwiftWebImage.RedisCache")
+    ) {
         self.configuration = configuration
         self.logger = logger
         let recorder = RedisStatisticsRecorder(logger: logger)
@@ -62,8 +64,10 @@ public final class RedisCache: ExpiringDataStorage {
     /// - Parameters:
     ///   - url: A `redis://` URL.
     ///   - logger: Where the cache logs (see ``init(configuration:logger:)``).
-    public convenience init(url: String,
-                            logger: Logger = Logger(label: "SwiftWebImage.RedisCache")) throws(RedisConfigurationError) {
+    public convenience init(
+        url: String,
+        logger: Logger = Logger(label: "SwiftWebImage.RedisCache")
+    ) throws(RedisConfigurationError) {
         self.init(configuration: try RedisCacheConfiguration(url: url), logger: logger)
     }
 
@@ -133,16 +137,18 @@ public final class RedisCache: ExpiringDataStorage {
         case .bulk, .buffer:
             let decoded: (data: Data, extendedData: Data?)?
             if case .buffer(let buffer) = reply {
-                decoded = RedisValueEnvelope.decode(buffer)          // no copy of the image bytes
+                decoded = RedisValueEnvelope.decode(buffer)  // no copy of the image bytes
             } else {
                 decoded = reply.bytes.flatMap(RedisValueEnvelope.decode)
             }
             // A value that fails the check is deleted. (Another instance may have just replaced it with a good
             // one; that costs one extra miss, never a wrong image.)
             guard let (data, extended) = decoded else {
-                recorder.count(\.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted", level: .warning)
+                recorder.count(
+                    \.corruptValues, log: "redis: value of \(key) failed its integrity check; deleted", level: .warning)
                 recorder.count(\.misses)
-                writes.enqueue(RedisCommand.make("DEL", Data(redisKey(forKey: key).utf8)), node: nodeIndex(forKey: key)) { _ in }
+                writes.enqueue(RedisCommand.make("DEL", Data(redisKey(forKey: key).utf8)), node: nodeIndex(forKey: key))
+                { _ in }
                 return nil
             }
             return RedisCacheEntry(data: data, extendedData: extended)
@@ -162,13 +168,15 @@ public final class RedisCache: ExpiringDataStorage {
     /// the size limit are skipped; failures are counted, never thrown.
     public func store(_ data: Data, extendedData: Data?, forKey key: String) {
         guard data.count + (extendedData?.count ?? 0) + RedisValueEnvelope.headerSize <= configuration.maxValueSize,
-              let value = RedisValueEnvelope.encode(data, extendedData: extendedData) else {
+            let value = RedisValueEnvelope.encode(data, extendedData: extendedData)
+        else {
             recorder.count(\.oversizedValues)
             return
         }
         let milliseconds = max(1, configuration.defaultTTL.roundedUpMilliseconds)
-        let command = RedisCommand.make("SET", Data(redisKey(forKey: key).utf8), value,
-                                        Data("PX".utf8), Data(String(milliseconds).utf8))
+        let command = RedisCommand.make(
+            "SET", Data(redisKey(forKey: key).utf8), value,
+            Data("PX".utf8), Data(String(milliseconds).utf8))
         let node = nodeIndex(forKey: key)
         switch configuration.writePolicy {
         case .writeThrough:
@@ -186,7 +194,7 @@ public final class RedisCache: ExpiringDataStorage {
         switch reply {
         case .status?: recorder.count(\.stores)
         case .error(let message)?: recorder.count(\.commandFailures, log: "redis: SET: \(message)")
-        default: break // a failed pipeline was counted by the pool
+        default: break  // a failed pipeline was counted by the pool
         }
     }
 
@@ -281,9 +289,13 @@ public final class RedisCache: ExpiringDataStorage {
         let pattern = Self.globEscaped(configuration.keyPrefix) + "*"
         var cursor = "0"
         repeat {
-            guard let reply = pool.run([RedisCommand.make(["SCAN", cursor, "MATCH", pattern, "COUNT", String(Self.scanBatch)])])?.first,
-                  case .array(let parts) = reply, parts.count == 2,
-                  let next = parts[0].bytes, case .array(let keys) = parts[1] else { return }
+            guard
+                let reply = pool.run([
+                    RedisCommand.make(["SCAN", cursor, "MATCH", pattern, "COUNT", String(Self.scanBatch)])
+                ])?.first,
+                case .array(let parts) = reply, parts.count == 2,
+                let next = parts[0].bytes, case .array(let keys) = parts[1]
+            else { return }
             let names = keys.compactMap(\.bytes)
             if !names.isEmpty { body(names) }
             cursor = String(decoding: next, as: UTF8.self)

@@ -53,8 +53,10 @@ final class RedisStatisticsRecorder: Sendable {
     }
 
     /// Counts, and logs `message` at `level` (`debug` unless the failure deserves more).
-    func count(_ counter: WritableKeyPath<RedisCacheStatistics, Int>, log message: @autoclosure () -> String,
-               level: Logger.Level = .debug) {
+    func count(
+        _ counter: WritableKeyPath<RedisCacheStatistics, Int>, log message: @autoclosure () -> String,
+        level: Logger.Level = .debug
+    ) {
         count(counter)
         logger.log(level: level, "\(message())")
     }

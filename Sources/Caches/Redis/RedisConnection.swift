@@ -44,11 +44,16 @@ final class RedisConnection: @unchecked Sendable {
     /// Connects, authenticates and selects the database, each step within its timeout. Replies with a bulk
     /// string over `maxBulkLength` bytes become error replies without the string being kept; large strings
     /// are placed in blocks of `replyMemory` when given.
-    init(endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int,
-         maxBulkLength: Int = RedisConnection.redisStringLimit, replyMemory: RedisReplyMemory? = nil) throws(RedisFailure) {
+    init(
+        endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int,
+        maxBulkLength: Int = RedisConnection.redisStringLimit, replyMemory: RedisReplyMemory? = nil
+    ) throws(RedisFailure) {
         var error = [CChar](repeating: 0, count: Self.errorCapacity)
-        guard let context = credis_connect(endpoint.host, Int32(clamping: endpoint.port), Int32(clamping: connectTimeout),
-                                           &error, error.count) else {
+        guard
+            let context = credis_connect(
+                endpoint.host, Int32(clamping: endpoint.port), Int32(clamping: connectTimeout),
+                &error, error.count)
+        else {
             throw .connect(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.context = context
@@ -93,8 +98,9 @@ final class RedisConnection: @unchecked Sendable {
         guard queued == 0 else { throw .io("cannot queue a command") }
         var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: pipeline.count)
         let status = raw.withUnsafeMutableBufferPointer { buffer in
-            credis_exchange(context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
-                            buffer.baseAddress)
+            credis_exchange(
+                context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
+                buffer.baseAddress)
         }
         switch status {
         case CREDIS_OK: break

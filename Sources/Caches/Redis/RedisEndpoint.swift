@@ -15,8 +15,10 @@ public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort = 6379
 
     /// An endpoint.
-    public init(host: String, port: Int = RedisEndpoint.defaultPort, database: Int = 0,
-                user: String? = nil, password: String? = nil) {
+    public init(
+        host: String, port: Int = RedisEndpoint.defaultPort, database: Int = 0,
+        user: String? = nil, password: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.database = database

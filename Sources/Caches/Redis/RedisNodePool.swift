@@ -29,8 +29,10 @@ final class RedisNodePool: Sendable {
     /// Where this node's connections place large reply strings (shared by the cache's nodes).
     private let replyMemory: RedisReplyMemory
 
-    init(endpoint: RedisEndpoint, configuration: RedisCacheConfiguration, recorder: RedisStatisticsRecorder,
-         replyMemory: RedisReplyMemory) {
+    init(
+        endpoint: RedisEndpoint, configuration: RedisCacheConfiguration, recorder: RedisStatisticsRecorder,
+        replyMemory: RedisReplyMemory
+    ) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.recorder = recorder
@@ -86,11 +88,12 @@ final class RedisNodePool: Sendable {
             return nil
         }
         do throws(RedisFailure) {
-            let connection = try RedisConnection(endpoint: endpoint, connectTimeout: configuration.connectTimeout.roundedUpMilliseconds,
-                                                 readTimeout: configuration.readTimeout.roundedUpMilliseconds,
-                                                 writeTimeout: configuration.writeTimeout.roundedUpMilliseconds,
-                                                 maxBulkLength: configuration.maxValueSize,
-                                                 replyMemory: replyMemory)
+            let connection = try RedisConnection(
+                endpoint: endpoint, connectTimeout: configuration.connectTimeout.roundedUpMilliseconds,
+                readTimeout: configuration.readTimeout.roundedUpMilliseconds,
+                writeTimeout: configuration.writeTimeout.roundedUpMilliseconds,
+                maxBulkLength: configuration.maxValueSize,
+                replyMemory: replyMemory)
             state.withLock { state in
                 state.consecutiveFailures = 0
                 state.downUntil = nil
@@ -100,12 +103,15 @@ final class RedisNodePool: Sendable {
         } catch {
             let backoff = state.withLock { state -> Duration in
                 let exponent = min(state.consecutiveFailures, Self.maxBackoffDoublings)
-                let delay = min(configuration.reconnectBackoffInitial * (1 << exponent), configuration.reconnectBackoffMax)
+                let delay = min(
+                    configuration.reconnectBackoffInitial * (1 << exponent), configuration.reconnectBackoffMax)
                 state.consecutiveFailures += 1
                 state.downUntil = ContinuousClock.now + delay
                 return delay
             }
-            recorder.count(\.connectFailures, log: "redis \(endpoint): \(error); next attempt in \(backoff.roundedUpMilliseconds) ms")
+            recorder.count(
+                \.connectFailures,
+                log: "redis \(endpoint): \(error); next attempt in \(backoff.roundedUpMilliseconds) ms")
             return nil
         }
     }

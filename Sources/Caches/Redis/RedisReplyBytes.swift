@@ -22,14 +22,19 @@ final class RedisReplyBytes: Sendable, Equatable {
 
     /// Runs `body` over the bytes.
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        try withExtendedLifetime(self) { try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: count)) }
+        try withExtendedLifetime(self) {
+            try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: count))
+        }
     }
 
     /// The bytes in `range` as `Data` without a copy; the `Data` keeps this object alive.
     func data(_ range: Range<Int>) -> Data {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the reply")
-        guard !range.isEmpty, let start = UnsafeMutableRawPointer(bitPattern: base + UInt(range.lowerBound)) else { return Data() }
-        return Data(bytesNoCopy: start, count: range.count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
+        guard !range.isEmpty, let start = UnsafeMutableRawPointer(bitPattern: base + UInt(range.lowerBound)) else {
+            return Data()
+        }
+        return Data(
+            bytesNoCopy: start, count: range.count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
     }
 
     static func == (lhs: RedisReplyBytes, rhs: RedisReplyBytes) -> Bool {

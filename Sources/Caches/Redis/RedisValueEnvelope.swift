@@ -47,7 +47,9 @@ enum RedisValueEnvelope {
     }
 
     /// Checks `value` and hands the image and extended byte ranges to `slice`.
-    private static func decode(_ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data) -> (data: Data, extendedData: Data?)? {
+    private static func decode(
+        _ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data
+    ) -> (data: Data, extendedData: Data?)? {
         guard value.count >= headerSize else { return nil }
         let zlibCRC32 = value.prefix(4).elementsEqual(crc32Magic)
         guard zlibCRC32 || value.prefix(4).elementsEqual(magic) else { return nil }
@@ -57,8 +59,9 @@ enum RedisValueEnvelope {
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
         let dataRange = headerSize..<(headerSize + dataLength)
         let extendedRange = dataRange.upperBound..<value.count
-        let crc = checksum(checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
-                           UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
+        let crc = checksum(
+            checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
+            UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
         guard crc == storedCRC else { return nil }
         return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }

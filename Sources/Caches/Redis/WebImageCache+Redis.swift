@@ -8,9 +8,11 @@ extension WebImageCache {
     /// behind them (a ``TieredDiskStorage`` as the disk level). Redis hits are promoted to disk and memory;
     /// stores reach Redis per its write policy.
     /// - Throws: `ImageError/cacheIO(reason:)` when the disk directory cannot be created.
-    public convenience init(directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
-                            configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
-                            redis: RedisCache, coder: any ImageCoder = ImageCodersManager.shared) throws(ImageError) {
+    public convenience init(
+        directory: URL = DiskCache.defaultDirectory, namespace: String = "default",
+        configuration: WebImageCacheConfiguration = WebImageCacheConfiguration(),
+        redis: RedisCache, coder: any ImageCoder = ImageCodersManager.shared
+    ) throws(ImageError) {
         let memory = MemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
         let disk = try DiskCache(directory: directory, namespace: namespace, configuration: configuration.disk)
         self.init(memory: memory, disk: TieredDiskStorage(local: disk, shared: redis), coder: coder)

@@ -55,13 +55,16 @@ public struct AVIFCoder: AnimatedImageCoder {
 
     /// A still turned upright by its `irot`/`imir` orientation (unless the options say not to) and fitted
     /// to the output size.
-    static func still(_ pixels: PixelBuffer, orientation: ImageOrientation, metadata: ImageMetadata,
-                      options: DecodeOptions) -> Image {
+    static func still(
+        _ pixels: PixelBuffer, orientation: ImageOrientation, metadata: ImageMetadata,
+        options: DecodeOptions
+    ) -> Image {
         var pixels = pixels
         if options.applyOrientation { pixels = pixels.applyingOrientation(orientation) }
         pixels = options.resizedToOutput(pixels)
-        return Image(pixels: pixels, format: .avif, orientation: orientation,
-                     isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
+        return Image(
+            pixels: pixels, format: .avif, orientation: orientation,
+            isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
     }
 
     public func makeFrameSource(for data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedFrameSource {

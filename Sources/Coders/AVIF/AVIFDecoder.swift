@@ -25,7 +25,8 @@ final class AVIFDecoder {
                 try options.checkDimensions(width: size.width, height: size.height)
             }
             if let probe = try? AVIFDecoder(data: data, configure: Self.removeLimits) {
-                try Self.checkBudgets(width: probe.width, height: probe.height, frameCount: probe.frameCount, options: options)
+                try Self.checkBudgets(
+                    width: probe.width, height: probe.height, frameCount: probe.frameCount, options: options)
             }
             throw error
         }
@@ -59,7 +60,8 @@ final class AVIFDecoder {
     private static func applyLimits(_ options: DecodeOptions, to decoder: UnsafeMutablePointer<avifDecoder>) {
         let pixelLimit = UInt32(clamping: min(options.maxPixelCount, Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
         decoder.pointee.imageSizeLimit = max(1, pixelLimit)
-        decoder.pointee.imageDimensionLimit = UInt32(clamping: min(options.maxPixelCount, Int(AVIF_DEFAULT_IMAGE_DIMENSION_LIMIT)))
+        decoder.pointee.imageDimensionLimit = UInt32(
+            clamping: min(options.maxPixelCount, Int(AVIF_DEFAULT_IMAGE_DIMENSION_LIMIT)))
         if !options.firstFrameOnly {
             decoder.pointee.imageCountLimit = UInt32(clamping: max(1, options.maxFrameCount))
         }
@@ -68,11 +70,14 @@ final class AVIFDecoder {
     }
 
     /// Our budget checks from the header: the canvas, then (sequences) frame count and all frames' work.
-    private static func checkBudgets(width: Int, height: Int, frameCount: Int, options: DecodeOptions) throws(ImageError) {
+    private static func checkBudgets(
+        width: Int, height: Int, frameCount: Int, options: DecodeOptions
+    ) throws(ImageError) {
         try options.checkDimensions(width: width, height: height)
         guard frameCount > 1 else { return }
-        try options.checkAnimationWork(canvasWidth: width, canvasHeight: height,
-                                       frameSizes: repeatElement(PixelSize(width: width, height: height), count: frameCount))
+        try options.checkAnimationWork(
+            canvasWidth: width, canvasHeight: height,
+            frameSizes: repeatElement(PixelSize(width: width, height: height), count: frameCount))
     }
 
     /// The size in libavif's refusal of an item or track over its size limits ("... dimensions are too
@@ -117,8 +122,9 @@ final class AVIFDecoder {
             iccProfile: data(image.icc),
             exif: data(image.exif).flatMap(ExifPayload.tiff(from:)),
             xmp: data(image.xmp),
-            cicp: CICP(colorPrimaries: Int(image.colorPrimaries), transferCharacteristics: Int(image.transferCharacteristics),
-                       matrixCoefficients: Int(image.matrixCoefficients), fullRange: image.yuvRange == AVIF_RANGE_FULL))
+            cicp: CICP(
+                colorPrimaries: Int(image.colorPrimaries), transferCharacteristics: Int(image.transferCharacteristics),
+                matrixCoefficients: Int(image.matrixCoefficients), fullRange: image.yuvRange == AVIF_RANGE_FULL))
     }
 
     /// The stored orientation (`irot`, `imir`).
@@ -128,10 +134,12 @@ final class AVIFDecoder {
     /// cropped to its clean aperture. Damaged AV1 data throws `.badImageData`.
     func decodeFrame(at index: Int, layout: PixelLayout, watch: DecodeWatch) throws(ImageError) -> PixelBuffer {
         try watch.check()
-        let result = index == decoder.pointee.imageIndex + 1
+        let result =
+            index == decoder.pointee.imageIndex + 1
             ? avifDecoderNextImage(decoder) : avifDecoderNthImage(decoder, UInt32(index))
         guard result == AVIF_RESULT_OK else {
-            throw AVIFStatus.error(result, "decoding frame \(index)", diagnostics: AVIFStatus.text(of: &decoder.pointee.diag))
+            throw AVIFStatus.error(
+                result, "decoding frame \(index)", diagnostics: AVIFStatus.text(of: &decoder.pointee.diag))
         }
         try watch.check()
         return try AVIFPixels.rgb(of: decoder.pointee.image, layout: layout)

@@ -28,7 +28,8 @@ struct AVIFEncoder {
         let pixels = prepared(source)
         let encoder = try makeEncoder()
         defer { avifEncoderDestroy(encoder) }
-        try add(pixels, to: encoder, duration: 1, flags: avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue), index: 0)
+        try add(
+            pixels, to: encoder, duration: 1, flags: avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue), index: 0)
         return try finish(encoder)
     }
 
@@ -77,15 +78,18 @@ struct AVIFEncoder {
     }
 
     /// Converts `pixels` to YUV and hands them to the encoder, which copies what it keeps.
-    private func add(_ pixels: PixelBuffer, to encoder: UnsafeMutablePointer<avifEncoder>, duration: UInt64,
-                     flags: avifAddImageFlags, index: Int) throws(ImageError) {
+    private func add(
+        _ pixels: PixelBuffer, to encoder: UnsafeMutablePointer<avifEncoder>, duration: UInt64,
+        flags: avifAddImageFlags, index: Int
+    ) throws(ImageError) {
         guard let image = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), 8, yuvFormat) else {
             throw .badImageData(reason: "AVIF: out of memory")
         }
         defer { avifImageDestroy(image) }
         image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
         image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
-        image.pointee.matrixCoefficients = options.lossless
+        image.pointee.matrixCoefficients =
+            options.lossless
             ? avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
             : avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_BT601)
         image.pointee.yuvRange = AVIF_RANGE_FULL
@@ -108,7 +112,8 @@ struct AVIFEncoder {
         guard converted == AVIF_RESULT_OK else { throw AVIFStatus.error(converted, "converting frame \(index) to YUV") }
         let added = avifEncoderAddImage(encoder, image, duration, flags)
         guard added == AVIF_RESULT_OK else {
-            throw AVIFStatus.error(added, "encoding frame \(index)", diagnostics: AVIFStatus.text(of: &encoder.pointee.diag))
+            throw AVIFStatus.error(
+                added, "encoding frame \(index)", diagnostics: AVIFStatus.text(of: &encoder.pointee.diag))
         }
     }
 

@@ -29,13 +29,18 @@ enum AVIFPixels {
     }
 
     /// `pixels` cut to `image`'s `clap` rectangle; unchanged without one or when libavif finds it invalid.
-    private static func croppedToCleanAperture(_ pixels: PixelBuffer, image: UnsafeMutablePointer<avifImage>) -> PixelBuffer {
+    private static func croppedToCleanAperture(
+        _ pixels: PixelBuffer, image: UnsafeMutablePointer<avifImage>
+    ) -> PixelBuffer {
         guard image.pointee.transformFlags & UInt32(AVIF_TRANSFORM_CLAP.rawValue) != 0 else { return pixels }
         var rect = avifCropRect()
         var diag = avifDiagnostics()
-        guard avifCropRectConvertCleanApertureBox(&rect, &image.pointee.clap, image.pointee.width, image.pointee.height,
-                                                  image.pointee.yuvFormat, &diag) != 0,
-              rect.width > 0, rect.height > 0 else { return pixels }
+        guard
+            avifCropRectConvertCleanApertureBox(
+                &rect, &image.pointee.clap, image.pointee.width, image.pointee.height,
+                image.pointee.yuvFormat, &diag) != 0,
+            rect.width > 0, rect.height > 0
+        else { return pixels }
         return pixels.cropped(x: Int(rect.x), y: Int(rect.y), width: Int(rect.width), height: Int(rect.height))
     }
 }

@@ -50,12 +50,16 @@ public struct BMPCoder: ImageCoder {
                 let header = try reader.header()
                 // A pixel offset inside the headers is wrong; readers then take the pixels right after the palette.
                 let pixelOffset = offset - 14 >= header.tableOffset ? offset - 14 : nil
-                let (pixels, incomplete) = try reader.pixels(header: header, pixelOffset: pixelOffset,
-                                                              rows: abs(header.height), andMask: false,
-                                                              options: options, watch: watch)
-                let profile = header.profile.map { Data(UnsafeRawBufferPointer(rebasing: raw[(14 + $0.lowerBound)..<(14 + $0.upperBound)])) }
-                return options.image(from: pixels, format: .bmp, metadata: ImageMetadata(iccProfile: profile),
-                                     isIncomplete: incomplete)
+                let (pixels, incomplete) = try reader.pixels(
+                    header: header, pixelOffset: pixelOffset,
+                    rows: abs(header.height), andMask: false,
+                    options: options, watch: watch)
+                let profile = header.profile.map {
+                    Data(UnsafeRawBufferPointer(rebasing: raw[(14 + $0.lowerBound)..<(14 + $0.upperBound)]))
+                }
+                return options.image(
+                    from: pixels, format: .bmp, metadata: ImageMetadata(iccProfile: profile),
+                    isIncomplete: incomplete)
             }
         }
         return try result.get()

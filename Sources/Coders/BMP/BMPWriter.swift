@@ -8,20 +8,28 @@ enum BMPWriter {
 
     static func file(_ pixels: PixelBuffer) throws(ImageError) -> Data {
         let width = pixels.width, height = pixels.height
-        let bits = switch pixels.layout { case .gray8: 8; case .rgb8: 24; case .rgba8: 32 }
+        let bits =
+            switch pixels.layout {
+            case .gray8: 8;
+            case .rgb8: 24;
+            case .rgba8: 32
+            }
         let headerSize = pixels.layout == .rgba8 ? v4HeaderSize : 40
         let paletteSize = pixels.layout == .gray8 ? 256 * 4 : 0
         let rowStride = ((width * bits + 31) / 32) * 4
         let (imageSize, o1) = rowStride.multipliedReportingOverflow(by: height)
         let offset = 14 + headerSize + paletteSize
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), !o1,
-              imageSize <= Int(UInt32.max) - offset else {
+            imageSize <= Int(UInt32.max) - offset
+        else {
             throw .invalidParameter(name: "image", reason: "BMP cannot hold a \(width)x\(height) image")
         }
         var out = [UInt8]()
         out.reserveCapacity(offset + imageSize)
         func le16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
-        func le32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        func le32(_ v: UInt32) {
+            out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+        }
         // File header.
         out += [0x42, 0x4D]
         le32(UInt32(offset + imageSize)); le32(0); le32(UInt32(offset))

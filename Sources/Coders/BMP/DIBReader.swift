@@ -84,7 +84,9 @@ package struct DIBReader {
                 header.masks = (u32(40), u32(44), u32(48), size >= 56 ? u32(52) : 0)
             } else {
                 let count = header.compression == 6 ? 4 : 3
-                guard bytes.count >= size + count * 4 else { throw .badImageData(reason: "BMP: the bit masks are truncated") }
+                guard bytes.count >= size + count * 4 else {
+                    throw .badImageData(reason: "BMP: the bit masks are truncated")
+                }
                 header.masks = (u32(size), u32(size + 4), u32(size + 8), count == 4 ? u32(size + 12) : 0)
                 header.tableOffset = size + count * 4
             }
@@ -106,7 +108,8 @@ package struct DIBReader {
             }
         }
         switch (header.bitCount, header.compression) {
-        case (1, 0), (2, 0), (4, 0), (8, 0), (24, 0), (16, 0), (32, 0), (8, 1), (4, 2), (16, 3), (32, 3), (16, 6), (32, 6):
+        case (1, 0), (2, 0), (4, 0), (8, 0), (24, 0), (16, 0), (32, 0), (8, 1), (4, 2), (16, 3), (32, 3), (16, 6),
+            (32, 6):
             break
         default:
             throw .badImageData(reason: "BMP: \(header.bitCount) bits per pixel with compression \(header.compression)")
@@ -121,8 +124,10 @@ package struct DIBReader {
     /// after the palette); `rows` is the image height (|height|, or half of it for an ICO entry).
     /// `andMask`: an ICO entry's 1-bit transparency mask follows the pixels. With `allowPartial`, missing
     /// rows of a truncated file stay transparent instead of failing the decode.
-    package func pixels(header: Header, pixelOffset: Int?, rows: Int, andMask: Bool, options: DecodeOptions,
-                        watch: DecodeWatch) throws(ImageError) -> (pixels: PixelBuffer, isIncomplete: Bool) {
+    package func pixels(
+        header: Header, pixelOffset: Int?, rows: Int, andMask: Bool, options: DecodeOptions,
+        watch: DecodeWatch
+    ) throws(ImageError) -> (pixels: PixelBuffer, isIncomplete: Bool) {
         let width = header.width, height = rows
         try options.checkDimensions(width: width, height: height)
         let topDown = header.height < 0
@@ -141,17 +146,22 @@ package struct DIBReader {
             }
             if palette.isEmpty { throw .badImageData(reason: "BMP: the palette is missing") }
         }
-        let paletteBytes = bits <= 8 ? (header.colorsUsed > 0 ? min(header.colorsUsed, 1 << bits) : 1 << bits) * header.paletteEntrySize : 0
+        let paletteBytes =
+            bits <= 8
+            ? (header.colorsUsed > 0 ? min(header.colorsUsed, 1 << bits) : 1 << bits) * header.paletteEntrySize : 0
         let start = pixelOffset ?? (header.tableOffset + paletteBytes)
-        guard start >= 0, start <= bytes.count else { throw .badImageData(reason: "BMP: the pixel data offset is past the end") }
+        guard start >= 0, start <= bytes.count else {
+            throw .badImageData(reason: "BMP: the pixel data offset is past the end")
+        }
 
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         var incomplete = false
         var rleCovered: [Bool]? = nil
         if header.compression == 1 || header.compression == 2 {
             var covered = [Bool](repeating: false, count: width * height)
-            incomplete = try decodeRLE(header: header, start: start, width: width, height: height, topDown: topDown,
-                                       palette: palette, into: &rgba, covered: &covered, watch: watch)
+            incomplete = try decodeRLE(
+                header: header, start: start, width: width, height: height, topDown: topDown,
+                palette: palette, into: &rgba, covered: &covered, watch: watch)
             rleCovered = covered
             if incomplete && !options.allowPartialImage {
                 throw .badImageData(reason: "BMP: the RLE data ends before its end-of-bitmap marker")
@@ -169,8 +179,9 @@ package struct DIBReader {
             for storedRow in 0..<fullRows {
                 if storedRow & 63 == 0 { try watch.check() }
                 let y = topDown ? storedRow : height - 1 - storedRow
-                readRow(at: start + storedRow * rowStride, width: width, header: header, palette: palette,
-                        into: &rgba, offset: y * width * 4)
+                readRow(
+                    at: start + storedRow * rowStride, width: width, header: header, palette: palette,
+                    into: &rgba, offset: y * width * 4)
             }
             if bits == 32 || (bits == 16 && header.masks.alpha != 0) {
                 // Browsers: an alpha channel whose every value is zero means an opaque image.
@@ -184,10 +195,13 @@ package struct DIBReader {
                 }
             }
             if andMask && bits != 32 || andMask && bits == 32 && isOpaqueMaskNeeded(rgba) {
-                applyANDMask(at: start + rowStride * height, width: width, height: height, topDown: topDown, into: &rgba)
+                applyANDMask(
+                    at: start + rowStride * height, width: width, height: height, topDown: topDown, into: &rgba)
             }
         }
-        let hasAlpha = incomplete || rleCovered.map { $0.contains(false) } == true || (0..<(width * height)).contains { rgba[$0 * 4 + 3] != 255 }
+        let hasAlpha =
+            incomplete || rleCovered.map { $0.contains(false) } == true
+            || (0..<(width * height)).contains { rgba[$0 * 4 + 3] != 255 }
         let layout: PixelLayout = hasAlpha ? .rgba8 : .rgb8
         let buffer = PixelBuffer(width: width, height: height, layout: .rgba8, bytes: rgba)
         return (layout == .rgba8 ? buffer : buffer.converted(to: .rgb8), incomplete)
@@ -204,7 +218,8 @@ package struct DIBReader {
         let rowStride = ((width + 31) / 32) * 4
         for storedRow in 0..<height {
             let at = start + storedRow * rowStride
-            guard at + rowStride <= bytes.count else { return }  // no mask (or a truncated one): opaque, as browsers show it
+            // no mask (or a truncated one): opaque, as browsers show it
+            guard at + rowStride <= bytes.count else { return }
             let y = topDown ? storedRow : height - 1 - storedRow
             for x in 0..<width where bytes[at + x >> 3] & (0x80 >> UInt8(x & 7)) != 0 {
                 let o = (y * width + x) * 4
@@ -213,8 +228,10 @@ package struct DIBReader {
         }
     }
 
-    private func readRow(at start: Int, width: Int, header: Header, palette: [(UInt8, UInt8, UInt8)],
-                         into rgba: inout [UInt8], offset: Int) {
+    private func readRow(
+        at start: Int, width: Int, header: Header, palette: [(UInt8, UInt8, UInt8)],
+        into rgba: inout [UInt8], offset: Int
+    ) {
         let bits = header.bitCount
         switch bits {
         case 1, 2, 4, 8:
@@ -236,7 +253,8 @@ package struct DIBReader {
             let red = Channel(header.masks.red), green = Channel(header.masks.green), blue = Channel(header.masks.blue)
             let alpha = Channel(header.masks.alpha)
             for x in 0..<width {
-                let value: UInt32 = bits == 16
+                let value: UInt32 =
+                    bits == 16
                     ? UInt32(bytes[start + x * 2]) | UInt32(bytes[start + x * 2 + 1]) << 8
                     : u32(start + x * 4)
                 let o = offset + x * 4
@@ -266,9 +284,11 @@ package struct DIBReader {
     }
 
     /// RLE8 / RLE4. Returns whether the stream ended before its end-of-bitmap marker.
-    private func decodeRLE(header: Header, start: Int, width: Int, height: Int, topDown: Bool,
-                           palette: [(UInt8, UInt8, UInt8)], into rgba: inout [UInt8], covered: inout [Bool],
-                           watch: DecodeWatch) throws(ImageError) -> Bool {
+    private func decodeRLE(
+        header: Header, start: Int, width: Int, height: Int, topDown: Bool,
+        palette: [(UInt8, UInt8, UInt8)], into rgba: inout [UInt8], covered: inout [Bool],
+        watch: DecodeWatch
+    ) throws(ImageError) -> Bool {
         let four = header.compression == 2
         var x = 0, row = 0, at = start
         func put(_ index: Int) {
@@ -294,12 +314,12 @@ package struct DIBReader {
             }
             switch value {
             case 0: x = 0; row += 1  // end of line
-            case 1: return false      // end of bitmap
-            case 2:                   // delta
+            case 1: return false  // end of bitmap
+            case 2:  // delta
                 guard at + 2 <= bytes.count else { return true }
                 x += Int(bytes[at]); row += Int(bytes[at + 1])
                 at += 2
-            default:                  // absolute run of `value` pixels, padded to 16 bits
+            default:  // absolute run of `value` pixels, padded to 16 bits
                 let byteCount = four ? (value + 1) / 2 : value
                 guard at + byteCount <= bytes.count else { return true }
                 for i in 0..<value {

@@ -19,14 +19,17 @@ enum GIFEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
         var buffer = cgif_buffer()
         var error: Int32 = 0
-        guard let gif = cgif_open_writer(&buffer, &error) else { throw .badImageData(reason: "GIF: cannot open encoder") }
+        guard let gif = cgif_open_writer(&buffer, &error) else {
+            throw .badImageData(reason: "GIF: cannot open encoder")
+        }
         defer { cgif_buffer_free(&buffer) }
         let animation = options.firstFrameOnly ? nil : image.animation
         let result = Result { () throws(ImageError) in
             try writeHeader(gif, width: image.width, height: image.height, loopCount: animation?.loopCount)
             guard let animation else {
-                return try writeFrame(gif, ImageFrame(pixels: image.pixels, duration: .zero),
-                                      width: image.width, height: image.height)
+                return try writeFrame(
+                    gif, ImageFrame(pixels: image.pixels, duration: .zero),
+                    width: image.width, height: image.height)
             }
             try animation.forEachFrame { (frame) throws(ImageError) in
                 try writeFrame(gif, frame, width: image.width, height: image.height)
@@ -35,12 +38,16 @@ enum GIFEncoder {
         var closeError: Int32 = 0
         let closed = EGifCloseFile(gif, &closeError) == GIF_OK
         try result.get()
-        guard closed, buffer.failed == 0, let bytes = buffer.bytes else { throw .badImageData(reason: "GIF: writing failed") }
+        guard closed, buffer.failed == 0, let bytes = buffer.bytes else {
+            throw .badImageData(reason: "GIF: writing failed")
+        }
         return Data(bytes: bytes, count: buffer.size)
     }
 
-    private static func writeHeader(_ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int,
-                                    loopCount: Int?) throws(ImageError) {
+    private static func writeHeader(
+        _ gif: UnsafeMutablePointer<GifFileType>, width: Int, height: Int,
+        loopCount: Int?
+    ) throws(ImageError) {
         EGifSetGifVersion(gif, true)
         guard EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, nil) == GIF_OK else {
             throw .badImageData(reason: "GIF: bad screen size")
@@ -56,8 +63,10 @@ enum GIFEncoder {
     }
 
     /// Writes one full-canvas frame: palette, graphic control extension, image descriptor, pixels.
-    private static func writeFrame(_ gif: UnsafeMutablePointer<GifFileType>, _ frame: ImageFrame,
-                                   width: Int, height: Int) throws(ImageError) {
+    private static func writeFrame(
+        _ gif: UnsafeMutablePointer<GifFileType>, _ frame: ImageFrame,
+        width: Int, height: Int
+    ) throws(ImageError) {
         let rgba = frame.pixels.converted(to: .rgba8).packed()
         guard rgba.width == width, rgba.height == height else {
             throw .badImageData(reason: "GIF: every frame must have the canvas size")
@@ -74,16 +83,18 @@ enum GIFEncoder {
         if !exactPalette(r, g, b, colors: &colors, indices: &indices) {
             // More than 255 colors: giflib's median-cut quantizer picks the palette.
             var mapSize = Int32(quantizedColors)
-            guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK else {
+            guard GifQuantizeBuffer(UInt32(width), UInt32(height), &mapSize, &r, &g, &b, &indices, &colors) == GIF_OK
+            else {
                 throw .badImageData(reason: "GIF: quantization failed")
             }
         }
         if transparent {
             for i in 0..<pixelCount where rgba.bytes[i * 4 + 3] < 128 { indices[i] = UInt8(transparentIndex) }
         }
-        var control = GraphicsControlBlock(DisposalMode: transparent ? 2 : 0, UserInputFlag: false,
-                                           DelayTime: Int32((frame.duration / .milliseconds(10)).rounded()),
-                                           TransparentColor: transparent ? Int32(transparentIndex) : -1)
+        var control = GraphicsControlBlock(
+            DisposalMode: transparent ? 2 : 0, UserInputFlag: false,
+            DelayTime: Int32((frame.duration / .milliseconds(10)).rounded()),
+            TransparentColor: transparent ? Int32(transparentIndex) : -1)
         var extensionBytes = [UInt8](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)
         EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), &extensionBytes)
@@ -99,8 +110,10 @@ enum GIFEncoder {
     }
 
     /// Fills `colors` and `indices` with the frame's own colors; false when there are more than 255.
-    private static func exactPalette(_ r: [UInt8], _ g: [UInt8], _ b: [UInt8], colors: inout [GifColorType],
-                                     indices: inout [UInt8]) -> Bool {
+    private static func exactPalette(
+        _ r: [UInt8], _ g: [UInt8], _ b: [UInt8], colors: inout [GifColorType],
+        indices: inout [UInt8]
+    ) -> Bool {
         var indexOf: [UInt32: UInt8] = [:]
         for i in 0..<r.count {
             let key = UInt32(r[i]) << 16 | UInt32(g[i]) << 8 | UInt32(b[i])

@@ -93,8 +93,9 @@ struct GIFFileIndex: Sendable {
         canvasHeight = first.isEmpty ? screenHeight : max(screenHeight, first.y + first.height)
         // Also refuses a canvas left empty (a 0x0 screen whose frame 0 is empty).
         try options.checkDimensions(width: canvasWidth, height: canvasHeight)
-        try options.checkAnimationWork(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                       frameSizes: scan.frames.lazy.map(\.storedSize))
+        try options.checkAnimationWork(
+            canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+            frameSizes: scan.frames.lazy.map(\.storedSize))
         frames = scan.frames
         loopCount = scan.loopCount ?? 1
     }
@@ -157,11 +158,13 @@ struct GIFFileIndex: Sendable {
                 guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure(gif) }
             }
             let delay = Int(control.DelayTime)
-            frames.append(GIFFrameInfo(
-                x: Int(image.Left), y: Int(image.Top), width: width, height: height,
-                descriptorOffset: descriptorOffset, transparentIndex: Int(control.TransparentColor),
-                disposal: Int(control.DisposalMode),
-                duration: delay < GIFFileIndex.minimumDelay ? GIFFileIndex.clampedDuration : .milliseconds(delay * 10)))
+            frames.append(
+                GIFFrameInfo(
+                    x: Int(image.Left), y: Int(image.Top), width: width, height: height,
+                    descriptorOffset: descriptorOffset, transparentIndex: Int(control.TransparentColor),
+                    disposal: Int(control.DisposalMode),
+                    duration: delay < GIFFileIndex.minimumDelay
+                        ? GIFFileIndex.clampedDuration : .milliseconds(delay * 10)))
             control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         }
 

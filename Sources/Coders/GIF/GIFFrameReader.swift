@@ -46,18 +46,22 @@ enum GIFFrameReader {
     /// arrive in file order, so interlaced frames arrive out of order) and its palette indices, valid
     /// only during the call. Throws `.badImageData` when the compressed data is malformed, and what
     /// `watch` throws (checked per group of rows) when the decode is cancelled or out of time.
-    static func read(_ frame: GIFFrameInfo, number: Int, of file: UnsafeRawBufferPointer, headerSize: Int,
-                     watch: DecodeWatch, colors: (GIFColorTable) -> Void,
-                     row: (Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) {
+    static func read(
+        _ frame: GIFFrameInfo, number: Int, of file: UnsafeRawBufferPointer, headerSize: Int,
+        watch: DecodeWatch, colors: (GIFColorTable) -> Void,
+        row: (Int, UnsafePointer<UInt8>) -> Void
+    ) throws(ImageError) {
         var error: Int32 = 0
         // Owned here: opened and closed in this scope; `file` outlives both.
-        guard let gif = cgif_open_frame(file.baseAddress?.assumingMemoryBound(to: UInt8.self), file.count,
-                                        headerSize, frame.descriptorOffset, &error)
+        guard
+            let gif = cgif_open_frame(
+                file.baseAddress?.assumingMemoryBound(to: UInt8.self), file.count,
+                headerSize, frame.descriptorOffset, &error)
         else { throw .badImageData(reason: "GIF: frame \(number): \(GIFFileIndex.describe(error))") }
         defer { cgif_close(gif) }
         var type = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK,
-              Int(gif.pointee.Image.Width) == frame.width, Int(gif.pointee.Image.Height) == frame.height
+            Int(gif.pointee.Image.Width) == frame.width, Int(gif.pointee.Image.Height) == frame.height
         else { throw failure(gif, frame: number) }
         let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
         colors(GIFColorTable(map?.pointee, transparentIndex: frame.transparentIndex))

@@ -64,15 +64,18 @@ final class GIFFrameSource: AnimatedFrameSource {
             return data.withUnsafeBytes { file in
                 Result { () throws(ImageError) in
                     var table: [UInt32] = []
-                    try GIFFrameReader.read(frame, number: number, of: file, headerSize: index.headerSize,
-                                            watch: watch, colors: { table = $0.entries }, row: { y, indices in
-                        let canvasY = frame.y + y
-                        guard canvasY >= y0, canvasY < y1, x0 < x1 else { return }
-                        table.withUnsafeBufferPointer { colors in
-                            GIFFrameSource.drawRow(indices + (x0 - frame.x), count: x1 - x0, colors: colors.baseAddress!,
-                                                   into: pixels + (canvasY * width + x0) * 4)
-                        }
-                    })
+                    try GIFFrameReader.read(
+                        frame, number: number, of: file, headerSize: index.headerSize,
+                        watch: watch, colors: { table = $0.entries },
+                        row: { y, indices in
+                            let canvasY = frame.y + y
+                            guard canvasY >= y0, canvasY < y1, x0 < x1 else { return }
+                            table.withUnsafeBufferPointer { colors in
+                                GIFFrameSource.drawRow(
+                                    indices + (x0 - frame.x), count: x1 - x0, colors: colors.baseAddress!,
+                                    into: pixels + (canvasY * width + x0) * 4)
+                            }
+                        })
                 }
             }
         }.get()
@@ -81,8 +84,9 @@ final class GIFFrameSource: AnimatedFrameSource {
             var next = canvas
             next.bytes.withUnsafeMutableBytes { out in
                 for y in y0..<y1 {
-                    (out.baseAddress! + (y * width + x0) * 4).initializeMemory(as: UInt8.self, repeating: 0,
-                                                                                count: (x1 - x0) * 4)
+                    (out.baseAddress! + (y * width + x0) * 4).initializeMemory(
+                        as: UInt8.self, repeating: 0,
+                        count: (x1 - x0) * 4)
                 }
             }
             return ComposedFrame(frame: canvas, nextBackground: next)
@@ -96,8 +100,10 @@ final class GIFFrameSource: AnimatedFrameSource {
     /// Draws `count` pixels: each index's color where it is not 0 (transparent), leaving the canvas
     /// elsewhere. The hot loop of GIF decoding, hence raw pointers.
     @inline(__always)
-    private static func drawRow(_ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt32>,
-                                into row: UnsafeMutableRawPointer) {
+    private static func drawRow(
+        _ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt32>,
+        into row: UnsafeMutableRawPointer
+    ) {
         for x in 0..<count {
             let color = colors[Int(indices[x])]
             if color != 0 { row.storeBytes(of: color, toByteOffset: x * 4, as: UInt32.self) }

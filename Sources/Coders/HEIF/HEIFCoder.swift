@@ -49,22 +49,30 @@ public struct HEIFCoder: ImageCoder {
         let metadata = HEIFMetadata.of(file.primary)
         let output = options.outputSize(width: file.width, height: file.height)
         let pixels: PixelBuffer
-        if options.thumbnailPixelSize != nil, let embedded = try decodeThumbnail(of: file, atLeast: output, watch: watch) {
+        if options.thumbnailPixelSize != nil,
+            let embedded = try decodeThumbnail(of: file, atLeast: output, watch: watch)
+        {
             pixels = embedded
         } else {
             pixels = try HEIFPixels.decode(file.primary, watch: watch)
         }
-        let resized = pixels.width == output.width && pixels.height == output.height
+        let resized =
+            pixels.width == output.width && pixels.height == output.height
             ? pixels : ImageResampler.resample(pixels, width: output.width, height: output.height)
-        return Image(pixels: resized, format: ImageFormat.detect(data) == .heif ? .heif : .heic, orientation: .up,
-                     isOrientationApplied: true, scale: options.scale, metadata: metadata)
+        return Image(
+            pixels: resized, format: ImageFormat.detect(data) == .heif ? .heif : .heic, orientation: .up,
+            isOrientationApplied: true, scale: options.scale, metadata: metadata)
     }
 
     /// The smallest embedded thumbnail at least `size` in both sides, decoded; nil when there is none.
-    private func decodeThumbnail(of file: HEIFFile, atLeast size: PixelSize, watch: DecodeWatch) throws(ImageError) -> PixelBuffer? {
+    private func decodeThumbnail(
+        of file: HEIFFile, atLeast size: PixelSize, watch: DecodeWatch
+    ) throws(ImageError) -> PixelBuffer? {
         try file.withThumbnails { (thumbnails) throws(ImageError) -> PixelBuffer? in
             let large = thumbnails.filter { $0.size.width >= size.width && $0.size.height >= size.height }
-            guard let best = large.min(by: { $0.size.width * $0.size.height < $1.size.width * $1.size.height }) else { return nil }
+            guard let best = large.min(by: { $0.size.width * $0.size.height < $1.size.width * $1.size.height }) else {
+                return nil
+            }
             return try HEIFPixels.decode(best.handle, watch: watch)
         }
     }

@@ -29,7 +29,8 @@ struct HEIFEncoder {
             // sRGB primaries and transfer; BT.601 for lossy like heif-enc, the identity matrix for lossless.
             nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
             nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
-            nclx.pointee.matrix_coefficients = options.lossless
+            nclx.pointee.matrix_coefficients =
+                options.lossless
                 ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6
             nclx.pointee.full_range_flag = 1
             encoding.pointee.output_nclx_profile = nclx
@@ -40,8 +41,9 @@ struct HEIFEncoder {
 
     private func makeEncoder(_ context: OpaquePointer) throws(ImageError) -> OpaquePointer {
         var encoder: OpaquePointer?
-        try HEIFStatus.check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder),
-                             "this libheif has no HEVC encoder")
+        try HEIFStatus.check(
+            heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder),
+            "this libheif has no HEVC encoder")
         guard let encoder else { throw .badImageData(reason: "HEIF: no HEVC encoder") }
         do throws(ImageError) {
             if options.lossless {
@@ -53,7 +55,8 @@ struct HEIFEncoder {
             let chroma = chromaParameter
             try HEIFStatus.check(heif_encoder_set_parameter_string(encoder, "chroma", chroma), "chroma \(chroma)")
             if let x265Preset {
-                try HEIFStatus.check(heif_encoder_set_parameter_string(encoder, "preset", x265Preset), "preset \(x265Preset)")
+                try HEIFStatus.check(
+                    heif_encoder_set_parameter_string(encoder, "preset", x265Preset), "preset \(x265Preset)")
             }
         } catch {
             heif_encoder_release(encoder)
@@ -76,13 +79,17 @@ struct HEIFEncoder {
     private func makeImage(_ pixels: PixelBuffer) throws(ImageError) -> OpaquePointer {
         let hasAlpha = pixels.layout == .rgba8
         var image: OpaquePointer?
-        try HEIFStatus.check(heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
-                                               hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image),
-                             "creating the image")
+        try HEIFStatus.check(
+            heif_image_create(
+                Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
+                hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image),
+            "creating the image")
         guard let image else { throw .badImageData(reason: "HEIF: out of memory") }
         do throws(ImageError) {
-            try HEIFStatus.check(heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width),
-                                                      Int32(pixels.height), 8), "allocating the image")
+            try HEIFStatus.check(
+                heif_image_add_plane(
+                    image, heif_channel_interleaved, Int32(pixels.width),
+                    Int32(pixels.height), 8), "allocating the image")
             var stride: Int32 = 0
             guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
                 throw .badImageData(reason: "HEIF: image has no plane")
@@ -95,7 +102,9 @@ struct HEIFEncoder {
                 }
             }
             if let profile = options.iccProfile, !profile.isEmpty {
-                let set = profile.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }
+                let set = profile.withUnsafeBytes {
+                    heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count)
+                }
                 try HEIFStatus.check(set, "embedding the ICC profile")
             }
         } catch {

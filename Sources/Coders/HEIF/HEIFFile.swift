@@ -42,8 +42,10 @@ final class HEIFFile {
     }
 
     /// Reads the file's boxes under the side limit and returns the primary image's handle.
-    private static func parse(_ context: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int,
-                              options: DecodeOptions) throws(ImageError) -> OpaquePointer {
+    private static func parse(
+        _ context: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int,
+        options: DecodeOptions
+    ) throws(ImageError) -> OpaquePointer {
         heif_context_set_maximum_image_size_limit(context, sideLimit(options))
         let read = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, count, nil)
         if !HEIFStatus.ok(read) {
@@ -65,10 +67,12 @@ final class HEIFFile {
     /// libheif refuses sides over its limit while reading ("... image size 40000x40000 exceeds the
     /// maximum image size 32768x32768"); that is our pixel budget speaking, so say it with its error.
     private static func throwBudgetError(for error: heif_error, options: DecodeOptions) throws(ImageError) {
-        guard error.code == heif_error_Memory_allocation_error || error.subcode == heif_suberror_Security_limit_exceeded else { return }
+        guard error.code == heif_error_Memory_allocation_error || error.subcode == heif_suberror_Security_limit_exceeded
+        else { return }
         let message = HEIFStatus.message(error)
         guard let marker = message.range(of: "image size ", options: .caseInsensitive) else { return }
-        let numbers = message[marker.upperBound...].prefix { $0.isNumber || $0 == "x" }.split(separator: "x").compactMap { Int($0) }
+        let numbers = message[marker.upperBound...].prefix { $0.isNumber || $0 == "x" }.split(separator: "x").compactMap
+        { Int($0) }
         guard numbers.count == 2 else { return }
         try options.checkDimensions(width: numbers[0], height: numbers[1])
     }
@@ -79,7 +83,9 @@ final class HEIFFile {
 
     /// The primary image's embedded thumbnails, each with its size (after its own transformations).
     /// Each handle is released by the caller (``HEIFFile/withThumbnails(_:)`` does it).
-    func withThumbnails<R>(_ body: ([(handle: OpaquePointer, size: PixelSize)]) throws(ImageError) -> R) throws(ImageError) -> R {
+    func withThumbnails<R>(
+        _ body: ([(handle: OpaquePointer, size: PixelSize)]) throws(ImageError) -> R
+    ) throws(ImageError) -> R {
         let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
@@ -88,8 +94,13 @@ final class HEIFFile {
         for id in ids.prefix(listed) {
             var handle: OpaquePointer?
             guard HEIFStatus.ok(heif_image_handle_get_thumbnail(primary, id, &handle)), let handle else { continue }
-            thumbnails.append((handle, PixelSize(width: Int(heif_image_handle_get_width(handle)),
-                                                 height: Int(heif_image_handle_get_height(handle)))))
+            thumbnails.append(
+                (
+                    handle,
+                    PixelSize(
+                        width: Int(heif_image_handle_get_width(handle)),
+                        height: Int(heif_image_handle_get_height(handle)))
+                ))
         }
         return try body(thumbnails)
     }

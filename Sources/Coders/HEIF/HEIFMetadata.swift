@@ -5,8 +5,9 @@ import WebImageCore
 /// The colour profile (ICC and `nclx`), EXIF and XMP of an image handle.
 enum HEIFMetadata {
     static func of(_ handle: OpaquePointer) -> ImageMetadata {
-        ImageMetadata(iccProfile: icc(handle), exif: block(handle, type: "Exif").flatMap(ExifPayload.tiff(from:)),
-                      xmp: block(handle, type: "mime", contentType: "application/rdf+xml"), cicp: cicp(handle))
+        ImageMetadata(
+            iccProfile: icc(handle), exif: block(handle, type: "Exif").flatMap(ExifPayload.tiff(from:)),
+            xmp: block(handle, type: "mime", contentType: "application/rdf+xml"), cicp: cicp(handle))
     }
 
     private static func icc(_ handle: OpaquePointer) -> Data? {
@@ -21,10 +22,11 @@ enum HEIFMetadata {
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         guard HEIFStatus.ok(heif_image_handle_get_nclx_color_profile(handle, &nclx)), let nclx else { return nil }
         defer { heif_nclx_color_profile_free(nclx) }
-        return CICP(colorPrimaries: Int(nclx.pointee.color_primaries.rawValue),
-                    transferCharacteristics: Int(nclx.pointee.transfer_characteristics.rawValue),
-                    matrixCoefficients: Int(nclx.pointee.matrix_coefficients.rawValue),
-                    fullRange: nclx.pointee.full_range_flag != 0)
+        return CICP(
+            colorPrimaries: Int(nclx.pointee.color_primaries.rawValue),
+            transferCharacteristics: Int(nclx.pointee.transfer_characteristics.rawValue),
+            matrixCoefficients: Int(nclx.pointee.matrix_coefficients.rawValue),
+            fullRange: nclx.pointee.full_range_flag != 0)
     }
 
     /// The first metadata block of `type` (and `contentType` for `mime` items), or nil.
@@ -36,7 +38,8 @@ enum HEIFMetadata {
         for id in ids.prefix(listed) {
             if let contentType {
                 guard let found = heif_image_handle_get_metadata_content_type(handle, id),
-                      String(cString: found) == contentType else { continue }
+                    String(cString: found) == contentType
+                else { continue }
             }
             let size = heif_image_handle_get_metadata_size(handle, id)
             guard size > 0 else { continue }

@@ -13,8 +13,9 @@ enum HEIFPixels {
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var image: OpaquePointer?
-        let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB,
-                                        hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        let decoded = heif_decode_image(
+            handle, &image, heif_colorspace_RGB,
+            hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
         defer { if let image { heif_image_release(image) } }
         try HEIFStatus.check(decoded, "decoding")
         guard let image else { throw .badImageData(reason: "HEIF: decoding gave no image") }
@@ -22,7 +23,8 @@ enum HEIFPixels {
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
+        else {
             throw .badImageData(reason: "HEIF: decoded image has no pixels")
         }
         let rowBytes = width * layout.bytesPerPixel

@@ -7,7 +7,9 @@ enum HEIFStatus {
     static func ok(_ error: heif_error) -> Bool { error.code == heif_error_Ok }
 
     /// libheif's message for `error` (never nil, its header promises).
-    static func message(_ error: heif_error) -> String { error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)" }
+    static func message(_ error: heif_error) -> String {
+        error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)"
+    }
 
     /// Throws `.badImageData` saying what failed at `step` unless `error` is success.
     static func check(_ error: heif_error, _ step: String) throws(ImageError) {

@@ -58,9 +58,10 @@ public struct ICOCoder: ImageCoder {
             Result { () throws(ImageError) -> Image in
                 let reader = DIBReader(bytes: raw)
                 let header = try reader.header()
-                let (pixels, incomplete) = try reader.pixels(header: header, pixelOffset: nil,
-                                                              rows: max(1, abs(header.height) / 2), andMask: true,
-                                                              options: options, watch: watch)
+                let (pixels, incomplete) = try reader.pixels(
+                    header: header, pixelOffset: nil,
+                    rows: max(1, abs(header.height) / 2), andMask: true,
+                    options: options, watch: watch)
                 return options.image(from: pixels, format: .ico, metadata: ImageMetadata(), isIncomplete: incomplete)
             }
         }
@@ -77,16 +78,21 @@ public struct ICOCoder: ImageCoder {
             pngOptions.maxPixelSize = nil
         }
         guard pixels.width >= 1, pixels.height >= 1,
-              pixels.width <= Self.maxEntrySide, pixels.height <= Self.maxEntrySide else {
-            throw .invalidParameter(name: "image", reason: "an ICO entry is at most \(Self.maxEntrySide)x\(Self.maxEntrySide), got \(pixels.width)x\(pixels.height)")
+            pixels.width <= Self.maxEntrySide, pixels.height <= Self.maxEntrySide
+        else {
+            throw .invalidParameter(
+                name: "image",
+                reason:
+                    "an ICO entry is at most \(Self.maxEntrySide)x\(Self.maxEntrySide), got \(pixels.width)x\(pixels.height)"
+            )
         }
         var still = image
         still = Image(pixels: pixels, format: image.format, metadata: image.metadata)
         let png = try PNGCoder().encode(still, as: .png, options: pngOptions)
         var out = [UInt8]([0, 0, 1, 0, 1, 0])  // reserved, type 1 (icon), one entry
-        out.append(UInt8(pixels.width & 0xFF))   // 256 is written as 0
+        out.append(UInt8(pixels.width & 0xFF))  // 256 is written as 0
         out.append(UInt8(pixels.height & 0xFF))
-        out += [0, 0, 1, 0, 32, 0]                // no palette, reserved, 1 plane, 32 bits
+        out += [0, 0, 1, 0, 32, 0]  // no palette, reserved, 1 plane, 32 bits
         let size = UInt32(png.count), offset = UInt32(6 + 16)
         out += [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
         out += [UInt8(offset & 0xFF), UInt8(offset >> 8 & 0xFF), UInt8(offset >> 16 & 0xFF), UInt8(offset >> 24)]
@@ -117,7 +123,9 @@ enum ICODirectory {
             let offset = u32(at + 12), size = u32(at + 8)
             guard offset >= 6, offset < bytes.count, size > 0 else { continue }
             let end = offset + min(size, bytes.count - offset)  // a size past the end: what is there
-            let isPNG = end - offset >= 8 && Array(bytes[offset..<(offset + 8)]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            let isPNG =
+                end - offset >= 8
+                && Array(bytes[offset..<(offset + 8)]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             var width = bytes[at] == 0 ? 256 : Int(bytes[at])
             var height = bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1])
             var bits = u16(at + 6)
@@ -138,7 +146,8 @@ enum ICODirectory {
                 let area = entry.width.multipliedReportingOverflow(by: entry.height)
                 let bestArea = current.width * current.height
                 if area.overflow { continue }
-                if area.partialValue > bestArea || (area.partialValue == bestArea && entry.bitCount > current.bitCount) {
+                if area.partialValue > bestArea || (area.partialValue == bestArea && entry.bitCount > current.bitCount)
+                {
                     best = entry
                 }
             } else if !entry.width.multipliedReportingOverflow(by: entry.height).overflow {

@@ -13,8 +13,10 @@ enum JPEGCMYK {
     /// (and dropping one of another colour space).
     static func toRGB(_ samples: PixelBuffer, metadata: inout ImageMetadata, options: DecodeOptions) -> PixelBuffer {
         if let converter = options.colorConversion?.converter, let profile = metadata.iccProfile,
-           let rgb = try? converter.convertCMYKToSRGB(invertedSamples: samples.bytes, width: samples.width,
-                                                      height: samples.height, profile: profile) {
+            let rgb = try? converter.convertCMYKToSRGB(
+                invertedSamples: samples.bytes, width: samples.width,
+                height: samples.height, profile: profile)
+        {
             metadata.iccProfile = nil
             return rgb
         }

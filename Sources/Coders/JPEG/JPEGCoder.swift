@@ -48,21 +48,30 @@ public struct JPEGCoder: ImageCoder {
         var pixels = image.pixels.layout == .gray8 ? image.pixels.packed() : image.pixels.converted(to: .rgb8).packed()
         pixels = pixels.fitting(within: options.maxPixelSize)
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
-        let subsampling: Int32 = switch options.chromaSubsampling { case .none: 0; case .half: 1; case .quarter: 2 }
+        let subsampling: Int32 =
+            switch options.chromaSubsampling {
+            case .none: 0;
+            case .half: 1;
+            case .quarter: 2
+            }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var message = [CChar](repeating: 0, count: 200)
         let icc = options.colorProfile(for: image) ?? Data()
         let code = pixels.bytes.withUnsafeBufferPointer { buffer in
             icc.withUnsafeBytes { profile in
-                cjpeg_encode_icc(buffer.baseAddress, Int32(pixels.width), Int32(pixels.height),
-                                 Int32(pixels.layout.bytesPerPixel), quality, options.progressive ? 1 : 0, subsampling,
-                                 profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
+                cjpeg_encode_icc(
+                    buffer.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                    Int32(pixels.layout.bytesPerPixel), quality, options.progressive ? 1 : 0, subsampling,
+                    profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
             }
         }
         guard code == CJPEG_OK, let output else {
             cjpeg_free(output)
-            throw .badImageData(reason: "JPEG encode: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw .badImageData(
+                reason:
+                    "JPEG encode: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+            )
         }
         // The Data adopts the malloc'd buffer: no copy of the file.
         return Data(bytesNoCopy: output, count: size, deallocator: .free)

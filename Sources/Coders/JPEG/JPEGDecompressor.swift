@@ -33,10 +33,14 @@ final class JPEGDecompressor {
     ///     (`CJPEG_SPARSE_COEFFICIENTS`). Tests turn it off to compare against libjpeg's own buffer.
     init(options: DecodeOptions, skipsUnusedScans: Bool = true, sparseCoefficients: Bool = true) throws(ImageError) {
         self.options = options
-        let flags = (skipsUnusedScans ? Int32(CJPEG_SKIP_UNUSED_SCANS) : 0) | (sparseCoefficients ? Int32(CJPEG_SPARSE_COEFFICIENTS) : 0)
+        let flags =
+            (skipsUnusedScans ? Int32(CJPEG_SKIP_UNUSED_SCANS) : 0)
+            | (sparseCoefficients ? Int32(CJPEG_SPARSE_COEFFICIENTS) : 0)
             | (options.colorConversion?.converter != nil ? Int32(CJPEG_KEEP_CMYK_WITH_PROFILE) : 0)
-        guard let decoder = cjpeg_decoder_new(Int64(options.maxPixelCount), Int32(clamping: options.maxProgressiveScanCount),
-                                              Int64(options.maxTotalPixelCount), flags)
+        guard
+            let decoder = cjpeg_decoder_new(
+                Int64(options.maxPixelCount), Int32(clamping: options.maxProgressiveScanCount),
+                Int64(options.maxTotalPixelCount), flags)
         else { throw .badImageData(reason: "JPEG: out of memory") }
         self.decoder = decoder
     }
@@ -86,10 +90,11 @@ final class JPEGDecompressor {
 
     /// No more bytes will come: decodes the rest (gray where a truncated file has no data).
     func finish() throws(ImageError) {
-        try check(run {
-            let code = cjpeg_decoder_finish(decoder)
-            return code == CJPEG_OK ? chooseScaleAfterHeader() : code
-        })
+        try check(
+            run {
+                let code = cjpeg_decoder_finish(decoder)
+                return code == CJPEG_OK ? chooseScaleAfterHeader() : code
+            })
     }
 
     /// Several scans: renders the scans complete so far when newer ones arrived since the last render (one
@@ -117,14 +122,16 @@ final class JPEGDecompressor {
         var minimum = PixelSize(width: 0, height: 0)
         if options.thumbnailPixelSize != nil {
             let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
-            let output = options.outputSize(storedWidth: Int(state.image_width), storedHeight: Int(state.image_height),
-                                            orientation: orientation)
+            let output = options.outputSize(
+                storedWidth: Int(state.image_width), storedHeight: Int(state.image_height),
+                orientation: orientation)
             // In the stored orientation, which the DCT scale applies to.
             let turned = options.applyOrientation && orientation.swapsDimensions
             let stored = turned ? PixelSize(width: output.height, height: output.width) : output
             let gap = max(1, options.thumbnailReducingGap)
-            minimum = PixelSize(width: Int((Double(stored.width) * gap).rounded(.up)),
-                                height: Int((Double(stored.height) * gap).rounded(.up)))
+            minimum = PixelSize(
+                width: Int((Double(stored.width) * gap).rounded(.up)),
+                height: Int((Double(stored.height) * gap).rounded(.up)))
         }
         return cjpeg_decoder_choose_scale(decoder, Int32(clamping: minimum.width), Int32(clamping: minimum.height))
     }
@@ -134,10 +141,12 @@ final class JPEGDecompressor {
         case Int32(CJPEG_OK): return
         case Int32(CJPEG_TOO_LARGE):
             let state = self.state
-            throw .imageTooLarge(width: Int(state.image_width), height: Int(state.image_height), limit: options.maxPixelCount)
+            throw .imageTooLarge(
+                width: Int(state.image_width), height: Int(state.image_height), limit: options.maxPixelCount)
         case Int32(CJPEG_STOPPED): throw stopReason ?? .cancelled
         case Int32(CJPEG_TOO_MANY_SCANS):
-            throw .decodeBudgetExceeded(.progressiveScans, value: Int(state.scans), limit: options.maxProgressiveScanCount)
+            throw .decodeBudgetExceeded(
+                .progressiveScans, value: Int(state.scans), limit: options.maxProgressiveScanCount)
         case Int32(CJPEG_TOO_MUCH_WORK):
             throw .decodeBudgetExceeded(.totalPixels, value: Int(state.work_pixels), limit: options.maxTotalPixelCount)
         case Int32(CJPEG_OUT_OF_MEMORY): throw .badImageData(reason: "JPEG: out of memory")
@@ -152,7 +161,11 @@ final class JPEGDecompressor {
 
     /// 4 channels are CMYK samples (see ``JPEGCMYK``), carried in an `.rgba8`-sized buffer until ``image(_:isIncomplete:)``.
     private static func layout(_ state: cjpeg_state) -> PixelLayout {
-        switch state.channels { case 1: .gray8; case 4: .rgba8; default: .rgb8 }
+        switch state.channels {
+        case 1: .gray8;
+        case 4: .rgba8;
+        default: .rgb8
+        }
     }
 
     /// A copy of the decoder's own pixels, nil before the output size is known. Single-scan rows not
@@ -165,7 +178,8 @@ final class JPEGDecompressor {
         let bytes = [UInt8](unsafeUninitializedCapacity: stride * height) { buffer, initialized in
             let decoded = stride * rows
             buffer.baseAddress!.update(from: source, count: decoded)
-            (buffer.baseAddress! + decoded).initialize(repeating: Self.missingRowValue, count: stride * height - decoded)
+            (buffer.baseAddress! + decoded).initialize(
+                repeating: Self.missingRowValue, count: stride * height - decoded)
             initialized = stride * height
         }
         return PixelBuffer(width: Int(state.width), height: height, layout: Self.layout(state), bytes: bytes)
@@ -187,8 +201,9 @@ final class JPEGDecompressor {
         let state = self.state
         var metadata = self.metadata, pixels = pixels
         if state.channels == 4 { pixels = JPEGCMYK.toRGB(pixels, metadata: &metadata, options: options) }
-        return options.image(from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete,
-                             storedSize: PixelSize(width: Int(state.image_width), height: Int(state.image_height)))
+        return options.image(
+            from: pixels, format: .jpeg, metadata: metadata, isIncomplete: isIncomplete,
+            storedSize: PixelSize(width: Int(state.image_width), height: Int(state.image_height)))
     }
 
     private var metadata: ImageMetadata {

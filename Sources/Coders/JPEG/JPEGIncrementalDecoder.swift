@@ -48,7 +48,9 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             progress = Int(state.scans_shown)
         } else {
             let step = max(1, Int(state.height) / Self.partialRowFraction)
-            progress = Int(state.rows) >= progressShown + step || Int(state.rows) == Int(state.height) ? Int(state.rows) : progressShown
+            progress =
+                Int(state.rows) >= progressShown + step || Int(state.rows) == Int(state.height)
+                ? Int(state.rows) : progressShown
         }
         guard progress > progressShown, let pixels = decompressor.snapshot() else { return lastPartial }
         progressShown = progress

@@ -42,8 +42,9 @@ public struct JXLCoder: AnimatedImageCoder, ProgressiveImageCoder {
             return try Image.decodedAnimation(source: source, format: .jpegXL, options: options, metadata: metadata)
         }
         let pixels = try decoder.decodeNextFrame(layout: decoder.hasAlpha ? .rgba8 : .rgb8, watch: watch)
-        return Image(pixels: options.resizedToOutput(pixels), format: .jpegXL, orientation: decoder.orientation,
-                     isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
+        return Image(
+            pixels: options.resizedToOutput(pixels), format: .jpegXL, orientation: decoder.orientation,
+            isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata)
     }
 
     public func makeFrameSource(for data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedFrameSource {
@@ -51,17 +52,21 @@ public struct JXLCoder: AnimatedImageCoder, ProgressiveImageCoder {
     }
 
     /// Reads the frame headers, checks the frame count and work, and wraps `decoder`.
-    private func makeFrameSource(decoder: sending JXLDecoder, data: Data, options: DecodeOptions) throws(ImageError) -> JXLFrameSource {
+    private func makeFrameSource(
+        decoder: sending JXLDecoder, data: Data, options: DecodeOptions
+    ) throws(ImageError) -> JXLFrameSource {
         let durations = try JXLDecoder.frameDurations(of: data, info: decoder.info, options: options)
         let size = decoder.outputSize
-        try options.checkAnimationWork(canvasWidth: size.width, canvasHeight: size.height,
-                                       frameSizes: repeatElement(size, count: durations.count))
+        try options.checkAnimationWork(
+            canvasWidth: size.width, canvasHeight: size.height,
+            frameSizes: repeatElement(size, count: durations.count))
         return JXLFrameSource(decoder: decoder, durations: durations, options: options)
     }
 
     public func canDecodeIncrementally(_ data: Data) -> Bool {
         let signature = data.withUnsafeBytes { JxlSignatureCheck($0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
-        return signature == JXL_SIG_CODESTREAM || signature == JXL_SIG_CONTAINER || signature == JXL_SIG_NOT_ENOUGH_BYTES
+        return signature == JXL_SIG_CODESTREAM || signature == JXL_SIG_CONTAINER
+            || signature == JXL_SIG_NOT_ENOUGH_BYTES
     }
 
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {

@@ -23,8 +23,9 @@ final class JXLDecoder {
     private(set) var nextFrame = 0
 
     /// Events every decode listens to: the header, colour, frame starts and finished frames.
-    private static let events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue
-                                      | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
+    private static let events = Int32(
+        JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue
+            | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
 
     /// Reads `data`'s header and colour (no pixels) and checks the image's size against the pixel limit.
     init(data: Data, options: DecodeOptions) throws(ImageError) {
@@ -58,10 +59,13 @@ final class JXLDecoder {
 
     /// Subscribes, gives libjxl the whole file and runs it to the colour event; the basic info (or the
     /// error that stopped it) and the colour metadata.
-    private static func readHeader(_ decoder: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int,
-                                   options: DecodeOptions) -> (info: (value: JxlBasicInfo?, error: ImageError?), ImageMetadata) {
+    private static func readHeader(
+        _ decoder: OpaquePointer, bytes: UnsafeMutableRawBufferPointer, count: Int,
+        options: DecodeOptions
+    ) -> (info: (value: JxlBasicInfo?, error: ImageError?), ImageMetadata) {
         guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-              JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count) == JXL_DEC_SUCCESS
+            JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+                == JXL_DEC_SUCCESS
         else { return ((nil, .badImageData(reason: "JPEG XL: decoder setup failed")), ImageMetadata()) }
         JxlDecoderCloseInput(decoder)
         var info = JxlBasicInfo()
@@ -77,7 +81,10 @@ final class JXLDecoder {
                     try options.checkDimensions(width: Int(info.xsize), height: Int(info.ysize))
                 } catch { return ((info, error), ImageMetadata()) }
             case JXL_DEC_COLOR_ENCODING:
-                return ((info, haveInfo ? nil : .badImageData(reason: "JPEG XL: colour before header")), colorMetadata(decoder))
+                return (
+                    (info, haveInfo ? nil : .badImageData(reason: "JPEG XL: colour before header")),
+                    colorMetadata(decoder)
+                )
             case JXL_DEC_NEED_MORE_INPUT:
                 return ((nil, .badImageData(reason: "JPEG XL: truncated header")), ImageMetadata())
             default:
@@ -89,17 +96,24 @@ final class JXLDecoder {
     /// The ICC profile of the decoded pixels, unless they are plain sRGB (which needs none).
     static func colorMetadata(_ decoder: OpaquePointer) -> ImageMetadata {
         var encoding = JxlColorEncoding()
-        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
-           encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.primaries == JXL_PRIMARIES_SRGB,
-           encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB {
+        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)
+            == JXL_DEC_SUCCESS,
+            encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.primaries == JXL_PRIMARIES_SRGB,
+            encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        {
             return ImageMetadata()
         }
         var size = 0
-        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 else {
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+            size > 0
+        else {
             return ImageMetadata()
         }
         var profile = [UInt8](repeating: 0, count: size)
-        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size) == JXL_DEC_SUCCESS else {
+        guard
+            JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &profile, size)
+                == JXL_DEC_SUCCESS
+        else {
             return ImageMetadata()
         }
         return ImageMetadata(iccProfile: Data(profile))
@@ -114,7 +128,8 @@ final class JXLDecoder {
     /// Size of the decoded frames: the stored size, turned when libjxl applies a 90-degree orientation.
     var outputSize: PixelSize {
         let turned = !keepsOrientation && orientation.swapsDimensions
-        return turned ? PixelSize(width: Int(info.ysize), height: Int(info.xsize))
+        return turned
+            ? PixelSize(width: Int(info.ysize), height: Int(info.xsize))
             : PixelSize(width: Int(info.xsize), height: Int(info.ysize))
     }
 
@@ -124,7 +139,9 @@ final class JXLDecoder {
         JxlDecoderReset(decoder)
         Self.configure(decoder, runner: runner, keepsOrientation: keepsOrientation)
         guard JxlDecoderSubscribeEvents(decoder, Self.events) == JXL_DEC_SUCCESS,
-              JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count) == JXL_DEC_SUCCESS else {
+            JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+                == JXL_DEC_SUCCESS
+        else {
             throw .badImageData(reason: "JPEG XL: rewinding failed")
         }
         JxlDecoderCloseInput(decoder)
@@ -143,8 +160,9 @@ final class JXLDecoder {
     func decodeNextFrame(layout: PixelLayout, watch: DecodeWatch) throws(ImageError) -> PixelBuffer {
         try watch.check()
         let size = outputSize
-        var format = JxlPixelFormat(num_channels: UInt32(layout.bytesPerPixel), data_type: JXL_TYPE_UINT8,
-                                    endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var format = JxlPixelFormat(
+            num_channels: UInt32(layout.bytesPerPixel), data_type: JXL_TYPE_UINT8,
+            endianness: JXL_NATIVE_ENDIAN, align: 0)
         var failure: ImageError? = nil
         let byteCount = size.width * size.height * layout.bytesPerPixel
         // libjxl writes every byte of the buffer before FULL_IMAGE; on failure the array is left empty.
@@ -156,8 +174,10 @@ final class JXLDecoder {
                     failure = watch.stopReason
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     var needed = 0
-                    guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == byteCount,
-                          JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, byteCount) == JXL_DEC_SUCCESS else {
+                    guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
+                        needed == byteCount,
+                        JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, byteCount) == JXL_DEC_SUCCESS
+                    else {
                         failure = .badImageData(reason: "JPEG XL: frame buffer of an unexpected size")
                         break
                     }
@@ -182,7 +202,9 @@ final class JXLDecoder {
 extension JXLDecoder {
     /// The displayed frames' durations, read from the frame headers only (no pixels are
     /// decoded), stopping with the frame-count budget's error past `DecodeOptions/maxFrameCount`.
-    static func frameDurations(of data: Data, info: JxlBasicInfo, options: DecodeOptions) throws(ImageError) -> [Duration] {
+    static func frameDurations(
+        of data: Data, info: JxlBasicInfo, options: DecodeOptions
+    ) throws(ImageError) -> [Duration] {
         guard let decoder = JxlDecoderCreate(nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
         defer { JxlDecoderDestroy(decoder) }
         // tps_numerator ticks last tps_denominator seconds; computed in integers, so 1/1000 s ticks are exact.
@@ -190,7 +212,7 @@ extension JXLDecoder {
         var durations: [Duration] = []
         let result: ImageError? = data.withUnsafeBytes { raw in
             guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_FRAME.rawValue)) == JXL_DEC_SUCCESS,
-                  JxlDecoderSetInput(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) == JXL_DEC_SUCCESS
+                JxlDecoderSetInput(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) == JXL_DEC_SUCCESS
             else { return .badImageData(reason: "JPEG XL: decoder setup failed") }
             JxlDecoderCloseInput(decoder)
             while true {

@@ -30,14 +30,20 @@ struct JXLEncoder {
         let animated = image.isAnimated && !options.firstFrameOnly
         let first = prepared(image.pixels)
         let layout: PixelLayout = first.layout
-        try setHeader(encoder, width: first.width, height: first.height, layout: layout, animation: animated ? image.loopCount : nil)
-        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw .badImageData(reason: "JPEG XL: out of memory") }
+        try setHeader(
+            encoder, width: first.width, height: first.height, layout: layout,
+            animation: animated ? image.loopCount : nil)
+        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+            throw .badImageData(reason: "JPEG XL: out of memory")
+        }
         if options.lossless {
             try check(JxlEncoderSetFrameLossless(settings, 1), encoder, "lossless mode")
         } else {
-            try check(JxlEncoderSetFrameDistance(settings, Self.distance(quality: options.quality)), encoder, "distance")
+            try check(
+                JxlEncoderSetFrameDistance(settings, Self.distance(quality: options.quality)), encoder, "distance")
         }
-        try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)), encoder, "effort")
+        try check(
+            JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)), encoder, "effort")
         if animated {
             var index = 0
             try image.forEachFrame { (frame) throws(ImageError) in
@@ -45,7 +51,8 @@ struct JXLEncoder {
                 JxlEncoderInitFrameHeader(&header)
                 header.duration = UInt32(max(1, (frame.duration / .seconds(1) * Double(Self.ticksPerSecond)).rounded()))
                 try check(JxlEncoderSetFrameHeader(settings, &header), encoder, "frame \(index) header")
-                try add(prepared(frame.pixels.converted(to: layout)), settings: settings, encoder: encoder, index: index)
+                try add(
+                    prepared(frame.pixels.converted(to: layout)), settings: settings, encoder: encoder, index: index)
                 index += 1
             }
         } else {
@@ -62,7 +69,9 @@ struct JXLEncoder {
         return pixels
     }
 
-    private func setHeader(_ encoder: OpaquePointer, width: Int, height: Int, layout: PixelLayout, animation loops: Int?) throws(ImageError) {
+    private func setHeader(
+        _ encoder: OpaquePointer, width: Int, height: Int, layout: PixelLayout, animation loops: Int?
+    ) throws(ImageError) {
         var info = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(width)
@@ -83,7 +92,9 @@ struct JXLEncoder {
         }
         try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "header")
         if let profile = options.iccProfile, !profile.isEmpty {
-            let status = profile.withUnsafeBytes { JxlEncoderSetICCProfile(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+            let status = profile.withUnsafeBytes {
+                JxlEncoderSetICCProfile(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+            }
             try check(status, encoder, "ICC profile")
         } else {
             var color = JxlColorEncoding()
@@ -93,10 +104,15 @@ struct JXLEncoder {
     }
 
     /// Hands one frame's pixels to libjxl, which copies them.
-    private func add(_ pixels: PixelBuffer, settings: OpaquePointer, encoder: OpaquePointer, index: Int) throws(ImageError) {
-        var format = JxlPixelFormat(num_channels: UInt32(pixels.layout.bytesPerPixel), data_type: JXL_TYPE_UINT8,
-                                    endianness: JXL_NATIVE_ENDIAN, align: 0)
-        let status = pixels.bytes.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+    private func add(
+        _ pixels: PixelBuffer, settings: OpaquePointer, encoder: OpaquePointer, index: Int
+    ) throws(ImageError) {
+        var format = JxlPixelFormat(
+            num_channels: UInt32(pixels.layout.bytesPerPixel), data_type: JXL_TYPE_UINT8,
+            endianness: JXL_NATIVE_ENDIAN, align: 0)
+        let status = pixels.bytes.withUnsafeBytes {
+            JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
+        }
         try check(status, encoder, "frame \(index)")
     }
 

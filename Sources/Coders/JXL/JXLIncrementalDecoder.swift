@@ -27,8 +27,11 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
         guard let decoder else { return }
         _ = JxlDecoderSetKeepOrientation(decoder, options.applyOrientation ? 0 : 1)
         _ = JxlDecoderSetUnpremultiplyAlpha(decoder, 1)
-        _ = JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue
-                                                     | JXL_DEC_FULL_IMAGE.rawValue))
+        _ = JxlDecoderSubscribeEvents(
+            decoder,
+            Int32(
+                JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue
+                    | JXL_DEC_FULL_IMAGE.rawValue))
     }
 
     deinit {
@@ -37,8 +40,12 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
     }
 
     private var size: PixelSize {
-        let turned = options.applyOrientation && (ImageOrientation(rawValue: Int(info.orientation.rawValue))?.swapsDimensions ?? false)
-        return turned ? PixelSize(width: Int(info.ysize), height: Int(info.xsize)) : PixelSize(width: Int(info.xsize), height: Int(info.ysize))
+        let turned =
+            options.applyOrientation
+            && (ImageOrientation(rawValue: Int(info.orientation.rawValue))?.swapsDimensions ?? false)
+        return turned
+            ? PixelSize(width: Int(info.ysize), height: Int(info.xsize))
+            : PixelSize(width: Int(info.xsize), height: Int(info.ysize))
     }
 
     func append(_ bytes: Data) throws(ImageError) {
@@ -87,7 +94,8 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 1)
                 buffer.initializeMemory(as: UInt8.self, repeating: 0)
                 output = buffer
-                guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, byteCount) == JXL_DEC_SUCCESS else {
+                guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, byteCount) == JXL_DEC_SUCCESS
+                else {
                     return .failure(.badImageData(reason: "JPEG XL: frame buffer refused"))
                 }
             case JXL_DEC_FULL_IMAGE:
@@ -104,17 +112,20 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
     }
 
     private var pixelFormat: JxlPixelFormat {
-        JxlPixelFormat(num_channels: UInt32(layout.bytesPerPixel), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        JxlPixelFormat(
+            num_channels: UInt32(layout.bytesPerPixel), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN,
+            align: 0)
     }
 
     /// The pixels in the output buffer now, as an image.
     private func image(isIncomplete: Bool) -> Image? {
         guard let output else { return nil }
         let pixels = PixelBuffer(width: size.width, height: size.height, layout: layout, bytes: [UInt8](output))
-        return Image(pixels: options.resizedToOutput(pixels), format: .jpegXL,
-                     orientation: ImageOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up,
-                     isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata,
-                     isIncomplete: isIncomplete)
+        return Image(
+            pixels: options.resizedToOutput(pixels), format: .jpegXL,
+            orientation: ImageOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up,
+            isOrientationApplied: options.applyOrientation, scale: options.scale, metadata: metadata,
+            isIncomplete: isIncomplete)
     }
 
     func partialImage() -> Image? {

@@ -23,7 +23,7 @@ enum JXLJPEGReconstruction {
         let result: ImageError? = data.withUnsafeBytes { raw in
             let events = Int32(JXL_DEC_JPEG_RECONSTRUCTION.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
             guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-                  JxlDecoderSetInput(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) == JXL_DEC_SUCCESS
+                JxlDecoderSetInput(decoder, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) == JXL_DEC_SUCCESS
             else { return .badImageData(reason: "JPEG XL: decoder setup failed") }
             JxlDecoderCloseInput(decoder)
             while true {
@@ -40,7 +40,8 @@ enum JXLJPEGReconstruction {
                     output.deallocate()
                     output = larger
                     capacity *= 2
-                    guard JxlDecoderSetJPEGBuffer(decoder, output + written, capacity - written) == JXL_DEC_SUCCESS else {
+                    guard JxlDecoderSetJPEGBuffer(decoder, output + written, capacity - written) == JXL_DEC_SUCCESS
+                    else {
                         return .badImageData(reason: "JPEG XL: JPEG buffer refused")
                     }
                 case JXL_DEC_FULL_IMAGE:

@@ -5,11 +5,14 @@ enum APNGCanvas {
     /// Draws the RGBA8 `frame` with its top-left corner at (`x`, `y`). `.source` replaces the canvas's
     /// pixels (alpha included); `.over` alpha-composites the frame over them (Porter-Duff "over" on
     /// straight alpha, rounded to nearest). The caller has checked that the frame fits the canvas.
-    static func draw(_ frame: PixelBuffer, onto canvas: inout PixelBuffer, x: Int, y: Int,
-                     blend: APNGFrameControl.Blend) {
+    static func draw(
+        _ frame: PixelBuffer, onto canvas: inout PixelBuffer, x: Int, y: Int,
+        blend: APNGFrameControl.Blend
+    ) {
         precondition(frame.layout == .rgba8 && canvas.layout == .rgba8, "APNG composes RGBA8 pixels")
-        precondition(x >= 0 && y >= 0 && x + frame.width <= canvas.width && y + frame.height <= canvas.height,
-                     "the frame must lie inside the canvas")
+        precondition(
+            x >= 0 && y >= 0 && x + frame.width <= canvas.width && y + frame.height <= canvas.height,
+            "the frame must lie inside the canvas")
         let rowBytes = frame.width * 4
         let sourceStride = frame.bytesPerRow, canvasStride = canvas.bytesPerRow
         frame.bytes.withUnsafeBufferPointer { source in
@@ -34,8 +37,10 @@ enum APNGCanvas {
     /// One pixel of "over": out.a = sa + da (1 - sa); out.c = (sc sa + dc da (1 - sa)) / out.a,
     /// computed in integers scaled by 255 * 255 so nothing is lost before the final rounding.
     @inline(__always)
-    private static func blendOver(_ source: UnsafeBufferPointer<UInt8>, at s: Int,
-                                  onto target: UnsafeMutableBufferPointer<UInt8>, at d: Int) {
+    private static func blendOver(
+        _ source: UnsafeBufferPointer<UInt8>, at s: Int,
+        onto target: UnsafeMutableBufferPointer<UInt8>, at d: Int
+    ) {
         let sa = Int(source[s + 3])
         if sa == 255 {
             for c in 0..<4 { target[d + c] = source[s + c] }
@@ -43,8 +48,8 @@ enum APNGCanvas {
         }
         if sa == 0 { return }
         let da = Int(target[d + 3])
-        let weight = da * (255 - sa)            // the canvas's share, scaled by 255
-        let alpha = sa * 255 + weight           // out.a scaled by 255
+        let weight = da * (255 - sa)  // the canvas's share, scaled by 255
+        let alpha = sa * 255 + weight  // out.a scaled by 255
         for c in 0..<3 {
             let value = Int(source[s + c]) * sa * 255 + Int(target[d + c]) * weight
             target[d + c] = UInt8((value + alpha / 2) / alpha)

@@ -58,7 +58,8 @@ struct APNGContainer: Sendable {
             guard bytes.prefix(8).elementsEqual(signature.prefix(bytes.count)) else { return false }
             var offset = 8
             while bytes.count - offset >= 8 {
-                let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                let length =
+                    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
                     | Int(bytes[offset + 3])
                 let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
                 if type == "acTL" { return true }

@@ -50,9 +50,10 @@ enum APNGEncoder {
             } else if !frame.bytes[frame.header].elementsEqual(header) {
                 throw .badImageData(reason: "APNG encode: libpng wrote frames of different sizes or formats")
             }
-            let control = APNGFrameControl(sequenceNumber: sequence, width: canvasWidth, height: canvasHeight, x: 0, y: 0,
-                                           delayNumerator: APNGEncoder.delayNumerator(for: duration),
-                                           delayDenominator: APNGEncoder.delayDenominator, dispose: .none, blend: .source)
+            let control = APNGFrameControl(
+                sequenceNumber: sequence, width: canvasWidth, height: canvasHeight, x: 0, y: 0,
+                delayNumerator: APNGEncoder.delayNumerator(for: duration),
+                delayDenominator: APNGEncoder.delayDenominator, dispose: .none, blend: .source)
             sequence += 1
             PNGChunkStream.appendChunk("fcTL", control.bytes[...], to: &output)
             for data in frame.imageData {
@@ -92,9 +93,11 @@ enum APNGEncoder {
         var writer = Writer()
         try animation.forEachFrame { (frame) throws(ImageError) in
             guard frame.pixels.width == image.width, frame.pixels.height == image.height else {
-                throw .badImageData(reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
+                throw .badImageData(
+                    reason: "APNG encode: every frame must have the canvas size \(image.width)x\(image.height)")
             }
-            let png = try PNGCoder().encode(Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
+            let png = try PNGCoder().encode(
+                Image(pixels: frame.pixels.converted(to: layout)), as: .png, options: options)
             try writer.write(try split([UInt8](png)), duration: frame.duration, loopCount: image.loopCount)
         }
         return writer.finish()
@@ -128,7 +131,9 @@ enum APNGEncoder {
             case "IDAT": imageData.append(chunk.data)
             case "IEND": break
             default:
-                if imageData.isEmpty && !chunk.isCritical { ancillary.append(chunk.start..<(chunk.data.upperBound + 4)) }
+                if imageData.isEmpty && !chunk.isCritical {
+                    ancillary.append(chunk.start..<(chunk.data.upperBound + 4))
+                }
             }
         }
         guard let header, header.count == 13, !imageData.isEmpty else {

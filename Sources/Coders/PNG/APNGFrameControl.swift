@@ -50,8 +50,10 @@ struct APNGFrameControl: Sendable, Hashable {
         return delay <= Self.shortestHonouredDelay ? Self.replacementDelay : delay
     }
 
-    init(sequenceNumber: UInt32, width: Int, height: Int, x: Int, y: Int, delayNumerator: UInt16,
-         delayDenominator: UInt16, dispose: Dispose, blend: Blend) {
+    init(
+        sequenceNumber: UInt32, width: Int, height: Int, x: Int, y: Int, delayNumerator: UInt16,
+        delayDenominator: UInt16, dispose: Dispose, blend: Blend
+    ) {
         self.sequenceNumber = sequenceNumber
         self.width = width
         self.height = height
@@ -66,18 +68,24 @@ struct APNGFrameControl: Sendable, Hashable {
     /// Parses the data of an `fcTL` chunk at `range` of `bytes`, checking that the frame lies inside a
     /// canvas of `canvasWidth` x `canvasHeight`.
     init(_ bytes: [UInt8], range: Range<Int>, canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
-        guard range.count == Self.byteCount else { throw .badImageData(reason: "APNG: fcTL has \(range.count) bytes, not 26") }
+        guard range.count == Self.byteCount else {
+            throw .badImageData(reason: "APNG: fcTL has \(range.count) bytes, not 26")
+        }
         let at = range.lowerBound
         let read = { (offset: Int) in Int(PNGChunkStream.readUInt32(bytes, at: at + offset)) }
         guard let dispose = Dispose(rawValue: bytes[at + 24]), let blend = Blend(rawValue: bytes[at + 25]) else {
             throw .badImageData(reason: "APNG: unknown dispose_op \(bytes[at + 24]) or blend_op \(bytes[at + 25])")
         }
-        self.init(sequenceNumber: UInt32(read(0)), width: read(4), height: read(8), x: read(12), y: read(16),
-                  delayNumerator: PNGChunkStream.readUInt16(bytes, at: at + 20),
-                  delayDenominator: PNGChunkStream.readUInt16(bytes, at: at + 22), dispose: dispose, blend: blend)
+        self.init(
+            sequenceNumber: UInt32(read(0)), width: read(4), height: read(8), x: read(12), y: read(16),
+            delayNumerator: PNGChunkStream.readUInt16(bytes, at: at + 20),
+            delayDenominator: PNGChunkStream.readUInt16(bytes, at: at + 22), dispose: dispose, blend: blend)
         // Every value is a 32-bit unsigned number held in a 64-bit Int, so these sums cannot overflow.
         guard width > 0, height > 0, x + width <= canvasWidth, y + height <= canvasHeight else {
-            throw .badImageData(reason: "APNG: frame \(width)x\(height) at (\(x), \(y)) is outside the \(canvasWidth)x\(canvasHeight) canvas")
+            throw .badImageData(
+                reason:
+                    "APNG: frame \(width)x\(height) at (\(x), \(y)) is outside the \(canvasWidth)x\(canvasHeight) canvas"
+            )
         }
     }
 

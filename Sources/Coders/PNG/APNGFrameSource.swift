@@ -13,8 +13,9 @@ struct APNGFrameSource: AnimatedFrameSource {
 
     init(container: APNGContainer, options: DecodeOptions) {
         self.container = container
-        frameOptions = DecodeOptions(applyOrientation: false, maxPixelCount: options.maxPixelCount,
-                                     timeLimit: options.timeLimit, cancellation: options.cancellation)
+        frameOptions = DecodeOptions(
+            applyOrientation: false, maxPixelCount: options.maxPixelCount,
+            timeLimit: options.timeLimit, cancellation: options.cancellation)
     }
 
     var canvasWidth: Int { container.canvasWidth }
@@ -50,7 +51,9 @@ struct APNGFrameSource: AnimatedFrameSource {
     /// Frame `index`'s own pixels (its rectangle, not the canvas) as RGBA8.
     func decodeFrame(at index: Int) throws(ImageError) -> PixelBuffer {
         let frame = container.frames[index]
-        guard !frame.hasBadCRC else { throw .badImageData(reason: "APNG: frame \(index) has an fdAT chunk with a bad CRC") }
+        guard !frame.hasBadCRC else {
+            throw .badImageData(reason: "APNG: frame \(index) has an fdAT chunk with a bad CRC")
+        }
         let bytes = container.bytes
         var stream = PNGChunkStream.signature
         var header: [UInt8] = []

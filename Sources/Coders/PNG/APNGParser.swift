@@ -63,7 +63,8 @@ struct APNGParser {
             case "fcTL": try readFrameControl(chunk, canvasWidth: canvas.width, canvasHeight: canvas.height)
             case "IDAT": if try !readImageData(chunk) { return .notAnimated }
             case "fdAT": try readFrameData(chunk)
-            case "PLTE", "tRNS": if phase == .beforeImage { sharedChunks.append(chunk.start..<(chunk.data.upperBound + 4)) }
+            case "PLTE", "tRNS":
+                if phase == .beforeImage { sharedChunks.append(chunk.start..<(chunk.data.upperBound + 4)) }
             case "IEND": return .ended
             case "IHDR": return .invalid("PNG: a second IHDR")
             default: if chunk.isCritical { return .invalid("PNG: unknown critical chunk \(chunk.type)") }
@@ -93,18 +94,25 @@ struct APNGParser {
             }
             // The last frame's data may be cut short; every frame before it is whole.
             if !frames.isEmpty { frames.removeLast() }
-            guard !frames.isEmpty else { throw .badImageData(reason: "APNG: the data ended before the first whole frame") }
+            guard !frames.isEmpty else {
+                throw .badImageData(reason: "APNG: the data ended before the first whole frame")
+            }
         }
-        return APNGContainer(bytes: bytes, canvasWidth: header.width, canvasHeight: header.height,
-                             headerTail: header.tail, playCount: animation.playCount, frames: frames,
-                             sharedChunks: sharedChunks, defaultImageIsFirstFrame: defaultImageIsFirstFrame,
-                             isTruncated: !ended)
+        return APNGContainer(
+            bytes: bytes, canvasWidth: header.width, canvasHeight: header.height,
+            headerTail: header.tail, playCount: animation.playCount, frames: frames,
+            sharedChunks: sharedChunks, defaultImageIsFirstFrame: defaultImageIsFirstFrame,
+            isTruncated: !ended)
     }
 
     /// IHDR, which must come first; the canvas is checked against the pixel limit here, before any
     /// pixel memory exists.
-    private func readHeader(_ chunk: PNGChunkLocation) throws(ImageError) -> (width: Int, height: Int, tail: ArraySlice<UInt8>) {
-        guard chunk.type == "IHDR", chunk.data.count == 13 else { throw .badImageData(reason: "PNG: the first chunk is not IHDR") }
+    private func readHeader(
+        _ chunk: PNGChunkLocation
+    ) throws(ImageError) -> (width: Int, height: Int, tail: ArraySlice<UInt8>) {
+        guard chunk.type == "IHDR", chunk.data.count == 13 else {
+            throw .badImageData(reason: "PNG: the first chunk is not IHDR")
+        }
         let width = Int(PNGChunkStream.readUInt32(bytes, at: chunk.data.lowerBound))
         let height = Int(PNGChunkStream.readUInt32(bytes, at: chunk.data.lowerBound + 4))
         guard width <= PNGChunkStream.maxChunkLength, height <= PNGChunkStream.maxChunkLength else {
@@ -127,9 +135,12 @@ struct APNGParser {
         animation = (frameCount, playCount)
     }
 
-    private mutating func readFrameControl(_ chunk: PNGChunkLocation, canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
+    private mutating func readFrameControl(
+        _ chunk: PNGChunkLocation, canvasWidth: Int, canvasHeight: Int
+    ) throws(ImageError) {
         guard let animation else { throw .badImageData(reason: "APNG: fcTL before acTL") }
-        let control = try APNGFrameControl(bytes, range: chunk.data, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        let control = try APNGFrameControl(
+            bytes, range: chunk.data, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         try checkSequence(control.sequenceNumber)
         guard frames.count < animation.frameCount else {
             throw .badImageData(reason: "APNG: more fcTL chunks than the \(animation.frameCount) frames acTL announces")
@@ -151,7 +162,9 @@ struct APNGParser {
 
     /// Adds a frame's work (its canvas composed, its rectangle decompressed) and checks the budgets,
     /// before any frame is decoded; with `firstFrameOnly` only frame 0 counts.
-    private mutating func countWork(of control: APNGFrameControl, canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
+    private mutating func countWork(
+        of control: APNGFrameControl, canvasWidth: Int, canvasHeight: Int
+    ) throws(ImageError) {
         guard !options.firstFrameOnly || frames.isEmpty else { return }
         try options.checkFrameCount(frames.count + 1)
         // Each side is under 2^31 (IHDR and fcTL checks), so each product fits; the sums may not, with a

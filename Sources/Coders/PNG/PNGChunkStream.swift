@@ -45,8 +45,10 @@ enum PNGChunkStream {
             let stored = readUInt32(bytes, at: data.upperBound)
             crcMatches = CRC32.checksum(bytes[(offset + 4)..<data.upperBound]) == stored
         }
-        return .chunk(PNGChunkLocation(type: String(decoding: typeBytes, as: UTF8.self), start: offset, data: data,
-                                       crcMatches: crcMatches))
+        return .chunk(
+            PNGChunkLocation(
+                type: String(decoding: typeBytes, as: UTF8.self), start: offset, data: data,
+                crcMatches: crcMatches))
     }
 
     /// A big-endian 32-bit value; the caller has checked that four bytes are there.

@@ -56,10 +56,11 @@ public struct PNGCoder: ProgressiveImageCoder {
         let code = pixels.bytes.withUnsafeBufferPointer { raw in
             let icc = options.colorProfile(for: image) ?? Data()
             return icc.withUnsafeBytes { profile in
-                cpng_encode(raw.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(channels),
-                            pixels.bytesPerRow, Int32(max(0, min(9, options.compressionLevel))),
-                            options.rowFilter == .none ? 1 : 0, options.progressive ? 1 : 0,
-                            profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
+                cpng_encode(
+                    raw.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(channels),
+                    pixels.bytesPerRow, Int32(max(0, min(9, options.compressionLevel))),
+                    options.rowFilter == .none ? 1 : 0, options.progressive ? 1 : 0,
+                    profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &size, &message)
             }
         }
         guard code == Int32(CPNG_OK), let output else {

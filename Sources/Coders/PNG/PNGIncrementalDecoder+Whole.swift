@@ -39,8 +39,14 @@ extension PNGIncrementalDecoder {
         }
         if let failure { throw failure }
         let complete = try checkEnd()
-        let layout: PixelLayout = switch channels { case 1: .gray8; case 3: .rgb8; default: .rgba8 }
-        return makeImage(PixelBuffer(width: width, height: height, layout: layout, bytes: bytes), isIncomplete: !complete)
+        let layout: PixelLayout =
+            switch channels {
+            case 1: .gray8;
+            case 3: .rgb8;
+            default: .rgba8
+            }
+        return makeImage(
+            PixelBuffer(width: width, height: height, layout: layout, bytes: bytes), isIncomplete: !complete)
     }
 
     /// The offset just past the first `IDAT` chunk's length and type, walking the chunk lengths (bounds

@@ -23,7 +23,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         if let reader, let rowStream { rowStream.attach(to: reader) }
         if let reader { stopCheck.attach(to: reader) }
         // Gray with gAMA is converted as RGB: Little CMS's gray-to-gray transform loses levels in the darks.
-        if let reader, options.appliesPNGGamma, options.colorConversion?.converter != nil { cpng_reader_expand_gamma_gray(reader) }
+        if let reader, options.appliesPNGGamma, options.colorConversion?.converter != nil {
+            cpng_reader_expand_gamma_gray(reader)
+        }
     }
 
     // The reader goes first: it points at `rowStream` and `stopCheck`, which are released after deinit.
@@ -64,10 +66,16 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private func snapshot() -> PixelBuffer? {
         let state = self.state
         guard state.header_done != 0, let base = state.pixels else { return nil }
-        let layout: PixelLayout = switch state.channels { case 1: .gray8; case 3: .rgb8; default: .rgba8 }
+        let layout: PixelLayout =
+            switch state.channels {
+            case 1: .gray8;
+            case 3: .rgb8;
+            default: .rgba8
+            }
         let count = Int(state.width) * Int(state.height) * Int(state.channels)
-        return PixelBuffer(width: Int(state.width), height: Int(state.height), layout: layout,
-                           bytes: Array(UnsafeBufferPointer(start: base, count: count)))
+        return PixelBuffer(
+            width: Int(state.width), height: Int(state.height), layout: layout,
+            bytes: Array(UnsafeBufferPointer(start: base, count: count)))
     }
 
     /// The pixels so far in stored orientation: the downsampled rows of a streamed thumbnail, else the
@@ -105,12 +113,14 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         var chromaticities: GammaColorSpace.Chromaticities?
         if state.has_chrm != 0 {
             let c = withUnsafeBytes(of: state.chrm) { Array($0.bindMemory(to: Double.self)) }
-            chromaticities = .init(whiteX: c[0], whiteY: c[1], redX: c[2], redY: c[3],
-                                   greenX: c[4], greenY: c[5], blueX: c[6], blueY: c[7])
+            chromaticities = .init(
+                whiteX: c[0], whiteY: c[1], redX: c[2], redY: c[3],
+                greenX: c[4], greenY: c[5], blueX: c[6], blueY: c[7])
         }
         // A gray source was decoded as RGB for this (cpng_reader_expand_gamma_gray), so its space is RGB too.
-        return GammaColorSpace(decodingExponent: 1 / state.gamma, chromaticities: chromaticities,
-                               isGray: state.channels == 1)
+        return GammaColorSpace(
+            decodingExponent: 1 / state.gamma, chromaticities: chromaticities,
+            isGray: state.channels == 1)
     }
 
     /// `pixels` (stored orientation: the whole image, or a thumbnail streamed at the size that fits once
@@ -128,7 +138,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
             let message = withUnsafeBytes(of: state.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .badImageData(reason: "PNG: \(message)")
         }
-        guard state.header_done != 0 else { throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)") }
+        guard state.header_done != 0 else {
+            throw .badImageData(reason: "PNG: no image header (truncated or not a PNG)")
+        }
         let complete = state.finished != 0 && state.missing_rows == 0
         if !complete && !options.allowPartialImage {
             throw .badImageData(reason: "PNG: the data ended before the image (truncated file)")

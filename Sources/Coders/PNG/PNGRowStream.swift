@@ -27,9 +27,15 @@ final class PNGRowStream {
             size = PixelSize(width: upright.height, height: upright.width)
         }
         guard size.width < width || size.height < height else { return false }
-        let layout: PixelLayout = switch channels { case 1: .gray8; case 3: .rgb8; default: .rgba8 }
-        downsampler = RowDownsampler(sourceWidth: width, sourceHeight: height, layout: layout,
-                                     width: size.width, height: size.height)
+        let layout: PixelLayout =
+            switch channels {
+            case 1: .gray8;
+            case 3: .rgb8;
+            default: .rgba8
+            }
+        downsampler = RowDownsampler(
+            sourceWidth: width, sourceHeight: height, layout: layout,
+            width: size.width, height: size.height)
         return true
     }
 
@@ -43,7 +49,8 @@ final class PNGRowStream {
 
     func consume(_ row: UnsafePointer<UInt8>) {
         guard let width = downsampler?.sourceWidth, let channels = downsampler?.layout.bytesPerPixel,
-              downsampler?.isComplete == false else { return }
+            downsampler?.isComplete == false
+        else { return }
         downsampler?.consume(row: UnsafeBufferPointer(start: row, count: width * channels))
     }
 
@@ -52,13 +59,17 @@ final class PNGRowStream {
     func attach(to reader: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         self.reader = reader
-        cpng_reader_stream_rows(reader, { context, width, height, channels in
-            let stream = Unmanaged<PNGRowStream>.fromOpaque(context!).takeUnretainedValue()
-            return stream.wantsRows(width: Int(width), height: Int(height), channels: Int(channels),
-                                    orientation: stream.orientationReadSoFar) ? 1 : 0
-        }, { context, row, _ in
-            guard let row else { return }
-            Unmanaged<PNGRowStream>.fromOpaque(context!).takeUnretainedValue().consume(row)
-        }, context)
+        cpng_reader_stream_rows(
+            reader,
+            { context, width, height, channels in
+                let stream = Unmanaged<PNGRowStream>.fromOpaque(context!).takeUnretainedValue()
+                return stream.wantsRows(
+                    width: Int(width), height: Int(height), channels: Int(channels),
+                    orientation: stream.orientationReadSoFar) ? 1 : 0
+            },
+            { context, row, _ in
+                guard let row else { return }
+                Unmanaged<PNGRowStream>.fromOpaque(context!).takeUnretainedValue().consume(row)
+            }, context)
     }
 }

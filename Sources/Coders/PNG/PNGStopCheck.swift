@@ -18,10 +18,12 @@ final class PNGStopCheck {
 
     /// Installs the check on `reader`.
     func attach(to reader: OpaquePointer) {
-        cpng_reader_check_stop(reader, { context in
-            let check = Unmanaged<PNGStopCheck>.fromOpaque(context!).takeUnretainedValue()
-            check.reason = check.watch.stopReason
-            return check.reason == nil ? 0 : 1
-        }, Unmanaged.passUnretained(self).toOpaque())
+        cpng_reader_check_stop(
+            reader,
+            { context in
+                let check = Unmanaged<PNGStopCheck>.fromOpaque(context!).takeUnretainedValue()
+                check.reason = check.watch.stopReason
+                return check.reason == nil ? 0 : 1
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 }

@@ -46,7 +46,8 @@ public struct SVGCoder: ImageCoder {
             csvg_render(document, Int32(size.width), Int32(size.height), buffer.baseAddress, stride, &message)
         }
         guard status == 0 else { throw .badImageData(reason: "SVG: " + Self.text(message)) }
-        return Image(pixels: PixelBuffer(width: size.width, height: size.height, layout: .rgba8, bytes: pixels), format: .svg)
+        return Image(
+            pixels: PixelBuffer(width: size.width, height: size.height, layout: .rgba8, bytes: pixels), format: .svg)
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {

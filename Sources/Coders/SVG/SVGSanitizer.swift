@@ -1,8 +1,9 @@
 import Foundation
+import WebImageCore
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import WebImageCore
 
 /// Makes an SVG safe to answer as SVG to a browser: scripts and everything that runs code or reaches
 /// out go, the drawing stays. An image proxy that passes SVG sources through (imgproxy does by default)
@@ -54,8 +55,10 @@ private final class SanitizingWriter: NSObject, XMLParserDelegate {
     /// can close as `/>`.
     private var tagOpen = false
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if !sawRoot {
             guard name.lowercased().hasSuffix("svg") else { parser.abortParsing(); return }
             sawRoot = true
@@ -67,7 +70,8 @@ private final class SanitizingWriter: NSObject, XMLParserDelegate {
         }
         closeOpenTag()
         output += "<" + name
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) where SVGSanitizer.keeps(attribute: key, value: value) {
+        for (key, value) in attributes.sorted(by: { $0.key < $1.key })
+        where SVGSanitizer.keeps(attribute: key, value: value) {
             output += " \(key)=\"\(Self.escaped(value, quotes: true))\""
         }
         tagOpen = true

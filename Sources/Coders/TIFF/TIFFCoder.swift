@@ -49,7 +49,8 @@ public struct TIFFCoder: ImageCoder {
         guard format == .tiff else { throw .unsupportedFormat(format) }
         var pixels = image.pixels.packed()
         pixels = pixels.fitting(within: options.maxPixelSize)
-        guard pixels.width > 0, pixels.height > 0, pixels.width <= Int(UInt32.max), pixels.height <= Int(UInt32.max) else {
+        guard pixels.width > 0, pixels.height > 0, pixels.width <= Int(UInt32.max), pixels.height <= Int(UInt32.max)
+        else {
             throw .invalidParameter(name: "image", reason: "TIFF cannot hold a \(pixels.width)x\(pixels.height) image")
         }
         var output = ctiff_buffer()
@@ -58,10 +59,11 @@ public struct TIFFCoder: ImageCoder {
         let icc = options.colorProfile(for: image) ?? Data()
         let ok = pixels.bytes.withUnsafeBufferPointer { buffer in
             icc.withUnsafeBytes { profile in
-                ctiff_encode(buffer.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
-                             Int32(pixels.layout.bytesPerPixel), pixels.bytesPerRow,
-                             Int32(max(0, min(9, options.compressionLevel))),
-                             profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &message, message.count)
+                ctiff_encode(
+                    buffer.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
+                    Int32(pixels.layout.bytesPerPixel), pixels.bytesPerRow,
+                    Int32(max(0, min(9, options.compressionLevel))),
+                    profile.bindMemory(to: UInt8.self).baseAddress, profile.count, &output, &message, message.count)
             }
         }
         guard ok == 1, let bytes = output.bytes else {

@@ -22,8 +22,10 @@ enum TIFFDecoder {
         return try result.get()
     }
 
-    private static func decode(_ buffer: UnsafeBufferPointer<UInt8>, options: DecodeOptions,
-                               watch: DecodeWatch) throws(ImageError) -> Image {
+    private static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: DecodeOptions,
+        watch: DecodeWatch
+    ) throws(ImageError) -> Image {
         guard buffer.count >= 8, ImageFormat.detect(UnsafeRawBufferPointer(buffer)) == .tiff else {
             throw .badImageData(reason: "TIFF: not a TIFF file")
         }
@@ -32,7 +34,10 @@ enum TIFFDecoder {
         let (limitBytes, overflow) = options.maxPixelCount.multipliedReportingOverflow(by: 4)
         let memoryLimit = overflow ? Int.max : max(limitBytes, 1 << 20)
         var message = [CChar](repeating: 0, count: 256)
-        guard let decoder = ctiff_decoder_open(buffer.baseAddress, buffer.count, Int64(memoryLimit), &message, message.count) else {
+        guard
+            let decoder = ctiff_decoder_open(
+                buffer.baseAddress, buffer.count, Int64(memoryLimit), &message, message.count)
+        else {
             throw .badImageData(reason: "TIFF: \(text(message))")
         }
         defer { ctiff_decoder_close(decoder) }
@@ -44,7 +49,8 @@ enum TIFFDecoder {
             throw .unsupportedFormat(.tiff)  // IEEE floating point samples: not for libtiff's RGBA reader
         }
         guard info.samples_per_pixel >= 1, info.bits_per_sample >= 1, info.bits_per_sample <= 16 else {
-            throw .badImageData(reason: "TIFF: \(info.samples_per_pixel) samples of \(info.bits_per_sample) bits are not supported")
+            throw .badImageData(
+                reason: "TIFF: \(info.samples_per_pixel) samples of \(info.bits_per_sample) bits are not supported")
         }
         if info.block_size > UInt64(memoryLimit) {
             throw .decodeBudgetExceeded(.decoderMemory, value: Int(clamping: info.block_size), limit: memoryLimit)
@@ -60,7 +66,9 @@ enum TIFFDecoder {
         let wanted = max(1, bandPixels / width)
         let bandRows = min(height, (wanted + block - 1) / block * block)
         var raster = [UInt32](repeating: 0, count: width * bandRows)
-        let layout: PixelLayout = info.alpha != 0 ? .rgba8
+        let layout: PixelLayout =
+            info.alpha != 0
+            ? .rgba8
             : (info.samples_per_pixel == 1 && (info.photometric == 0 || info.photometric == 1)) ? .gray8 : .rgb8
         let channels = layout.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
@@ -76,10 +84,14 @@ enum TIFFDecoder {
                 var decodedRows = row
                 while decodedRows < row + rows {
                     let blockRows = min(block, height - decodedRows)
-                    guard try readBand(decoder, row: decodedRows, rows: blockRows, width: width, raster: &raster,
-                                       message: &message) else { break }
-                    store(raster, rows: blockRows, width: width, into: &pixels, at: decodedRows * width * channels,
-                          layout: layout, straightAlpha: straightAlpha)
+                    guard
+                        try readBand(
+                            decoder, row: decodedRows, rows: blockRows, width: width, raster: &raster,
+                            message: &message)
+                    else { break }
+                    store(
+                        raster, rows: blockRows, width: width, into: &pixels, at: decodedRows * width * channels,
+                        layout: layout, straightAlpha: straightAlpha)
                     decodedRows += blockRows
                     try watch.check()
                 }
@@ -87,8 +99,9 @@ enum TIFFDecoder {
                 let partial = PixelBuffer(width: width, height: height, layout: layout, bytes: pixels)
                 return options.image(from: partial, format: .tiff, metadata: metadata, isIncomplete: true)
             }
-            store(raster, rows: rows, width: width, into: &pixels, at: row * width * channels, layout: layout,
-                  straightAlpha: straightAlpha)
+            store(
+                raster, rows: rows, width: width, into: &pixels, at: row * width * channels, layout: layout,
+                straightAlpha: straightAlpha)
             row += rows
             try watch.check()
         }
@@ -97,8 +110,10 @@ enum TIFFDecoder {
     }
 
     /// Decodes `rows` rows from `row` into `raster`; false (with the message) when libtiff fails.
-    private static func readBand(_ decoder: OpaquePointer, row: Int, rows: Int, width: Int, raster: inout [UInt32],
-                                 message: inout [CChar]) throws(ImageError) -> Bool {
+    private static func readBand(
+        _ decoder: OpaquePointer, row: Int, rows: Int, width: Int, raster: inout [UInt32],
+        message: inout [CChar]
+    ) throws(ImageError) -> Bool {
         let capacity = message.count
         return raster.withUnsafeMutableBufferPointer { band in
             ctiff_decoder_read_rows(decoder, UInt32(row), UInt32(rows), band.baseAddress, &message, capacity)
@@ -107,8 +122,10 @@ enum TIFFDecoder {
 
     /// Copies a band of libtiff's RGBA words (R in the low byte, alpha premultiplied unless
     /// `straightAlpha`) into the output layout, with straight alpha.
-    private static func store(_ raster: [UInt32], rows: Int, width: Int, into pixels: inout [UInt8], at start: Int,
-                              layout: PixelLayout, straightAlpha: Bool) {
+    private static func store(
+        _ raster: [UInt32], rows: Int, width: Int, into pixels: inout [UInt8], at start: Int,
+        layout: PixelLayout, straightAlpha: Bool
+    ) {
         let count = rows * width
         raster.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { output in
@@ -153,13 +170,16 @@ enum TIFFDecoder {
             guard ctiff_decoder_blob(decoder, tag, &pointer, &count) == 1, let pointer else { return nil }
             return Data(bytes: pointer, count: Int(count))
         }
-        let exif: Data? = orientation == 1 ? nil : Data([
-            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // little-endian TIFF header, IFD at 8
-            0x01, 0x00,                                        // one entry
-            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,   // tag 274 (Orientation), SHORT, count 1
-            UInt8(orientation), 0x00, 0x00, 0x00,              // the value
-            0x00, 0x00, 0x00, 0x00,                            // no next IFD
-        ])
+        let exif: Data? =
+            orientation == 1
+            ? nil
+            : Data([
+                0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // little-endian TIFF header, IFD at 8
+                0x01, 0x00,  // one entry
+                0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,  // tag 274 (Orientation), SHORT, count 1
+                UInt8(orientation), 0x00, 0x00, 0x00,  // the value
+                0x00, 0x00, 0x00, 0x00,  // no next IFD
+            ])
         return ImageMetadata(iccProfile: blob(iccProfileTag), exif: exif, xmp: blob(xmpTag))
     }
 

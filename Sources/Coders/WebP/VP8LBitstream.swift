@@ -56,7 +56,9 @@ enum VP8LBitstream {
         init(lengths: [Int]) throws(ReadError) {
             for length in lengths where length > 0 { counts[length] += 1 }
             for length in 1...Self.maxCodeLength {
-                for (symbol, symbolLength) in lengths.enumerated() where symbolLength == length { symbols.append(symbol) }
+                for (symbol, symbolLength) in lengths.enumerated() where symbolLength == length {
+                    symbols.append(symbol)
+                }
             }
             if symbols.count == 1 { only = symbols[0]; return }
             guard !symbols.isEmpty else { throw .malformed }

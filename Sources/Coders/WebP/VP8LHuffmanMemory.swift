@@ -46,7 +46,8 @@ enum VP8LHuffmanMemory {
     /// The most table memory any `width` x `height` bitstream could need: every 4x4 block its own group,
     /// with the largest colour cache. When this fits the bound, the bitstream need not be read.
     static func worstCase(width: Int, height: Int) -> Int {
-        let blocks = VP8LBitstream.subsampled(width, bits: minPrecisionBits)
+        let blocks =
+            VP8LBitstream.subsampled(width, bits: minPrecisionBits)
             * VP8LBitstream.subsampled(height, bits: minPrecisionBits)
         return tableBytes(groups: min(maxGroupCount, blocks), colorCacheBits: VP8LBitstream.maxColorCacheBits)
     }
@@ -54,7 +55,8 @@ enum VP8LHuffmanMemory {
     /// The table memory of the image stream in `stream` (after the VP8L chunk's 5-byte header, or after
     /// an ALPH chunk's first byte), `width` x `height` pixels: reads its transforms, colour cache size
     /// and entropy image, as libwebp does before it allocates.
-    static func estimate(stream: UnsafeRawBufferPointer, width: Int, height: Int) throws(VP8LBitstream.ReadError) -> Int {
+    static func estimate(stream: UnsafeRawBufferPointer, width: Int, height: Int) throws(VP8LBitstream.ReadError) -> Int
+    {
         var reader = VP8LBitstream.BitReader(stream)
         var codedWidth = width
         var seenTransforms: Set<Int> = []
@@ -65,8 +67,9 @@ enum VP8LHuffmanMemory {
             switch type {
             case predictorTransform, crossColorTransform:
                 let bits = try reader.read(3) + 2
-                _ = try VP8LBitstream.readSubImage(width: VP8LBitstream.subsampled(codedWidth, bits: bits),
-                                                   height: VP8LBitstream.subsampled(height, bits: bits), &reader)
+                _ = try VP8LBitstream.readSubImage(
+                    width: VP8LBitstream.subsampled(codedWidth, bits: bits),
+                    height: VP8LBitstream.subsampled(height, bits: bits), &reader)
             case colorIndexingTransform:
                 let colors = try reader.read(8) + 1
                 _ = try VP8LBitstream.readSubImage(width: colors, height: 1, &reader)
@@ -74,16 +77,17 @@ enum VP8LHuffmanMemory {
                 let packing = colors > 16 ? 0 : colors > 4 ? 1 : colors > 2 ? 2 : 3
                 codedWidth = VP8LBitstream.subsampled(codedWidth, bits: packing)
             default:
-                break // subtract green: no data
+                break  // subtract green: no data
             }
         }
         let cacheBits = try VP8LBitstream.readColorCacheBits(&reader)
         var groups = 1
         if try reader.read(1) == 1 {
             let precision = try reader.read(3) + minPrecisionBits
-            let entropy = try VP8LBitstream.readSubImage(width: VP8LBitstream.subsampled(codedWidth, bits: precision),
-                                                         height: VP8LBitstream.subsampled(height, bits: precision),
-                                                         &reader)
+            let entropy = try VP8LBitstream.readSubImage(
+                width: VP8LBitstream.subsampled(codedWidth, bits: precision),
+                height: VP8LBitstream.subsampled(height, bits: precision),
+                &reader)
             for pixel in entropy { groups = max(groups, Int((pixel >> 8) & 0xffff) + 1) }
         }
         return tableBytes(groups: groups, colorCacheBits: cacheBits)

@@ -46,11 +46,13 @@ public struct WebPCoder: AnimatedImageCoder {
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
         let size = WebPScaling.outputSize(of: source, metadata: metadata, options: options)
         let layout: PixelLayout = features.has_alpha != 0 ? .rgba8 : .rgb8
-        let decodeSize = WebPScaling.libwebpScalesCorrectly(features, from: source, to: size)
+        let decodeSize =
+            WebPScaling.libwebpScalesCorrectly(features, from: source, to: size)
             ? WebPScaling.shrinkOnLoadSize(from: source, to: size, gap: options.thumbnailReducingGap) : source
         let pixels = try WebPStillDecoder.decode(data, layout: layout, size: decodeSize, source: source, watch: watch)
-        return Self.still(ImageResampler.resample(pixels, width: size.width, height: size.height),
-                          metadata: metadata, options: options)
+        return Self.still(
+            ImageResampler.resample(pixels, width: size.width, height: size.height),
+            metadata: metadata, options: options)
     }
 
     /// A still image with its metadata, oriented by its EXIF orientation when the options say so and
@@ -65,7 +67,8 @@ public struct WebPCoder: AnimatedImageCoder {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .webp else { throw .unsupportedFormat(format) }
-        let encoded = image.isAnimated && !options.firstFrameOnly
+        let encoded =
+            image.isAnimated && !options.firstFrameOnly
             ? try WebPAnimationEncoder.encode(image, options: options)
             : try WebPStillEncoder.encode(image.pixels, options: options)
         guard let profile = options.colorProfile(for: image), !profile.isEmpty else { return encoded }

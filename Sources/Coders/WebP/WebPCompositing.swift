@@ -12,8 +12,10 @@ enum WebPCompositing {
     /// the canvas (a fully transparent one leaves it as it is, an opaque one replaces it); without,
     /// every pixel replaces the canvas's. Pixels inside `except` (canvas coordinates) are replaced, not
     /// blended, whatever `blend` says: libwebp does so where the previous frame was disposed.
-    static func draw(_ source: PixelBuffer, onto canvas: inout PixelBuffer, x: Int, y: Int, blend: Bool,
-                     except copied: (x: Int, y: Int, width: Int, height: Int)? = nil) {
+    static func draw(
+        _ source: PixelBuffer, onto canvas: inout PixelBuffer, x: Int, y: Int, blend: Bool,
+        except copied: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) {
         let width = min(source.width, canvas.width - x), height = min(source.height, canvas.height - y)
         guard x >= 0, y >= 0, width > 0, height > 0 else { return }
         let sourceStride = source.bytesPerRow, canvasStride = canvas.bytesPerRow
@@ -50,8 +52,10 @@ enum WebPCompositing {
     }
 
     /// The columns (relative to the drawn frame at `x`, `width` wide) that fall inside `rect` on canvas row `row`.
-    private static func copiedRange(_ rect: (x: Int, y: Int, width: Int, height: Int)?, row: Int, x: Int,
-                                    width: Int) -> Range<Int> {
+    private static func copiedRange(
+        _ rect: (x: Int, y: Int, width: Int, height: Int)?, row: Int, x: Int,
+        width: Int
+    ) -> Range<Int> {
         guard let rect, row >= rect.y, row < rect.y + rect.height else { return 0..<0 }
         let lower = max(0, rect.x - x), upper = min(width, rect.x + rect.width - x)
         return lower < upper ? lower..<upper : 0..<0

@@ -23,7 +23,8 @@ enum WebPStillEncoder {
         picture.height = Int32(pixels.height)
         defer { WebPPictureFree(&picture) }
         let imported = pixels.bytes.withUnsafeBufferPointer { p in
-            pixels.layout == .rgba8 ? WebPPictureImportRGBA(&picture, p.baseAddress, Int32(pixels.bytesPerRow))
+            pixels.layout == .rgba8
+                ? WebPPictureImportRGBA(&picture, p.baseAddress, Int32(pixels.bytesPerRow))
                 : WebPPictureImportRGB(&picture, p.baseAddress, Int32(pixels.bytesPerRow))
         }
         guard imported != 0 else { throw .badImageData(reason: "WebP: out of memory importing the picture") }
@@ -68,9 +69,13 @@ enum WebPEncoderSettings {
 /// frame ends the animation where the decode ends it; budget, time and cancellation errors are thrown.
 enum WebPAnimationEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
-        guard let animation = image.animation else { return try WebPStillEncoder.encode(image.pixels, options: options) }
+        guard let animation = image.animation else {
+            return try WebPStillEncoder.encode(image.pixels, options: options)
+        }
         var encoderOptions = WebPAnimEncoderOptions()
-        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else { throw .badImageData(reason: "WebP: version mismatch") }
+        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
+            throw .badImageData(reason: "WebP: version mismatch")
+        }
         encoderOptions.anim_params.loop_count = Int32(animation.loopCount)
         let canvas = PixelSize(width: image.width, height: image.height)
         guard let encoder = WebPAnimEncoderNew(Int32(canvas.width), Int32(canvas.height), &encoderOptions) else {
@@ -85,16 +90,22 @@ enum WebPAnimationEncoder {
             timestamp += Int32((frame.duration / .milliseconds(1)).rounded())
             index += 1
         }
-        guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw .badImageData(reason: "WebP: finishing failed") }
+        guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else {
+            throw .badImageData(reason: "WebP: finishing failed")
+        }
         var webp = WebPData()
-        guard WebPAnimEncoderAssemble(encoder, &webp) != 0 else { throw .badImageData(reason: "WebP: assembling failed") }
+        guard WebPAnimEncoderAssemble(encoder, &webp) != 0 else {
+            throw .badImageData(reason: "WebP: assembling failed")
+        }
         defer { WebPDataClear(&webp) }
         return Data(bytes: webp.bytes, count: webp.size)
     }
 
     /// Encodes one frame into `encoder`; libwebp copies what it needs before returning.
-    private static func add(_ frame: ImageFrame, index: Int, canvas: PixelSize, timestamp: Int32,
-                            config: inout WebPConfig, to encoder: OpaquePointer) throws(ImageError) {
+    private static func add(
+        _ frame: ImageFrame, index: Int, canvas: PixelSize, timestamp: Int32,
+        config: inout WebPConfig, to encoder: OpaquePointer
+    ) throws(ImageError) {
         let rgba = frame.pixels.converted(to: .rgba8).packed()
         guard rgba.width == canvas.width, rgba.height == canvas.height else {
             throw .badImageData(reason: "WebP: every frame must have the canvas size")
@@ -111,7 +122,8 @@ enum WebPAnimationEncoder {
         guard imported != 0 else { throw .badImageData(reason: "WebP: frame \(index): out of memory importing it") }
         guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
             // libwebp's animation encoder says why in words.
-            let why = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? WebPStatus.words(picture.error_code)
+            let why =
+                WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? WebPStatus.words(picture.error_code)
             throw .badImageData(reason: "WebP: adding frame \(index) failed: \(why)")
         }
     }

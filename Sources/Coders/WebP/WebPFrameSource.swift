@@ -32,7 +32,9 @@ final class WebPFrameSource: AnimatedFrameSource {
     init(data: Data, options: DecodeOptions) throws(ImageError) {
         let parsed: Result<(Int, Int, Int, [Frame]), ImageError> = data.withUnsafeBytes { raw in
             var webp = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
-            guard let demux = WebPDemux(&webp) else { return .failure(.badImageData(reason: "WebP: malformed container")) }
+            guard let demux = WebPDemux(&webp) else {
+                return .failure(.badImageData(reason: "WebP: malformed container"))
+            }
             defer { WebPDemuxDelete(demux) }
             let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
             let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
@@ -40,23 +42,29 @@ final class WebPFrameSource: AnimatedFrameSource {
             do throws(ImageError) {
                 try options.checkDimensions(width: width, height: height)
                 try options.checkFrameCount(Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
-                try options.checkAnimationWork(canvasWidth: width, canvasHeight: height,
-                                               frameSizes: Self.frameSizes(demux))
+                try options.checkAnimationWork(
+                    canvasWidth: width, canvasHeight: height,
+                    frameSizes: Self.frameSizes(demux))
             } catch { return .failure(error) }
             var frames: [Frame] = []
             var iterator = WebPIterator()
-            guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else { return .failure(.badImageData(reason: "WebP: no frames")) }
+            guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else {
+                return .failure(.badImageData(reason: "WebP: no frames"))
+            }
             defer { WebPDemuxReleaseIterator(&iterator) }
             repeat {
-                let frame = Frame(x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width),
-                                  height: Int(iterator.height),
-                                  // Browsers play very short frame durations as 100 ms, as for GIF.
-                                  duration: iterator.duration <= 10 ? .milliseconds(100) : .milliseconds(Int(iterator.duration)),
-                                  blend: iterator.blend_method == WEBP_MUX_BLEND,
-                                  disposeToBackground: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND,
-                                  hasAlpha: iterator.has_alpha != 0,
-                                  bitstream: Data(bytes: iterator.fragment.bytes, count: iterator.fragment.size))
-                guard frame.width > 0, frame.height > 0, frame.x + frame.width <= width, frame.y + frame.height <= height else {
+                let frame = Frame(
+                    x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width),
+                    height: Int(iterator.height),
+                    // Browsers play very short frame durations as 100 ms, as for GIF.
+                    duration: iterator.duration <= 10 ? .milliseconds(100) : .milliseconds(Int(iterator.duration)),
+                    blend: iterator.blend_method == WEBP_MUX_BLEND,
+                    disposeToBackground: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND,
+                    hasAlpha: iterator.has_alpha != 0,
+                    bitstream: Data(bytes: iterator.fragment.bytes, count: iterator.fragment.size))
+                guard frame.width > 0, frame.height > 0, frame.x + frame.width <= width,
+                    frame.y + frame.height <= height
+                else {
                     return .failure(.badImageData(reason: "WebP: frame outside the canvas"))
                 }
                 frames.append(frame)
@@ -93,8 +101,9 @@ final class WebPFrameSource: AnimatedFrameSource {
         // ends the animation at the frame before (Core's rule), while budget, time and cancellation
         // errors reach the caller.
         let size = PixelSize(width: frame.width, height: frame.height)
-        let pixels = try WebPStillDecoder.decode(frame.bitstream, layout: .rgba8, size: size, source: size,
-                                                 watch: options.startWatch())
+        let pixels = try WebPStillDecoder.decode(
+            frame.bitstream, layout: .rgba8, size: size, source: size,
+            watch: options.startWatch())
         var canvas: PixelBuffer
         if keyFrames[index] || background == nil {
             // A key frame does not depend on earlier frames: it is drawn, unblended, on a clear canvas.
@@ -105,7 +114,8 @@ final class WebPFrameSource: AnimatedFrameSource {
             // Where the previous frame was disposed the canvas is known to be clear, so, as libwebp
             // does, the new pixels are copied there rather than blended.
             let previous = frames[index - 1]
-            let cleared = previous.disposeToBackground
+            let cleared =
+                previous.disposeToBackground
                 ? (x: previous.x, y: previous.y, width: previous.width, height: previous.height) : nil
             WebPCompositing.draw(pixels, onto: &canvas, x: frame.x, y: frame.y, blend: frame.blend, except: cleared)
         }

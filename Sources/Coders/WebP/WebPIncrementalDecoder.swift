@@ -61,7 +61,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         pending.append(bytes)
         if isAnimated { return }
         var features = WebPBitstreamFeatures()
-        let header = pending.withUnsafeBytes { WebPGetFeatures($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &features) }
+        let header = pending.withUnsafeBytes {
+            WebPGetFeatures($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &features)
+        }
         if header == VP8_STATUS_NOT_ENOUGH_DATA { return }
         guard header == VP8_STATUS_OK else { throw WebPStatus.error(header, "bad header") }
         try options.checkDimensions(width: Int(features.width), height: Int(features.height))
@@ -100,7 +102,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         checkedByteCount = pending.count
         let outcome: Result<WebPTableMemoryCheck.Outcome, ImageError> = pending.withUnsafeBytes { raw in
             do throws(ImageError) {
-                return .success(try WebPTableMemoryCheck.check(raw, width: Int(features.width), height: Int(features.height)))
+                return .success(
+                    try WebPTableMemoryCheck.check(raw, width: Int(features.width), height: Int(features.height)))
             } catch { return .failure(error) }
         }
         return try outcome.get() == .allowed
@@ -113,7 +116,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
             status = bytes[bytes.startIndex + offset..<bytes.startIndex + end].withUnsafeBytes {
                 WebPIAppend(decoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
             }
-            if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED { throw WebPStatus.error(status, "decoding failed") }
+            if status != VP8_STATUS_OK && status != VP8_STATUS_SUSPENDED {
+                throw WebPStatus.error(status, "decoding failed")
+            }
             offset = end
             if offset < bytes.count { try watch.check() }
         }
@@ -123,7 +128,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         guard let decoder, let rows = currentRows(decoder), rows.decodedRows > 0 else { return nil }
         var pixels = rows.pixels
         // Shown at the size the finished image will have (libwebp's rows are about twice that).
-        if let size = scaledOutputSize { pixels = ImageResampler.resample(pixels, width: size.width, height: size.height) }
+        if let size = scaledOutputSize {
+            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
+        }
         var image = Image(pixels: pixels, format: .webp, scale: options.scale)
         image.isIncomplete = rows.decodedRows < rows.pixels.height
         return image
@@ -137,7 +144,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         }
         let metadata = status == VP8_STATUS_OK ? WebPChunks.metadata(of: received) : ImageMetadata()
         var pixels = rows.pixels
-        if let size = scaledOutputSize { pixels = ImageResampler.resample(pixels, width: size.width, height: size.height) }
+        if let size = scaledOutputSize {
+            pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
+        }
         var image = WebPCoder.still(pixels, metadata: metadata, options: options)
         image.isIncomplete = status != VP8_STATUS_OK
         return image
@@ -146,7 +155,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     /// The decoder's output so far: rows below `decodedRows` are still zero.
     private func currentRows(_ decoder: OpaquePointer) -> (pixels: PixelBuffer, decodedRows: Int)? {
         var lastRow: Int32 = 0, width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
-        guard let base = WebPIDecGetRGB(decoder, &lastRow, &width, &height, &stride), width > 0, height > 0 else { return nil }
+        guard let base = WebPIDecGetRGB(decoder, &lastRow, &width, &height, &stride), width > 0, height > 0 else {
+            return nil
+        }
         let rowBytes = Int(width) * layout.bytesPerPixel
         var bytes = [UInt8](repeating: 0, count: rowBytes * Int(height))
         for y in 0..<Int(lastRow) {

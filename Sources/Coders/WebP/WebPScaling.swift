@@ -23,8 +23,10 @@ enum WebPScaling {
     /// (Y, U, V and alpha apart), which goes wrong in two cases:
     /// - with alpha, the colour of fully transparent pixels bleeds into the edges of visible ones;
     /// - an image 1 or 2 pixels wide or high gets wrong colours.
-    static func libwebpScalesCorrectly(_ features: WebPBitstreamFeatures, from source: PixelSize,
-                                       to size: PixelSize) -> Bool {
+    static func libwebpScalesCorrectly(
+        _ features: WebPBitstreamFeatures, from source: PixelSize,
+        to size: PixelSize
+    ) -> Bool {
         guard size != source else { return true }
         guard features.format == lossyFormat else { return true }
         return features.has_alpha == 0 && min(source.width, source.height) > narrowestScaledSide
@@ -34,8 +36,10 @@ enum WebPScaling {
     /// (`DecodeOptions/thumbnailReducingGap`, 2 by default; the source when that is not smaller), so
     /// that Core's Lanczos3 makes the exact size from about `gap` pixels per output pixel. libwebp's
     /// scaler is an area average: cheap and right as the first step, softer than Lanczos as the last.
-    static func shrinkOnLoadSize(from source: PixelSize, to size: PixelSize,
-                                 gap: Double = ImageResampler.thumbnailReducingGap) -> PixelSize {
+    static func shrinkOnLoadSize(
+        from source: PixelSize, to size: PixelSize,
+        gap: Double = ImageResampler.thumbnailReducingGap
+    ) -> PixelSize {
         let gap = max(1, gap)
         let width = Int((Double(size.width) * gap).rounded(.up)), height = Int((Double(size.height) * gap).rounded(.up))
         guard width < source.width && height < source.height else { return source }

@@ -16,8 +16,10 @@ enum WebPStillDecoder {
     static let chunkSize = 64 << 10
 
     /// Decodes `data`, a `source`-sized bitstream, to `size` (libwebp's scaler when they differ).
-    static func decode(_ data: Data, layout: PixelLayout, size: PixelSize, source: PixelSize,
-                       watch: DecodeWatch) throws(ImageError) -> PixelBuffer {
+    static func decode(
+        _ data: Data, layout: PixelLayout, size: PixelSize, source: PixelSize,
+        watch: DecodeWatch
+    ) throws(ImageError) -> PixelBuffer {
         try watch.check()
         let checked: Result<WebPTableMemoryCheck.Outcome, ImageError> = data.withUnsafeBytes { raw in
             do throws(ImageError) {
@@ -66,8 +68,10 @@ enum WebPStillDecoder {
     }
 
     /// Runs libwebp's incremental decoder over growing prefixes of `bytes`, checking `watch` between them.
-    private static func feedInChunks(_ bytes: UnsafeRawBufferPointer, settings: UnsafeMutablePointer<WebPDecoderConfig>,
-                                     watch: DecodeWatch) -> Result<Void, ImageError> {
+    private static func feedInChunks(
+        _ bytes: UnsafeRawBufferPointer, settings: UnsafeMutablePointer<WebPDecoderConfig>,
+        watch: DecodeWatch
+    ) -> Result<Void, ImageError> {
         guard let decoder = WebPIDecode(nil, 0, settings) else {
             return .failure(.badImageData(reason: "WebP: cannot create the decoder"))
         }
@@ -101,7 +105,9 @@ enum WebPChunks {
                 return Data(bytes: iterator.chunk.bytes, count: iterator.chunk.size)
             }
             metadata.iccProfile = chunk("ICCP")
-            metadata.exif = chunk("EXIF").map { $0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0 }.map { Data($0) }
+            metadata.exif = chunk("EXIF").map { $0.starts(with: Array("Exif\0\0".utf8)) ? $0.dropFirst(6) : $0 }.map {
+                Data($0)
+            }
             metadata.xmp = chunk("XMP ")
         }
         return metadata

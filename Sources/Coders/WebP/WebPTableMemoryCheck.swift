@@ -47,8 +47,10 @@ enum WebPTableMemoryCheck {
         return .needMoreData
     }
 
-    private static func estimate(_ stream: UnsafeRawBufferPointer, width: Int, height: Int,
-                                 bound: Int) throws(ImageError) -> Outcome {
+    private static func estimate(
+        _ stream: UnsafeRawBufferPointer, width: Int, height: Int,
+        bound: Int
+    ) throws(ImageError) -> Outcome {
         let bytes: Int
         do {
             bytes = try VP8LHuffmanMemory.estimate(stream: stream, width: width, height: height)

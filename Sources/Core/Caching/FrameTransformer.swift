@@ -27,11 +27,13 @@ extension FrameTransformer {
         guard let animation = image.animation else {
             return try transformedStill(image)
         }
-        let source = TransformedFrameSource(base: animation, transformer: self,
-                                            canvas: try transformFrame(image.pixels), durations: animation.durations)
+        let source = TransformedFrameSource(
+            base: animation, transformer: self,
+            canvas: try transformFrame(image.pixels), durations: animation.durations)
         do {
-            return try Image(animation: AnimatedFrames(source: source), format: image.format, scale: image.scale,
-                             metadata: image.metadata)
+            return try Image(
+                animation: AnimatedFrames(source: source), format: image.format, scale: image.scale,
+                metadata: image.metadata)
         } catch let error as ImageError {
             throw error
         } catch {
@@ -40,11 +42,13 @@ extension FrameTransformer {
     }
 
     private func transformedStill(_ image: Image) throws(ImageError) -> Image {
-        let upright = image.isOrientationApplied || image.orientation == .up
+        let upright =
+            image.isOrientationApplied || image.orientation == .up
             ? image.pixels : image.pixels.applyingOrientation(image.orientation)
-        return Image(pixels: try transformFrame(upright), format: image.format, orientation: image.orientation,
-                     isOrientationApplied: true, scale: image.scale, metadata: image.metadata,
-                     isIncomplete: image.isIncomplete)
+        return Image(
+            pixels: try transformFrame(upright), format: image.format, orientation: image.orientation,
+            isOrientationApplied: true, scale: image.scale, metadata: image.metadata,
+            isIncomplete: image.isIncomplete)
     }
 }
 

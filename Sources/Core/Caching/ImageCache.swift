@@ -45,12 +45,15 @@ public struct CacheQueryResult: Sendable {
 public protocol ImageCache: Sendable {
     /// The image for `key` in the levels of `cacheType`, memory first. A disk hit is decoded with the
     /// decode options of `options` and `context` (thumbnail size, first frame only, scale).
-    func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                    cacheType: ImageCacheType) async -> CacheQueryResult?
+    func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult?
     /// Stores `image` in memory and `data` on disk, per `cacheType`. Without `data` the image is
     /// serialized for the disk level (context's serializer, else the coder of its format).
-    func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-               cacheType: ImageCacheType, context: ImageContext) async throws(ImageError)
+    func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext) async throws(ImageError)
     /// Removes `key` from the levels of `cacheType`.
     func removeImage(forKey key: String, cacheType: ImageCacheType) async
     /// The level `key` was found in (`.memory`, `.disk`), or `.none`.
@@ -71,8 +74,10 @@ extension ImageCache {
 /// ``ImageCache/containsImage(forKey:cacheType:)``; storing, removing and clearing do nothing.
 extension ImageCache {
     /// Keeps nothing: a read-only cache.
-    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {}
+    public func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {}
     /// Removes nothing: a read-only cache.
     public func removeImage(forKey key: String, cacheType: ImageCacheType) async {}
     /// Clears nothing: a read-only cache.

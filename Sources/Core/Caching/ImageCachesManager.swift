@@ -70,13 +70,17 @@ public final class ImageCachesManager: ImageCache {
         }
     }
 
-    public func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                           cacheType: ImageCacheType) async -> CacheQueryResult? {
+    public func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         let policy = policies.query
         let targets = targets(policy)
         if policy != .concurrent {
             for cache in targets {
-                if let hit = await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType) {
+                if let hit = await cache.queryImage(
+                    forKey: key, options: options, context: context, cacheType: cacheType)
+                {
                     return hit
                 }
             }
@@ -84,7 +88,9 @@ public final class ImageCachesManager: ImageCache {
         }
         return await withTaskGroup(of: CacheQueryResult?.self) { group in
             for cache in targets {
-                group.addTask { await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType) }
+                group.addTask {
+                    await cache.queryImage(forKey: key, options: options, context: context, cacheType: cacheType)
+                }
             }
             for await result in group {
                 if let result {
@@ -96,14 +102,17 @@ public final class ImageCachesManager: ImageCache {
         }
     }
 
-    public func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-                      cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+    public func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {
         let policy = policies.store
         let targets = targets(policy)
         if policy != .concurrent {
             for cache in targets {
-                try await cache.store(image, data: data, validators: validators, forKey: key,
-                                      cacheType: cacheType, context: context)
+                try await cache.store(
+                    image, data: data, validators: validators, forKey: key,
+                    cacheType: cacheType, context: context)
             }
             return
         }
@@ -111,8 +120,9 @@ public final class ImageCachesManager: ImageCache {
             for cache in targets {
                 group.addTask {
                     do {
-                        try await cache.store(image, data: data, validators: validators, forKey: key,
-                                              cacheType: cacheType, context: context)
+                        try await cache.store(
+                            image, data: data, validators: validators, forKey: key,
+                            cacheType: cacheType, context: context)
                         return nil
                     } catch let error as ImageError {
                         return error
@@ -163,7 +173,9 @@ public final class ImageCachesManager: ImageCache {
         return nil
     }
 
-    private func forEach(_ policy: CachesOperationPolicy, _ body: @escaping @Sendable (any ImageCache) async -> Void) async {
+    private func forEach(
+        _ policy: CachesOperationPolicy, _ body: @escaping @Sendable (any ImageCache) async -> Void
+    ) async {
         let targets = targets(policy)
         if policy == .concurrent {
             await withTaskGroup(of: Void.self) { group in

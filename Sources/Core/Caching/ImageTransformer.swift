@@ -37,18 +37,26 @@ public struct StretchTransformer: ImageTransformer {
     public var transformerKey: String { "resize(\(size.width)x\(size.height))" }
     public func transform(_ image: Image, forKey key: String) -> Image? {
         guard let target = outputSize(width: image.pixels.width, height: image.pixels.height) else { return nil }
-        var out = Image(pixels: ImageResampler.resample(image.pixels, width: target.width, height: target.height,
-                                                        filter: .lanczos3),
-                        format: image.format, scale: image.scale, metadata: image.metadata)
+        var out = Image(
+            pixels: ImageResampler.resample(
+                image.pixels, width: target.width, height: target.height,
+                filter: .lanczos3),
+            format: image.format, scale: image.scale, metadata: image.metadata)
         out.orientation = image.orientation
         return out
     }
 
     /// The size an image of `width` x `height` is stretched to, or nil when it is left as it is.
     public func outputSize(width: Int, height: Int) -> PixelSize? {
-        guard size.width >= 0, size.height >= 0, size.width > 0 || size.height > 0, width > 0, height > 0 else { return nil }
-        let w = size.width > 0 ? Double(size.width) : max(1, (Double(size.height) * Double(width) / Double(height)).rounded())
-        let h = size.height > 0 ? Double(size.height) : max(1, (Double(size.width) * Double(height) / Double(width)).rounded())
+        guard size.width >= 0, size.height >= 0, size.width > 0 || size.height > 0, width > 0, height > 0 else {
+            return nil
+        }
+        let w =
+            size.width > 0
+            ? Double(size.width) : max(1, (Double(size.height) * Double(width) / Double(height)).rounded())
+        let h =
+            size.height > 0
+            ? Double(size.height) : max(1, (Double(size.width) * Double(height) / Double(width)).rounded())
         // A side derived from a huge one could exceed Int (and trap); no image that large can be allocated.
         let largestSide = Double(Int32.max)
         guard w <= largestSide, h <= largestSide else { return nil }

@@ -22,8 +22,10 @@ public protocol ColorProfileConverter: Sendable {
 
     /// CMYK samples (4 bytes per pixel, C, M, Y, K, packed rows, stored inverted as Adobe's tools write
     /// them: 255 is no ink) in the colour space of the CMYK `profile`, as sRGB `.rgb8` pixels.
-    func convertCMYKToSRGB(invertedSamples samples: [UInt8], width: Int, height: Int,
-                           profile: Data) throws(ImageError) -> PixelBuffer
+    func convertCMYKToSRGB(
+        invertedSamples samples: [UInt8], width: Int, height: Int,
+        profile: Data
+    ) throws(ImageError) -> PixelBuffer
 
     /// An ICC profile describing `space` (a tone curve and chromaticities, as PNG's `gAMA` and `cHRM`
     /// give them), which ``convertedToSRGB(_:)`` then converts from as it does an embedded one; nil when

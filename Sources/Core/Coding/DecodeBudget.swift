@@ -82,8 +82,9 @@ public struct DecodeWatch: Sendable {
     public func check() throws(ImageError) {
         if Task.isCancelled || cancellation?.isCancelled == true { throw .cancelled }
         if let deadline, ContinuousClock.now > deadline {
-            throw .decodeBudgetExceeded(.time, value: Self.milliseconds(ContinuousClock.now - start),
-                                        limit: Self.milliseconds(limit ?? .zero))
+            throw .decodeBudgetExceeded(
+                .time, value: Self.milliseconds(ContinuousClock.now - start),
+                limit: Self.milliseconds(limit ?? .zero))
         }
     }
 
@@ -121,8 +122,10 @@ extension DecodeOptions {
     /// Checks, before any frame is decoded, the frame count and the work of decoding an animation:
     /// each frame composed onto the canvas plus its own rectangle (`frameSizes`, as stored in the file
     /// before any clipping) decompressed. With ``firstFrameOnly`` only frame 0 counts.
-    public func checkAnimationWork(canvasWidth: Int, canvasHeight: Int,
-                                   frameSizes: some Sequence<PixelSize>) throws(ImageError) {
+    public func checkAnimationWork(
+        canvasWidth: Int, canvasHeight: Int,
+        frameSizes: some Sequence<PixelSize>
+    ) throws(ImageError) {
         let canvas = canvasWidth.multipliedReportingOverflow(by: canvasHeight)
         var total = 0
         var frames = 0

@@ -16,18 +16,22 @@ extension DecodeOptions {
     ///     DCT scaling): the output size is then computed from it, with
     ///     ``outputSize(storedWidth:storedHeight:orientation:)``, not from the pixels' rounded size, so a
     ///     thumbnail has the same size whichever coder made it.
-    public func image(from pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata,
-                      isIncomplete: Bool = false, storedSize: PixelSize? = nil) -> Image {
+    public func image(
+        from pixels: PixelBuffer, format: ImageFormat, metadata: ImageMetadata,
+        isIncomplete: Bool = false, storedSize: PixelSize? = nil
+    ) -> Image {
         let orientation = metadata.exif.flatMap(ExifOrientation.orientation(fromTIFF:)) ?? .up
         var pixels = pixels
         if applyOrientation { pixels = pixels.applyingOrientation(orientation) }
-        let size = storedSize.map { outputSize(storedWidth: $0.width, storedHeight: $0.height, orientation: orientation) }
+        let size =
+            storedSize.map { outputSize(storedWidth: $0.width, storedHeight: $0.height, orientation: orientation) }
             ?? outputSize(width: pixels.width, height: pixels.height)
         if size.width != pixels.width || size.height != pixels.height {
             pixels = ImageResampler.resample(pixels, width: size.width, height: size.height)
         }
-        let image = Image(pixels: pixels, format: format, orientation: orientation,
-                          isOrientationApplied: applyOrientation, scale: scale, metadata: metadata, isIncomplete: isIncomplete)
+        let image = Image(
+            pixels: pixels, format: format, orientation: orientation,
+            isOrientationApplied: applyOrientation, scale: scale, metadata: metadata, isIncomplete: isIncomplete)
         // Last, so a thumbnail converts only its own pixels.
         return colorConversion?.apply(to: image) ?? image
     }

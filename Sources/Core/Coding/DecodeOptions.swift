@@ -97,13 +97,15 @@ public struct DecodeOptions: Sendable, Hashable {
     public var thumbnailReducingGap: Double = ImageResampler.thumbnailReducingGap
 
     /// Options with the given values; each has the default documented on its property.
-    public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
-                firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
-                maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false,
-                maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount,
-                maxTotalPixelCount: Int = DecodeOptions.defaultMaxTotalPixelCount,
-                maxProgressiveScanCount: Int = DecodeOptions.defaultMaxProgressiveScanCount,
-                timeLimit: Duration? = DecodeOptions.defaultTimeLimit, cancellation: DecodeCancellation? = nil) {
+    public init(
+        thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scale: Double = 1,
+        firstFrameOnly: Bool = false, preloadAllFrames: Bool = false, applyOrientation: Bool = true,
+        maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, allowPartialImage: Bool = false,
+        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount,
+        maxTotalPixelCount: Int = DecodeOptions.defaultMaxTotalPixelCount,
+        maxProgressiveScanCount: Int = DecodeOptions.defaultMaxProgressiveScanCount,
+        timeLimit: Duration? = DecodeOptions.defaultTimeLimit, cancellation: DecodeCancellation? = nil
+    ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
         self.scale = scale
@@ -142,8 +144,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// the full size).
     public func outputSize(width: Int, height: Int) -> PixelSize {
         guard let limit = thumbnailPixelSize else { return PixelSize(width: width, height: height) }
-        return ImageResampler.thumbnailSize(width: width, height: height, limit: limit,
-                                            preserveAspectRatio: preserveAspectRatio)
+        return ImageResampler.thumbnailSize(
+            width: width, height: height, limit: limit,
+            preserveAspectRatio: preserveAspectRatio)
     }
 }
 
@@ -199,9 +202,11 @@ public struct EncodeOptions: Sendable, Hashable {
     public var rowFilter: RowFilter = .adaptive
 
     /// Options with the given values; each has the default documented on its property.
-    public init(quality: Double = 0.9, compressionLevel: Int = 6, lossless: Bool = false, progressive: Bool = false,
-                chromaSubsampling: ChromaSubsampling = .quarter, maxPixelSize: PixelSize? = nil,
-                firstFrameOnly: Bool = false, iccProfile: Data? = nil) {
+    public init(
+        quality: Double = 0.9, compressionLevel: Int = 6, lossless: Bool = false, progressive: Bool = false,
+        chromaSubsampling: ChromaSubsampling = .quarter, maxPixelSize: PixelSize? = nil,
+        firstFrameOnly: Bool = false, iccProfile: Data? = nil
+    ) {
         self.quality = quality
         self.compressionLevel = compressionLevel
         self.lossless = lossless

@@ -19,8 +19,10 @@ public struct GammaColorSpace: Sendable, Hashable {
         public var whiteX, whiteY, redX, redY, greenX, greenY, blueX, blueY: Double
 
         /// The chromaticities, as PNG's `cHRM` chunk orders them.
-        public init(whiteX: Double, whiteY: Double, redX: Double, redY: Double,
-                    greenX: Double, greenY: Double, blueX: Double, blueY: Double) {
+        public init(
+            whiteX: Double, whiteY: Double, redX: Double, redY: Double,
+            greenX: Double, greenY: Double, blueX: Double, blueY: Double
+        ) {
             self.whiteX = whiteX; self.whiteY = whiteY
             self.redX = redX; self.redY = redY
             self.greenX = greenX; self.greenY = greenY
@@ -28,8 +30,9 @@ public struct GammaColorSpace: Sendable, Hashable {
         }
 
         /// sRGB's: BT.709 primaries and D65 white.
-        public static let sRGB = Chromaticities(whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
-                                                greenX: 0.30, greenY: 0.60, blueX: 0.15, blueY: 0.06)
+        public static let sRGB = Chromaticities(
+            whiteX: 0.3127, whiteY: 0.3290, redX: 0.64, redY: 0.33,
+            greenX: 0.30, greenY: 0.60, blueX: 0.15, blueY: 0.06)
     }
 
     /// A space with this tone curve exponent, chromaticities (sRGB's when nil) and kind of pixels.

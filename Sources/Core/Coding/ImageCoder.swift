@@ -68,9 +68,11 @@ extension Image {
     /// asked for, and converted to sRGB (frame by frame as they are composed) when
     /// ``DecodeOptions/colorConversion`` asks. Animations keep their stored orientation (frames are not turned). Checks the frame count
     /// and the canvas work of all frames against the budgets first.
-    public static func decodedAnimation(source: any AnimatedFrameSource, format: ImageFormat,
-                                        options: DecodeOptions,
-                                        metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> Image {
+    public static func decodedAnimation(
+        source: any AnimatedFrameSource, format: ImageFormat,
+        options: DecodeOptions,
+        metadata: ImageMetadata = ImageMetadata()
+    ) throws(ImageError) -> Image {
         // A floor under the coders' own checks, which also count each frame's rectangle: every frame
         // composed onto the canvas.
         try options.checkFrameCount(source.frameCount)
@@ -80,12 +82,14 @@ extension Image {
             try options.checkTotalPixels(overflow1 || overflow2 ? .max : work)
         }
         let size = options.outputSize(width: source.canvasWidth, height: source.canvasHeight)
-        let outputSize = (size.width == source.canvasWidth && size.height == source.canvasHeight)
+        let outputSize =
+            (size.width == source.canvasWidth && size.height == source.canvasHeight)
             ? nil : (width: size.width, height: size.height)
         do {
             if options.firstFrameOnly || source.frameCount == 1 {
                 // A still: oriented by its EXIF like any other still, then fitted to the output size.
-                return options.image(from: try source.composeFrame(at: 0, onto: nil).frame, format: format, metadata: metadata)
+                return options.image(
+                    from: try source.composeFrame(at: 0, onto: nil).frame, format: format, metadata: metadata)
             }
             let frames = AnimatedFrames(source: source, outputSize: outputSize, timeLimit: options.timeLimit)
             if options.preloadAllFrames { try frames.preloadAllFrames() }

@@ -66,8 +66,10 @@ public final class AnimatedFrames: Sendable {
     /// (thumbnails of animations). Keeps at most `cachedFrameLimit` frames besides frame 0. Each call that
     /// composes frames stops with `.decodeBudgetExceeded(.time, ...)` past `timeLimit`, and with
     /// `.cancelled` inside a cancelled `Task`.
-    public init(source: any AnimatedFrameSource, outputSize: (width: Int, height: Int)? = nil,
-                cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit, timeLimit: Duration? = nil) {
+    public init(
+        source: any AnimatedFrameSource, outputSize: (width: Int, height: Int)? = nil,
+        cachedFrameLimit: Int = AnimatedFrames.defaultCachedFrameLimit, timeLimit: Duration? = nil
+    ) {
         self.source = source
         self.timeLimit = timeLimit
         // A source reporting a negative count (a custom source's bug) has no frames rather than trapping.
@@ -97,7 +99,8 @@ public final class AnimatedFrames: Sendable {
     /// ``ImageError/invalidParameter(name:reason:)``.
     public func frame(at index: Int) throws -> ImageFrame {
         guard index >= 0 && index < declaredFrameCount else {
-            throw ImageError.invalidParameter(name: "index", reason: "frame \(index) is outside 0..<\(declaredFrameCount)")
+            throw ImageError.invalidParameter(
+                name: "index", reason: "frame \(index) is outside 0..<\(declaredFrameCount)")
         }
         let (pixels, shown) = try state.withLock { state -> (PixelBuffer, Int) in
             if let pinned = state.pinned {
@@ -229,8 +232,9 @@ public final class AnimatedFrames: Sendable {
             } else {
                 result = composed.frame
                 // Keep the after-disposal canvas only when disposal made it differ from the frame.
-                state.entries[current] = Entry(frame: composed.frame, nextBackground: composed.nextBackground,
-                                               lastUse: state.useCounter)
+                state.entries[current] = Entry(
+                    frame: composed.frame, nextBackground: composed.nextBackground,
+                    lastUse: state.useCounter)
             }
         }
         evict(in: &state)
@@ -240,7 +244,8 @@ public final class AnimatedFrames: Sendable {
     private func evict(in state: inout State) {
         // Frame 0 stays (it is the poster and the start of every loop); the rest are least recently used.
         while state.entries.count > cachedFrameLimit + 1 {
-            guard let victim = state.entries.filter({ $0.key != 0 }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            guard
+                let victim = state.entries.filter({ $0.key != 0 }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key
             else { break }
             state.entries.removeValue(forKey: victim)
         }

@@ -28,9 +28,11 @@ public struct Image: Sendable {
     public let animation: AnimatedFrames?
 
     /// A still image.
-    public init(pixels: PixelBuffer, format: ImageFormat = .undefined, orientation: ImageOrientation = .up,
-                isOrientationApplied: Bool = true, scale: Double = 1, metadata: ImageMetadata = ImageMetadata(),
-                isIncomplete: Bool = false) {
+    public init(
+        pixels: PixelBuffer, format: ImageFormat = .undefined, orientation: ImageOrientation = .up,
+        isOrientationApplied: Bool = true, scale: Double = 1, metadata: ImageMetadata = ImageMetadata(),
+        isIncomplete: Bool = false
+    ) {
         self.pixels = pixels
         self.format = format
         self.orientation = orientation
@@ -42,8 +44,10 @@ public struct Image: Sendable {
     }
 
     /// An animated image backed by `animation`; the poster is its frame 0.
-    public init(animation: AnimatedFrames, format: ImageFormat, scale: Double = 1,
-                metadata: ImageMetadata = ImageMetadata()) throws {
+    public init(
+        animation: AnimatedFrames, format: ImageFormat, scale: Double = 1,
+        metadata: ImageMetadata = ImageMetadata()
+    ) throws {
         self.pixels = try animation.frame(at: 0).pixels
         self.format = format
         self.orientation = .up
@@ -71,8 +75,10 @@ public struct Image: Sendable {
     /// An animated image from frames already in memory, checked: throws
     /// ``ImageError/invalidParameter(name:reason:)`` for an empty list, frames whose size or layout differ
     /// from frame 0's, a negative or non-finite duration, or a negative loop count.
-    public init(validatingFrames frames: [ImageFrame], loopCount: Int = 0,
-                format: ImageFormat = .undefined) throws(ImageError) {
+    public init(
+        validatingFrames frames: [ImageFrame], loopCount: Int = 0,
+        format: ImageFormat = .undefined
+    ) throws(ImageError) {
         guard let first = frames.first else {
             throw .invalidParameter(name: "frames", reason: "an animated image needs at least one frame")
         }
@@ -82,9 +88,13 @@ public struct Image: Sendable {
         for (index, frame) in frames.enumerated() {
             let pixels = frame.pixels
             guard pixels.width == first.pixels.width, pixels.height == first.pixels.height,
-                  pixels.layout == first.pixels.layout else {
-                throw .invalidParameter(name: "frames", reason: "frame \(index) is \(pixels.width)x\(pixels.height) "
-                    + "\(pixels.layout), frame 0 is \(first.pixels.width)x\(first.pixels.height) \(first.pixels.layout)")
+                pixels.layout == first.pixels.layout
+            else {
+                throw .invalidParameter(
+                    name: "frames",
+                    reason: "frame \(index) is \(pixels.width)x\(pixels.height) "
+                        + "\(pixels.layout), frame 0 is \(first.pixels.width)x\(first.pixels.height) \(first.pixels.layout)"
+                )
             }
             guard frame.duration >= .zero else {
                 throw .invalidParameter(name: "frames", reason: "frame \(index) lasts \(frame.duration)")

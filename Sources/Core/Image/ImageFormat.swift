@@ -103,7 +103,8 @@ extension ImageFormat {
         guard detect(data) == .webp, data.count >= 21 else { return false }
         let start = data.startIndex
         guard data[start + 12] == UInt8(ascii: "V"), data[start + 13] == UInt8(ascii: "P"),
-              data[start + 14] == UInt8(ascii: "8"), data[start + 15] == UInt8(ascii: "X") else { return false }
+            data[start + 14] == UInt8(ascii: "8"), data[start + 15] == UInt8(ascii: "X")
+        else { return false }
         return data[start + 20] & 0x02 != 0
     }
 

@@ -32,8 +32,10 @@ public struct PixelBuffer: Sendable, Hashable {
     /// ``ImageError/invalidParameter(name:reason:)`` for a negative size, a `bytesPerRow` shorter than a
     /// row, a size whose byte count overflows, or too few bytes, where ``init(width:height:layout:bytesPerRow:bytes:)``
     /// stops the process (a programmer error there).
-    public init(width: Int, height: Int, layout: PixelLayout, bytesPerRow: Int? = nil,
-                validating bytes: [UInt8]) throws(ImageError) {
+    public init(
+        width: Int, height: Int, layout: PixelLayout, bytesPerRow: Int? = nil,
+        validating bytes: [UInt8]
+    ) throws(ImageError) {
         guard width >= 0, height >= 0 else {
             throw .invalidParameter(name: "size", reason: "\(width)x\(height) has a negative side")
         }
@@ -44,15 +46,20 @@ public struct PixelBuffer: Sendable, Hashable {
         }
         let (needed, overflow) = stride.multipliedReportingOverflow(by: height)
         guard !overflow, bytes.count >= needed else {
-            throw .invalidParameter(name: "bytes", reason: "\(width)x\(height) needs \(overflow ? "more than Int.max" : "\(needed)") bytes, got \(bytes.count)")
+            throw .invalidParameter(
+                name: "bytes",
+                reason:
+                    "\(width)x\(height) needs \(overflow ? "more than Int.max" : "\(needed)") bytes, got \(bytes.count)"
+            )
         }
         self.init(width: width, height: height, layout: layout, bytesPerRow: stride, bytes: bytes)
     }
 
     /// A buffer filled with zero bytes (transparent black for `.rgba8`).
     public init(width: Int, height: Int, layout: PixelLayout) {
-        self.init(width: width, height: height, layout: layout,
-                  bytes: [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel))
+        self.init(
+            width: width, height: height, layout: layout,
+            bytes: [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel))
     }
 
     /// Bytes held by this buffer; what caches count as its cost.

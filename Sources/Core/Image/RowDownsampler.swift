@@ -32,16 +32,21 @@ public struct RowDownsampler {
     /// `filter`: first whole-factor block averaging down to no less than
     /// ``ImageResampler/thumbnailReducingGap`` times the target, then `filter` (Lanczos3 by default).
     /// Sizes below 1 are taken as 1.
-    public init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int,
-                filter: ResamplingFilter = .lanczos3) {
-        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout, width: width,
-                  height: height, filter: filter, arithmetic: .automatic)
+    public init(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int,
+        filter: ResamplingFilter = .lanczos3
+    ) {
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout, width: width,
+            height: height, filter: filter, arithmetic: .automatic)
     }
 
     /// As ``init(sourceWidth:sourceHeight:layout:width:height:filter:)``, on the engine `arithmetic` names.
     @_spi(ResamplingEngines)
-    public init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int,
-                filter: ResamplingFilter = .lanczos3, arithmetic: ResamplingArithmetic) {
+    public init(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int,
+        filter: ResamplingFilter = .lanczos3, arithmetic: ResamplingArithmetic
+    ) {
         let sourceWidth = max(1, sourceWidth), sourceHeight = max(1, sourceHeight)
         let width = max(1, width), height = max(1, height)
         self.sourceWidth = sourceWidth
@@ -56,16 +61,21 @@ public struct RowDownsampler {
         // ResamplingArithmetic); the Float engine for a plain resample.
         let averages = factorX > 1 || factorY > 1
         if arithmetic == .fixedPoint || (arithmetic == .automatic && averages),
-           let fixed = FixedPointBoxReducer(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
-                                            factorX: factorX, factorY: factorY, width: width, height: height,
-                                            filter: filter) {
+            let fixed = FixedPointBoxReducer(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+                factorX: factorX, factorY: factorY, width: width, height: height,
+                filter: filter)
+        {
             fixedStages = fixed
             return
         }
-        floatStages = BoxReducer(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
-                                 factorX: factorX, factorY: factorY) { reducedWidth, reducedHeight in
-            SeparableResampler(sourceWidth: reducedWidth, sourceHeight: reducedHeight, layout: layout,
-                               width: width, height: height, filter: filter)
+        floatStages = BoxReducer(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+            factorX: factorX, factorY: factorY
+        ) { reducedWidth, reducedHeight in
+            SeparableResampler(
+                sourceWidth: reducedWidth, sourceHeight: reducedHeight, layout: layout,
+                width: width, height: height, filter: filter)
         }
     }
 

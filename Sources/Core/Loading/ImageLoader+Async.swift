@@ -5,13 +5,16 @@ extension ImageLoader {
     /// the task is cancelled (the loader's operation is cancelled too). For callers that drive a loader
     /// themselves, outside the manager's flow (a server that downloads in one phase and decodes in
     /// another).
-    public func load(_ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
-                     progress: LoadProgressHandler? = nil) async -> Result<LoadedImage, ImageError> {
+    public func load(
+        _ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: LoadProgressHandler? = nil
+    ) async -> Result<LoadedImage, ImageError> {
         let call = LoaderCall()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 call.begin(continuation)
-                let operation = requestImage(with: url, options: options, context: context, progress: progress) { result in
+                let operation = requestImage(with: url, options: options, context: context, progress: progress) {
+                    result in
                     call.resume(result)
                 }
                 call.attach(operation)

@@ -67,9 +67,11 @@ public protocol ImageLoader: Sendable {
     /// cancelled first, in which case it may not be called at all. With `refreshCached`, the context's
     /// ``ImageContext/cacheValidators`` ask for a conditional request; "not modified" completes with
     /// `.cacheNotModified`.
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
-                      progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext,
+        progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation
     /// Whether the manager should put `url` on its failed list after `error`.
     func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool
 }
@@ -99,7 +101,7 @@ extension ImageError {
     public static func isPermanentFailure(_ error: ImageError) -> Bool {
         switch error {
         case .badImageData, .unsupportedFormat, .imageTooLarge, .invalidURL, .invalidContentType, .fileIO,
-             .invalidParameter:
+            .invalidParameter:
             return true
         case .invalidStatusCode(let code):
             return permanentStatusCodes.contains(code)
@@ -109,7 +111,7 @@ extension ImageError {
             // The same file over the same budget fails again; running out of time may not.
             return budget != .time
         case .cancelled, .timeout, .loadingFailed, .cacheNotModified, .downloadNotAllowed, .responseTooLarge,
-             .requestRefused, .blockedURL, .cacheIO:
+            .requestRefused, .blockedURL, .cacheIO:
             // A loading failure is the connection's or the loader's (TLS settings get fixed, a limit
             // can be raised, a garbled reply may be a passing proxy fault), not the URL's.
             return false

@@ -38,14 +38,17 @@ public final class ImageLoadersManager: ImageLoader {
 
     public func canRequestImage(for url: URL) -> Bool { loader(for: url) != nil }
 
-    public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
-                             progress: LoadProgressHandler?,
-                             completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    public func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext,
+        progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         guard let loader = loader(for: url) else {
             completion(.failure(.invalidURL(url.absoluteString)))
             return FinishedOperation()
         }
-        return loader.requestImage(with: url, options: options, context: context, progress: progress, completion: completion)
+        return loader.requestImage(
+            with: url, options: options, context: context, progress: progress, completion: completion)
     }
 
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import Logging
 
 /// A key of ``ImageContext``: a type naming one value, with the value's type and default.
@@ -139,35 +139,43 @@ public enum ImageContextKeys {
 extension ImageContext {
     /// Load with this manager instead of the one called (SDWebImage's `customManager`).
     public var customManager: ImageManager? {
-        get { self[ImageContextKeys.CustomManager.self] } set { self[ImageContextKeys.CustomManager.self] = newValue }
+        get { self[ImageContextKeys.CustomManager.self] }
+        set { self[ImageContextKeys.CustomManager.self] = newValue }
     }
     /// Query and store in this cache instead of the manager's.
     public var imageCache: (any ImageCache)? {
-        get { self[ImageContextKeys.ImageCache.self] } set { self[ImageContextKeys.ImageCache.self] = newValue }
+        get { self[ImageContextKeys.ImageCache.self] }
+        set { self[ImageContextKeys.ImageCache.self] = newValue }
     }
     /// Download with this loader instead of the manager's.
     public var imageLoader: (any ImageLoader)? {
-        get { self[ImageContextKeys.ImageLoader.self] } set { self[ImageContextKeys.ImageLoader.self] = newValue }
+        get { self[ImageContextKeys.ImageLoader.self] }
+        set { self[ImageContextKeys.ImageLoader.self] = newValue }
     }
     /// Decode with this coder instead of the registered ones.
     public var imageCoder: (any ImageCoder)? {
-        get { self[ImageContextKeys.ImageCoder.self] } set { self[ImageContextKeys.ImageCoder.self] = newValue }
+        get { self[ImageContextKeys.ImageCoder.self] }
+        set { self[ImageContextKeys.ImageCoder.self] = newValue }
     }
     /// Transform the loaded image; its key becomes part of the cache key.
     public var imageTransformer: (any ImageTransformer)? {
-        get { self[ImageContextKeys.Transformer.self] } set { self[ImageContextKeys.Transformer.self] = newValue }
+        get { self[ImageContextKeys.Transformer.self] }
+        set { self[ImageContextKeys.Transformer.self] = newValue }
     }
     /// Turn the URL into a cache key (for example dropping a signature query parameter).
     public var cacheKeyFilter: (any CacheKeyFilter)? {
-        get { self[ImageContextKeys.KeyFilter.self] } set { self[ImageContextKeys.KeyFilter.self] = newValue }
+        get { self[ImageContextKeys.KeyFilter.self] }
+        set { self[ImageContextKeys.KeyFilter.self] = newValue }
     }
     /// Turn an image into the bytes stored on disk.
     public var cacheSerializer: (any CacheSerializer)? {
-        get { self[ImageContextKeys.Serializer.self] } set { self[ImageContextKeys.Serializer.self] = newValue }
+        get { self[ImageContextKeys.Serializer.self] }
+        set { self[ImageContextKeys.Serializer.self] = newValue }
     }
     /// Where the final (transformed) image is stored. `.all` by default.
     public var storeCacheType: ImageCacheType {
-        get { self[ImageContextKeys.StoreCacheType.self] } set { self[ImageContextKeys.StoreCacheType.self] = newValue }
+        get { self[ImageContextKeys.StoreCacheType.self] }
+        set { self[ImageContextKeys.StoreCacheType.self] = newValue }
     }
     /// Where the original image is stored when a transformer or thumbnail changes it. `.disk` by default.
     public var originalStoreCacheType: ImageCacheType {
@@ -176,7 +184,8 @@ extension ImageContext {
     }
     /// Which caches the query looks in. `.all` by default.
     public var queryCacheType: ImageCacheType {
-        get { self[ImageContextKeys.QueryCacheType.self] } set { self[ImageContextKeys.QueryCacheType.self] = newValue }
+        get { self[ImageContextKeys.QueryCacheType.self] }
+        set { self[ImageContextKeys.QueryCacheType.self] = newValue }
     }
     /// Which caches are asked for the original image when the transformed one is missing. `.disk` by default.
     public var originalQueryCacheType: ImageCacheType {
@@ -185,51 +194,63 @@ extension ImageContext {
     }
     /// Decode at most this size (a thumbnail); part of the cache key.
     public var thumbnailPixelSize: PixelSize? {
-        get { self[ImageContextKeys.ThumbnailPixelSize.self] } set { self[ImageContextKeys.ThumbnailPixelSize.self] = newValue }
+        get { self[ImageContextKeys.ThumbnailPixelSize.self] }
+        set { self[ImageContextKeys.ThumbnailPixelSize.self] = newValue }
     }
     /// With a thumbnail size, keep the image's shape. True by default.
     public var preserveAspectRatio: Bool {
-        get { self[ImageContextKeys.PreserveAspectRatio.self] } set { self[ImageContextKeys.PreserveAspectRatio.self] = newValue }
+        get { self[ImageContextKeys.PreserveAspectRatio.self] }
+        set { self[ImageContextKeys.PreserveAspectRatio.self] = newValue }
     }
     /// Points-per-pixel scale of the decoded image; by default taken from an `@2x`/`@3x` URL suffix, else 1.
     public var imageScaleFactor: Double? {
-        get { self[ImageContextKeys.ScaleFactor.self] } set { self[ImageContextKeys.ScaleFactor.self] = newValue }
+        get { self[ImageContextKeys.ScaleFactor.self] }
+        set { self[ImageContextKeys.ScaleFactor.self] = newValue }
     }
     /// Base decode options (pixel limit, partial images); the other keys and options are applied on top.
     public var decodeOptions: DecodeOptions? {
-        get { self[ImageContextKeys.Decode.self] } set { self[ImageContextKeys.Decode.self] = newValue }
+        get { self[ImageContextKeys.Decode.self] }
+        set { self[ImageContextKeys.Decode.self] = newValue }
     }
     /// Change or refuse the request before it is sent.
     public var requestModifier: (any RequestModifier)? {
-        get { self[ImageContextKeys.Requests.self] } set { self[ImageContextKeys.Requests.self] = newValue }
+        get { self[ImageContextKeys.Requests.self] }
+        set { self[ImageContextKeys.Requests.self] = newValue }
     }
     /// Validate or change the response before the body is used.
     public var responseModifier: (any ResponseModifier)? {
-        get { self[ImageContextKeys.Responses.self] } set { self[ImageContextKeys.Responses.self] = newValue }
+        get { self[ImageContextKeys.Responses.self] }
+        set { self[ImageContextKeys.Responses.self] = newValue }
     }
     /// Transform the downloaded bytes before decoding (e.g. decrypt them).
     public var downloadDecryptor: (any DownloadDecryptor)? {
-        get { self[ImageContextKeys.Decryptor.self] } set { self[ImageContextKeys.Decryptor.self] = newValue }
+        get { self[ImageContextKeys.Decryptor.self] }
+        set { self[ImageContextKeys.Decryptor.self] = newValue }
     }
     /// The queue completion and progress handlers run on; nil runs them on the framework's threads.
     public var callbackQueue: DispatchQueue? {
-        get { self[ImageContextKeys.CallbackQueue.self] } set { self[ImageContextKeys.CallbackQueue.self] = newValue }
+        get { self[ImageContextKeys.CallbackQueue.self] }
+        set { self[ImageContextKeys.CallbackQueue.self] = newValue }
     }
     /// Where this request's load flow logs; nil uses the manager's ``ImageManager/Settings/logger``.
     public var logger: Logger? {
-        get { self[ImageContextKeys.RequestLogger.self] } set { self[ImageContextKeys.RequestLogger.self] = newValue }
+        get { self[ImageContextKeys.RequestLogger.self] }
+        set { self[ImageContextKeys.RequestLogger.self] = newValue }
     }
     /// Names the load slot on a view target; a new load with the same key cancels the previous one.
     public var operationKey: String? {
-        get { self[ImageContextKeys.OperationKey.self] } set { self[ImageContextKeys.OperationKey.self] = newValue }
+        get { self[ImageContextKeys.OperationKey.self] }
+        set { self[ImageContextKeys.OperationKey.self] = newValue }
     }
     /// The cached image a `refreshCached` revalidation holds (set by the manager for the loader).
     public var loaderCachedImage: Image? {
-        get { self[ImageContextKeys.LoaderCachedImage.self] } set { self[ImageContextKeys.LoaderCachedImage.self] = newValue }
+        get { self[ImageContextKeys.LoaderCachedImage.self] }
+        set { self[ImageContextKeys.LoaderCachedImage.self] = newValue }
     }
     /// ETag / Last-Modified of the cached copy, for a conditional request (set by the manager).
     public var cacheValidators: CacheValidators? {
-        get { self[ImageContextKeys.Validators.self] } set { self[ImageContextKeys.Validators.self] = newValue }
+        get { self[ImageContextKeys.Validators.self] }
+        set { self[ImageContextKeys.Validators.self] = newValue }
     }
     /// Seconds between progress callbacks; 0 reports every chunk.
     public var minimumProgressInterval: Double {

@@ -18,8 +18,10 @@ extension ImageManager {
     /// ```swift
     /// let image = try await ImageManager.shared.image(for: url).image
     /// ```
-    public func image(for url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
-                      progress: LoadProgressHandler? = nil) async throws(ImageError) -> ImageLoadResult {
+    public func image(
+        for url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: LoadProgressHandler? = nil
+    ) async throws(ImageError) -> ImageLoadResult {
         if Task.isCancelled { throw .cancelled }
         let gate = ResumeOnce()
         let operation = loadImage(with: url, options: options, context: context, progress: progress) { result in
@@ -46,26 +48,32 @@ extension ImageManager {
     ///     if case .progress(let p) = event { print(p.receivedBytes) }
     /// }
     /// ```
-    public func loadEvents(for url: URL, options: ImageOptions = [],
-                           context: ImageContext = ImageContext()) -> ImageLoadEvents {
-        ImageLoadEvents(AsyncThrowingStream { continuation in
-            let operation = loadImage(with: url, options: options, context: context, progress: { progress in
-                continuation.yield(.progress(progress))
-            }) { result in
-                switch result {
-                case .success(let answer) where !answer.isFinal:
-                    continuation.yield(.cached(answer))
-                case .success(let answer):
-                    continuation.yield(.completed(answer))
-                    continuation.finish()
-                case .failure(let error):
-                    continuation.finish(throwing: error)
+    public func loadEvents(
+        for url: URL, options: ImageOptions = [],
+        context: ImageContext = ImageContext()
+    ) -> ImageLoadEvents {
+        ImageLoadEvents(
+            AsyncThrowingStream { continuation in
+                let operation = loadImage(
+                    with: url, options: options, context: context,
+                    progress: { progress in
+                        continuation.yield(.progress(progress))
+                    }
+                ) { result in
+                    switch result {
+                    case .success(let answer) where !answer.isFinal:
+                        continuation.yield(.cached(answer))
+                    case .success(let answer):
+                        continuation.yield(.completed(answer))
+                        continuation.finish()
+                    case .failure(let error):
+                        continuation.finish(throwing: error)
+                    }
                 }
-            }
-            continuation.onTermination = { termination in
-                if case .cancelled = termination { operation.cancel() }
-            }
-        })
+                continuation.onTermination = { termination in
+                    if case .cancelled = termination { operation.cancel() }
+                }
+            })
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Synchronization
 import Metrics
+import Synchronization
 import Tracing
 
 /// The load flow described in Sources/Core/WebImageCore.docc/Architecture.md, steps 3 to 7, run in one
@@ -34,16 +34,22 @@ extension ImageManager {
             if Task.isCancelled { return }
         }
         if let cached, !options.contains(.refreshCached) {
-            delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
-                                                     cacheType: cached.cacheType, url: url)))
+            delivery.finish(
+                .success(
+                    ImageLoadResult(
+                        image: cached.image, data: cached.data,
+                        cacheType: cached.cacheType, url: url)))
             return
         }
 
         // 4. Download only if allowed.
         if let veto = downloadVeto(request) {
             if let cached {
-                delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
-                                                         cacheType: cached.cacheType, url: url)))
+                delivery.finish(
+                    .success(
+                        ImageLoadResult(
+                            image: cached.image, data: cached.data,
+                            cacheType: cached.cacheType, url: url)))
             } else {
                 delivery.finish(.failure(veto))
             }
@@ -51,8 +57,10 @@ extension ImageManager {
         }
         if let cached {
             // refreshCached: answer with what we have, then revalidate.
-            delivery.intermediate(ImageLoadResult(image: cached.image, data: cached.data, cacheType: cached.cacheType,
-                                                  url: url, isFinal: false))
+            delivery.intermediate(
+                ImageLoadResult(
+                    image: cached.image, data: cached.data, cacheType: cached.cacheType,
+                    url: url, isFinal: false))
             var context = request.context
             context.loaderCachedImage = cached.image
             context.cacheValidators = cached.validators
@@ -82,8 +90,11 @@ extension ImageManager {
         case .failure(.cacheNotModified) where cached != nil:
             // 304: the cached copy is current; keep it.
             let cached = cached!
-            delivery.finish(.success(ImageLoadResult(image: cached.image, data: cached.data,
-                                                     cacheType: cached.cacheType, url: url)))
+            delivery.finish(
+                .success(
+                    ImageLoadResult(
+                        image: cached.image, data: cached.data,
+                        cacheType: cached.cacheType, url: url)))
         case .failure(let error):
             // 5. Failure: report, and block the URL when the loader says retrying is pointless.
             fail(request, error: error, delivery: delivery)
@@ -116,7 +127,8 @@ extension ImageManager {
                 return try coders.decode(data, options: decodeOptions, measuring: request.measuring)
             }
             switch result {
-            case .success(let image): if span.isRecording { span.attributes["webimage.image.format"] = image.format.identifier }
+            case .success(let image):
+                if span.isRecording { span.attributes["webimage.image.format"] = image.format.identifier }
             case .failure(let error): span.recordError(error)
             }
             return result
@@ -124,10 +136,12 @@ extension ImageManager {
         let image = try decoded.get()
         let fitted = decodeOptions.enforcingOutputSize(image)
         if fitted.width != image.width || fitted.height != image.height {
-            request.logger.debug("coder ignored the thumbnail size; fitted its image", metadata: [
-                "url": "\(request.url)", "decoded": "\(image.width)x\(image.height)",
-                "fitted": "\(fitted.width)x\(fitted.height)",
-            ])
+            request.logger.debug(
+                "coder ignored the thumbnail size; fitted its image",
+                metadata: [
+                    "url": "\(request.url)", "decoded": "\(image.width)x\(image.height)",
+                    "fitted": "\(fitted.width)x\(fitted.height)",
+                ])
         }
         return fitted
     }
@@ -142,31 +156,38 @@ extension ImageManager {
     private func queryCache(_ request: LoadRequest) async -> CacheQueryResult? {
         let queryType = request.context.queryCacheType
         if queryType != .none {
-            let hit = await request.cache.queryImage(forKey: request.key, options: request.options,
-                                                     context: request.context, cacheType: queryType)
+            let hit = await request.cache.queryImage(
+                forKey: request.key, options: request.options,
+                context: request.context, cacheType: queryType)
             if request.measuring {
-                LoadMetricsRecorder.recordCacheLookup(tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
+                LoadMetricsRecorder.recordCacheLookup(
+                    tier: hit?.cacheType.rawValue ?? queryType.rawValue, hit: hit != nil)
             }
-            request.logger.trace("cache lookup", metadata: [
-                "key": "\(request.key)", "result": "\(hit?.cacheType.rawValue ?? "miss")",
-            ])
+            request.logger.trace(
+                "cache lookup",
+                metadata: [
+                    "key": "\(request.key)", "result": "\(hit?.cacheType.rawValue ?? "miss")",
+                ])
             if let hit { return hit }
         }
         // A transformed image missing from the cache can be made from the cached original.
         guard let transformer = request.transformer, request.key != request.originalKey,
-              request.context.originalQueryCacheType != .none,
-              let original = await request.cache.queryImage(forKey: request.originalKey, options: request.options,
-                                                            context: request.context,
-                                                            cacheType: request.context.originalQueryCacheType)
+            request.context.originalQueryCacheType != .none,
+            let original = await request.cache.queryImage(
+                forKey: request.originalKey, options: request.options,
+                context: request.context,
+                cacheType: request.context.originalQueryCacheType)
         else { return nil }
         let transformed = transform(original.image, with: transformer, request: request)
         if transformed.transformed && request.context.storeCacheType != .none {
-            try? await request.cache.store(transformed.image, data: nil, validators: original.validators,
-                                           forKey: request.key, cacheType: request.context.storeCacheType,
-                                           context: request.context)
+            try? await request.cache.store(
+                transformed.image, data: nil, validators: original.validators,
+                forKey: request.key, cacheType: request.context.storeCacheType,
+                context: request.context)
         }
-        return CacheQueryResult(image: transformed.image, data: transformed.transformed ? nil : original.data,
-                                cacheType: original.cacheType, validators: original.validators)
+        return CacheQueryResult(
+            image: transformed.image, data: transformed.transformed ? nil : original.data,
+            cacheType: original.cacheType, validators: original.validators)
     }
 
     private func downloadVeto(_ request: LoadRequest) -> ImageError? {
@@ -174,7 +195,8 @@ extension ImageManager {
             return .downloadNotAllowed(reason: "not in the cache and fromCacheOnly is set")
         }
         if let hook = request.shouldDownload, !hook(request.url) {
-            return .downloadNotAllowed(reason: "the manager's shouldDownload hook refused \(request.url.absoluteString)")
+            return .downloadNotAllowed(
+                reason: "the manager's shouldDownload hook refused \(request.url.absoluteString)")
         }
         if !request.loader.canRequestImage(for: request.url) {
             return .invalidURL("no loader handles \(request.url.absoluteString)")
@@ -182,8 +204,10 @@ extension ImageManager {
         return nil
     }
 
-    private func transform(_ image: Image, with transformer: any ImageTransformer,
-                           request: LoadRequest) -> (image: Image, transformed: Bool) {
+    private func transform(
+        _ image: Image, with transformer: any ImageTransformer,
+        request: LoadRequest
+    ) -> (image: Image, transformed: Bool) {
         if image.isAnimated && !request.options.contains(.transformAnimatedImage) { return (image, false) }
         let started = ContinuousClock.now
         let output = traced("webimage.transform", tracing: request.tracing) { span in
@@ -194,10 +218,13 @@ extension ImageManager {
         if request.measuring {
             LoadMetricsRecorder.recordTransform(animated: image.isAnimated, nanoseconds: elapsed.nanoseconds)
         }
-        request.logger.debug("transformed", metadata: [
-            "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",
-            "result": "\(output == nil ? "kept the original" : "transformed")", "ms": "\(elapsed.nanoseconds / 1_000_000)",
-        ])
+        request.logger.debug(
+            "transformed",
+            metadata: [
+                "key": "\(request.key)", "transformer": "\(transformer.transformerKey)",
+                "result": "\(output == nil ? "kept the original" : "transformed")",
+                "ms": "\(elapsed.nanoseconds / 1_000_000)",
+            ])
         guard let output else { return (image, false) }
         return (output, true)
     }
@@ -221,8 +248,9 @@ extension ImageManager {
                 if originalType != .none {
                     let key = request.originalKey
                     stores.append {
-                        try? await cache.store(image, data: originalData, validators: validators, forKey: key,
-                                               cacheType: originalType, context: context)
+                        try? await cache.store(
+                            image, data: originalData, validators: validators, forKey: key,
+                            cacheType: originalType, context: context)
                     }
                 }
             }
@@ -233,8 +261,9 @@ extension ImageManager {
         // does), so a load that follows this one's answer hits memory; slower levels fill behind it.
         let memoryFirst = storeType.includesMemory && !waits
         if memoryFirst {
-            try? await cache.store(final, data: nil, validators: validators, forKey: request.key,
-                                   cacheType: .memory, context: context)
+            try? await cache.store(
+                final, data: nil, validators: validators, forKey: request.key,
+                cacheType: .memory, context: context)
         }
         let backgroundType: ImageCacheType = memoryFirst ? (storeType.includesDisk ? .disk : .none) : storeType
         if backgroundType != .none {
@@ -242,8 +271,9 @@ extension ImageManager {
             let storedImage = final
             let storedData = finalData
             stores.append {
-                try? await cache.store(storedImage, data: storedData, validators: validators, forKey: key,
-                                       cacheType: backgroundType, context: context)
+                try? await cache.store(
+                    storedImage, data: storedData, validators: validators, forKey: key,
+                    cacheType: backgroundType, context: context)
             }
         }
         let pendingStores = stores
@@ -262,10 +292,13 @@ extension ImageManager {
     }
 
     /// Runs the loader request as an async call that follows the task's cancellation.
-    private func load(_ request: LoadRequest, delivery: Delivery,
-                      progress: LoadProgressHandler?) async -> Result<LoadedImage, ImageError> {
+    private func load(
+        _ request: LoadRequest, delivery: Delivery,
+        progress: LoadProgressHandler?
+    ) async -> Result<LoadedImage, ImageError> {
         var forward: LoadProgressHandler? = nil
         if progress != nil { forward = { p in delivery.progress(progress, p) } }
-        return await request.loader.load(request.url, options: request.options, context: request.context, progress: forward)
+        return await request.loader.load(
+            request.url, options: request.options, context: request.context, progress: forward)
     }
 }

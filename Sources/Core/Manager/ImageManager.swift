@@ -13,8 +13,9 @@ import Synchronization
 public final class ImageManager: Sendable {
     /// The process-wide manager over ``ImageCachesManager/shared``, ``ImageLoadersManager/shared`` and
     /// ``ImageCodersManager/shared``. Import `WebImage` to get it wired with every plugin.
-    public static let shared = ImageManager(cache: ImageCachesManager.shared, loader: ImageLoadersManager.shared,
-                                            coders: ImageCodersManager.shared)
+    public static let shared = ImageManager(
+        cache: ImageCachesManager.shared, loader: ImageLoadersManager.shared,
+        coders: ImageCodersManager.shared)
 
     /// Where images are cached.
     public let cache: any ImageCache
@@ -99,8 +100,9 @@ public final class ImageManager: Sendable {
     /// thumbnail and transformer suffixes.
     public func cacheKey(for url: URL, context: ImageContext = ImageContext()) -> String {
         let settings = self.settings
-        return cacheKey(original: originalCacheKey(for: url, context: context, settings: settings),
-                        transformer: context.imageTransformer ?? settings.transformer)
+        return cacheKey(
+            original: originalCacheKey(for: url, context: context, settings: settings),
+            transformer: context.imageTransformer ?? settings.transformer)
     }
 
     /// The key of the untransformed image: like ``cacheKey(for:context:)`` without the transformer.
@@ -130,13 +132,16 @@ public final class ImageManager: Sendable {
     /// that with a non-final cached image when `.refreshCached` finds one. After the returned operation
     /// is cancelled it is not called. A memory hit answers before this method returns.
     @discardableResult
-    public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
-                          progress: LoadProgressHandler? = nil,
-                          completion: @escaping ImageLoadCompletion) -> ImageLoadOperation {
+    public func loadImage(
+        with url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: LoadProgressHandler? = nil,
+        completion: @escaping ImageLoadCompletion
+    ) -> ImageLoadOperation {
         if let custom = context.customManager, custom !== self {
             var inner = context
             inner.customManager = nil
-            return custom.loadImage(with: url, options: options, context: inner, progress: progress, completion: completion)
+            return custom.loadImage(
+                with: url, options: options, context: inner, progress: progress, completion: completion)
         }
         // Settings and the metrics switch are read once per load: each read takes a lock, and every
         // recording of one load then follows the same answer.
@@ -154,16 +159,18 @@ public final class ImageManager: Sendable {
             if measuring { LoadMetricsRecorder.runningLoadsChanged(by: -1) }
             if operation.isCancelled {
                 if measuring, let started {
-                    LoadMetricsRecorder.recordLoad(result: "cancelled", source: "none",
-                                               nanoseconds: (ContinuousClock.now - started).nanoseconds)
+                    LoadMetricsRecorder.recordLoad(
+                        result: "cancelled", source: "none",
+                        nanoseconds: (ContinuousClock.now - started).nanoseconds)
                 }
                 logger.debug("load cancelled", metadata: ["url": "\(requestURL)"])
             }
         }
         state.withLock { $0.running[ObjectIdentifier(operation)] = operation }
         if measuring { LoadMetricsRecorder.runningLoadsChanged(by: 1) }
-        let delivery = Delivery(operation: operation, queue: context.callbackQueue, completion: completion,
-                                started: started, logger: logger, measuring: measuring)
+        let delivery = Delivery(
+            operation: operation, queue: context.callbackQueue, completion: completion,
+            started: started, logger: logger, measuring: measuring)
 
         guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
             delivery.finish(.failure(.invalidURL(url?.absoluteString ?? "")))
@@ -182,22 +189,27 @@ public final class ImageManager: Sendable {
             delivery.finish(.success(hit))
             return operation
         }
-        let request = LoadRequest(url: url, options: options, context: context, logger: logger,
-                                  tracing: Telemetry.isTracing, measuring: measuring,
-                                  key: key, originalKey: originalKey, transformer: transformer,
-                                  serializer: context.cacheSerializer ?? settings.cacheSerializer,
-                                  cache: cache, loader: context.imageLoader ?? loader,
-                                  shouldDownload: settings.shouldDownload)
-        operation.attach(Task { [self] in
-            await run(request, delivery: delivery, progress: progress)
-        })
+        let request = LoadRequest(
+            url: url, options: options, context: context, logger: logger,
+            tracing: Telemetry.isTracing, measuring: measuring,
+            key: key, originalKey: originalKey, transformer: transformer,
+            serializer: context.cacheSerializer ?? settings.cacheSerializer,
+            cache: cache, loader: context.imageLoader ?? loader,
+            shouldDownload: settings.shouldDownload)
+        operation.attach(
+            Task { [self] in
+                await run(request, delivery: delivery, progress: progress)
+            })
         return operation
     }
 
-    private func synchronousMemoryHit(url: URL, key: String, cache: any ImageCache, options: ImageOptions,
-                                      context: ImageContext) -> ImageLoadResult? {
+    private func synchronousMemoryHit(
+        url: URL, key: String, cache: any ImageCache, options: ImageOptions,
+        context: ImageContext
+    ) -> ImageLoadResult? {
         guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
-              !options.contains(.queryMemoryData), context.queryCacheType.includesMemory else { return nil }
+            !options.contains(.queryMemoryData), context.queryCacheType.includesMemory
+        else { return nil }
         guard let image = cache.imageFromMemory(forKey: key) else { return nil }
         return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url)
     }
@@ -230,14 +242,17 @@ struct Delivery: Sendable {
         case .success(let answer):
             let source = answer.cacheType == .none ? "network" : answer.cacheType.rawValue
             if measuring { LoadMetricsRecorder.recordLoad(result: "success", source: source, nanoseconds: nanoseconds) }
-            logger.debug("load finished", metadata: [
-                "url": "\(operation.url)", "source": "\(source)",
-                "size": "\(answer.image.width)x\(answer.image.height)", "ms": "\(nanoseconds / 1_000_000)",
-            ])
+            logger.debug(
+                "load finished",
+                metadata: [
+                    "url": "\(operation.url)", "source": "\(source)",
+                    "size": "\(answer.image.width)x\(answer.image.height)", "ms": "\(nanoseconds / 1_000_000)",
+                ])
         case .failure(let error):
             if measuring {
-                LoadMetricsRecorder.recordLoad(result: error == .cancelled ? "cancelled" : "failure", source: "none",
-                                           nanoseconds: nanoseconds)
+                LoadMetricsRecorder.recordLoad(
+                    result: error == .cancelled ? "cancelled" : "failure", source: "none",
+                    nanoseconds: nanoseconds)
             }
             logger.debug("load failed", metadata: ["url": "\(operation.url)", "error": "\(error)"])
         }

@@ -23,9 +23,11 @@ final class LoadRequest: Sendable {
     let loader: any ImageLoader
     let shouldDownload: (@Sendable (URL) -> Bool)?
 
-    init(url: URL, options: ImageOptions, context: ImageContext, logger: Logger, tracing: Bool, measuring: Bool,
-         key: String, originalKey: String, transformer: (any ImageTransformer)?, serializer: (any CacheSerializer)?,
-         cache: any ImageCache, loader: any ImageLoader, shouldDownload: (@Sendable (URL) -> Bool)?) {
+    init(
+        url: URL, options: ImageOptions, context: ImageContext, logger: Logger, tracing: Bool, measuring: Bool,
+        key: String, originalKey: String, transformer: (any ImageTransformer)?, serializer: (any CacheSerializer)?,
+        cache: any ImageCache, loader: any ImageLoader, shouldDownload: (@Sendable (URL) -> Bool)?
+    ) {
         self.url = url
         self.options = options
         self.context = context
@@ -44,8 +46,9 @@ final class LoadRequest: Sendable {
     /// This request with `context` instead of its own (a `refreshCached` load hands the loader what
     /// the cache holds).
     func with(context: ImageContext) -> LoadRequest {
-        LoadRequest(url: url, options: options, context: context, logger: logger, tracing: tracing,
-                    measuring: measuring, key: key, originalKey: originalKey, transformer: transformer,
-                    serializer: serializer, cache: cache, loader: loader, shouldDownload: shouldDownload)
+        LoadRequest(
+            url: url, options: options, context: context, logger: logger, tracing: tracing,
+            measuring: measuring, key: key, originalKey: originalKey, transformer: transformer,
+            serializer: serializer, cache: cache, loader: loader, shouldDownload: shouldDownload)
     }
 }

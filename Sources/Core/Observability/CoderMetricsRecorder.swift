@@ -4,9 +4,11 @@ import Metrics
 enum CoderMetricsRecorder {
     /// Records a decode; the caller has checked ``Telemetry/isMeasuring`` (once per load in the manager).
     static func recordDecode(format: ImageFormat, succeeded: Bool, since started: ContinuousClock.Instant) {
-        Metrics.Timer(label: WebImageMetrics.decodeDuration,
-                      dimensions: [("format", format.identifier), ("result", succeeded ? "success" : "failure")])
-            .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+        Metrics.Timer(
+            label: WebImageMetrics.decodeDuration,
+            dimensions: [("format", format.identifier), ("result", succeeded ? "success" : "failure")]
+        )
+        .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
     }
 
     static func recordEncode(format: ImageFormat, since started: ContinuousClock.Instant) {

@@ -4,6 +4,7 @@ extension Duration {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : whole + attoseconds / 1_000_000_000
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+            ? .max : whole + attoseconds / 1_000_000_000
     }
 }

@@ -20,8 +20,10 @@ enum Telemetry {
 }
 
 /// Runs `body` in a span named `name` when `tracing`, else with a no-op span and no span machinery.
-func traced<T>(_ name: String, tracing: Bool, ofKind kind: SpanKind = .internal,
-               _ body: (any Span) async -> T) async -> T {
+func traced<T>(
+    _ name: String, tracing: Bool, ofKind kind: SpanKind = .internal,
+    _ body: (any Span) async -> T
+) async -> T {
     guard tracing else { return await body(NoOpTracer.NoOpSpan(context: .topLevel)) }
     return await withSpan(name, ofKind: kind) { span in await body(span) }
 }

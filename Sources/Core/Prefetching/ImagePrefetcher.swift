@@ -19,8 +19,10 @@ public final class ImagePrefetcher: Sendable {
     private let state: Locked<(maxConcurrent: Int, tokens: [ObjectIdentifier: PrefetchToken])>
 
     /// A prefetcher loading through `manager`, at most `maxConcurrentPrefetchCount` at a time, with `options` and `context` for every load.
-    public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3,
-                options: ImageOptions = [.lowPriority], context: ImageContext = ImageContext()) {
+    public init(
+        manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3,
+        options: ImageOptions = [.lowPriority], context: ImageContext = ImageContext()
+    ) {
         self.manager = manager
         self.options = options
         self.context = context
@@ -37,8 +39,10 @@ public final class ImagePrefetcher: Sendable {
     /// gets (finished, skipped) once all are done, where skipped counts failures. Neither runs after
     /// the token is cancelled.
     @discardableResult
-    public func prefetch(_ urls: [URL], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
-                         completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil) -> PrefetchToken {
+    public func prefetch(
+        _ urls: [URL], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
+        completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
+    ) -> PrefetchToken {
         let token = PrefetchToken(urls: urls, progress: progress, completion: completion) { [weak self] token in
             _ = self?.state.withLock { $0.tokens.removeValue(forKey: ObjectIdentifier(token)) }
         }
@@ -91,8 +95,10 @@ public final class PrefetchToken: ImageOperation {
     /// before `state`, never after it, and `progress` may call ``cancel()``, which takes only `state`).
     private let reporting = Locked(0)
 
-    init(urls: [URL], progress: (@Sendable (Int, Int) -> Void)?, completion: (@Sendable (Int, Int) -> Void)?,
-         onEnd: @escaping @Sendable (PrefetchToken) -> Void) {
+    init(
+        urls: [URL], progress: (@Sendable (Int, Int) -> Void)?, completion: (@Sendable (Int, Int) -> Void)?,
+        onEnd: @escaping @Sendable (PrefetchToken) -> Void
+    ) {
         self.urls = urls
         self.progress = progress
         self.completion = completion

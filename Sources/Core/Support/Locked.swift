@@ -1,4 +1,5 @@
 import Synchronization
+
 #if WEBIMAGE_TSAN
 import Glibc
 #endif

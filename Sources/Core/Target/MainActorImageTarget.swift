@@ -24,17 +24,21 @@ extension MainActorImageTarget {
     /// and `progress` are called from the thread that finishes (hop to the main actor inside them if
     /// they touch the UI). The placeholder is set before this method returns.
     @discardableResult
-    public func setImage(with url: URL?, placeholder: Image? = nil, options: ImageOptions = [],
-                         context: ImageContext = ImageContext(), completed: ImageLoadCompletion? = nil,
-                         progress: LoadProgressHandler? = nil) -> ImageLoadOperation? {
+    public func setImage(
+        with url: URL?, placeholder: Image? = nil, options: ImageOptions = [],
+        context: ImageContext = ImageContext(), completed: ImageLoadCompletion? = nil,
+        progress: LoadProgressHandler? = nil
+    ) -> ImageLoadOperation? {
         // The placeholder is shown here, synchronously; the shared flow then only shows it again after a
         // failure (which is what `.delayPlaceholder` means there), so a late hop never hides the image.
         if !options.contains(.delayPlaceholder) { setImage(placeholder) }
-        return TargetBinding.load(url, into: ObjectIdentifier(self), target: self, placeholder: placeholder,
-                                  options: options.union(.delayPlaceholder), context: context,
-                                  progress: progress, completed: completed, deliver: { [weak self] image in
-            Task { @MainActor in self?.setImage(image) }
-        })
+        return TargetBinding.load(
+            url, into: ObjectIdentifier(self), target: self, placeholder: placeholder,
+            options: options.union(.delayPlaceholder), context: context,
+            progress: progress, completed: completed,
+            deliver: { [weak self] image in
+                Task { @MainActor in self?.setImage(image) }
+            })
     }
 
     /// Cancels this target's running load for `operationKey` (nil: the default slot).
@@ -44,7 +48,8 @@ extension MainActorImageTarget {
 
     /// The URL most recently asked for with `operationKey` (nil: the default slot).
     public func imageURL(operationKey: String? = nil) -> URL? {
-        TargetRegistry.shared.url(for: TargetRegistry.Key(target: ObjectIdentifier(self), operation: operationKey ?? ""),
-                                  target: self)
+        TargetRegistry.shared.url(
+            for: TargetRegistry.Key(target: ObjectIdentifier(self), operation: operationKey ?? ""),
+            target: self)
     }
 }

@@ -33,12 +33,15 @@ extension WebImageTarget {
     /// `target.setImage(with: url) { result in ... }`; add progress as a second trailing closure
     /// (`... } progress: { progress in ... }`).
     @discardableResult
-    public func setImage(with url: URL?, placeholder: Image? = nil, options: ImageOptions = [],
-                         context: ImageContext = ImageContext(), completed: ImageLoadCompletion? = nil,
-                         progress: LoadProgressHandler? = nil) -> ImageLoadOperation? {
-        TargetBinding.load(url, into: ObjectIdentifier(self), target: self, placeholder: placeholder,
-                           options: options, context: context, progress: progress, completed: completed,
-                           deliver: { [weak self] image in self?.deliver(image) })
+    public func setImage(
+        with url: URL?, placeholder: Image? = nil, options: ImageOptions = [],
+        context: ImageContext = ImageContext(), completed: ImageLoadCompletion? = nil,
+        progress: LoadProgressHandler? = nil
+    ) -> ImageLoadOperation? {
+        TargetBinding.load(
+            url, into: ObjectIdentifier(self), target: self, placeholder: placeholder,
+            options: options, context: context, progress: progress, completed: completed,
+            deliver: { [weak self] image in self?.deliver(image) })
     }
 
     /// Cancels this target's running load for `operationKey` (nil: the default slot).
@@ -48,8 +51,9 @@ extension WebImageTarget {
 
     /// The URL most recently asked for with `operationKey` (nil: the default slot).
     public func imageURL(operationKey: String? = nil) -> URL? {
-        TargetRegistry.shared.url(for: TargetRegistry.Key(target: ObjectIdentifier(self), operation: operationKey ?? ""),
-                                  target: self)
+        TargetRegistry.shared.url(
+            for: TargetRegistry.Key(target: ObjectIdentifier(self), operation: operationKey ?? ""),
+            target: self)
     }
 
     private func deliver(_ image: Image?) {
@@ -64,10 +68,12 @@ extension WebImageTarget {
 /// The load flow every kind of target shares: cancel the slot's previous load, show the placeholder,
 /// load, deliver, and forget the operation when its final answer arrives.
 enum TargetBinding {
-    static func load(_ url: URL?, into identity: ObjectIdentifier, target: AnyObject & Sendable,
-                     placeholder: Image?, options: ImageOptions, context: ImageContext,
-                     progress: LoadProgressHandler?, completed: ImageLoadCompletion?,
-                     deliver: @escaping @Sendable (Image?) -> Void) -> ImageLoadOperation? {
+    static func load(
+        _ url: URL?, into identity: ObjectIdentifier, target: AnyObject & Sendable,
+        placeholder: Image?, options: ImageOptions, context: ImageContext,
+        progress: LoadProgressHandler?, completed: ImageLoadCompletion?,
+        deliver: @escaping @Sendable (Image?) -> Void
+    ) -> ImageLoadOperation? {
         let key = TargetRegistry.Key(target: identity, operation: context.operationKey ?? "")
         TargetRegistry.shared.cancel(key)
         TargetRegistry.shared.remember(url, for: key, target: target)

@@ -21,8 +21,10 @@ public final class FileLoader: ImageLoader {
     public let logger: Logger
 
     /// A loader with `configuration`; `coders` decode partial images for `.progressiveLoad`.
-    public init(configuration: FileLoaderConfiguration = FileLoaderConfiguration(), coders: ImageCodersManager = .shared,
-                logger: Logger = Logger(label: "SwiftWebImage.FileLoader")) {
+    public init(
+        configuration: FileLoaderConfiguration = FileLoaderConfiguration(), coders: ImageCodersManager = .shared,
+        logger: Logger = Logger(label: "SwiftWebImage.FileLoader")
+    ) {
         self.configuration = configuration
         self.coders = coders
         self.logger = logger
@@ -48,10 +50,11 @@ public final class FileLoader: ImageLoader {
     /// The scheme of imgproxy's local sources, read under ``FileLoaderConfiguration/localRoot``.
     public static let localScheme = "local"
 
-
-    public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
-                             progress: LoadProgressHandler?,
-                             completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    public func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext,
+        progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         let operation = FileReadOperation()
         var configuration = self.configuration
         // The context's request modifier may refuse a file or point at another one; the allowed roots
@@ -75,12 +78,14 @@ public final class FileLoader: ImageLoader {
             url = root.appendingPathComponent(url.path)
             configuration.allowedRoots = [root]
         }
-        let decoder: (any IncrementalImageDecoder)? = options.contains(.progressiveLoad) && progress != nil
+        let decoder: (any IncrementalImageDecoder)? =
+            options.contains(.progressiveLoad) && progress != nil
             ? (context.imageCoder as? any ProgressiveImageCoder ?? coders)
                 .makeIncrementalDecoder(options: context.decodeOptions(for: options, url: url))
             : nil
-        let reader = FileReader(path: url.path, configuration: configuration, operation: operation,
-                                progress: progress, decoder: decoder.map(DecoderBox.init), logger: logger)
+        let reader = FileReader(
+            path: url.path, configuration: configuration, operation: operation,
+            progress: progress, decoder: decoder.map(DecoderBox.init), logger: logger)
         DispatchQueue.global(qos: options.contains(.highPriority) ? .userInitiated : .utility).async {
             let result = reader.read()
             operation.markReaderDone()

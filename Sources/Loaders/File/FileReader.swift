@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImageCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,8 +68,10 @@ struct FileReader: Sendable {
                 try decoder.decoder.append(data.subdata(in: received..<(received + got)))
             }
             received += got
-            progress?(LoadProgress(receivedBytes: Int64(received), expectedBytes: Int64(size),
-                                   partialImage: decoder?.decoder.partialImage()))
+            progress?(
+                LoadProgress(
+                    receivedBytes: Int64(received), expectedBytes: Int64(size),
+                    partialImage: decoder?.decoder.partialImage()))
         }
         data.count = received
         let image = try decoder.map { box throws(ImageError) in try box.decoder.finish() }
@@ -90,7 +93,8 @@ struct FileReader: Sendable {
                 return resolved == rootPath || resolved.hasPrefix(prefix)
             }
             if !allowed {
-                logger.debug("read refused: outside the allowed roots", metadata: ["path": "\(path)", "resolved": "\(resolved)"])
+                logger.debug(
+                    "read refused: outside the allowed roots", metadata: ["path": "\(path)", "resolved": "\(resolved)"])
                 throw .fileIO(path: path, reason: "outside the loader's allowed directories")
             }
         }
@@ -99,9 +103,13 @@ struct FileReader: Sendable {
 
     /// The file is larger than ``FileLoaderConfiguration/maxFileSize``; `what` says by how much.
     private func overLimit(_ what: String) -> ImageError {
-        logger.debug("read refused: over the size limit", metadata: [
-            "path": "\(path)", "size": "\(what)", "limit": "\(configuration.maxFileSize)"])
-        return .fileIO(path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
+        logger.debug(
+            "read refused: over the size limit",
+            metadata: [
+                "path": "\(path)", "size": "\(what)", "limit": "\(configuration.maxFileSize)",
+            ])
+        return .fileIO(
+            path: path, reason: "\(what), over the file loader's maxFileSize of \(configuration.maxFileSize) bytes")
     }
 
     private func failure(_ code: Int32) -> ImageError {

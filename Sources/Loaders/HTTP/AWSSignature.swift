@@ -16,8 +16,10 @@ public struct AWSSignature: Sendable, Hashable {
     public var service: String
 
     /// A signature with these credentials, for `region` and `service`.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, region: String,
-                service: String = "s3") {
+    public init(
+        accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, region: String,
+        service: String = "s3"
+    ) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -27,12 +29,15 @@ public struct AWSSignature: Sendable, Hashable {
 
     /// Credentials from AWS's standard variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
     /// `AWS_SESSION_TOKEN`, `AWS_REGION` or `AWS_DEFAULT_REGION`, else `us-east-1`); nil without a key pair.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
-                                       service: String = "s3") -> AWSSignature? {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        service: String = "s3"
+    ) -> AWSSignature? {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         guard let key = value("AWS_ACCESS_KEY_ID"), let secret = value("AWS_SECRET_ACCESS_KEY") else { return nil }
-        return AWSSignature(accessKeyID: key, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"),
-                            region: value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1", service: service)
+        return AWSSignature(
+            accessKeyID: key, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"),
+            region: value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1", service: service)
     }
 
     /// libcurl's provider string: `aws:amz:REGION:SERVICE`.
@@ -41,7 +46,8 @@ public struct AWSSignature: Sendable, Hashable {
     /// The headers signed with every request: the payload hash S3 requires (a GET's body is empty) and
     /// the session token.
     var headerLines: [String] {
-        ["x-amz-content-sha256: " + Self.emptyPayloadHash] + (sessionToken.map { ["x-amz-security-token: \($0)"] } ?? [])
+        ["x-amz-content-sha256: " + Self.emptyPayloadHash]
+            + (sessionToken.map { ["x-amz-security-token: \($0)"] } ?? [])
     }
 
     /// SHA-256 of no bytes, in hex.

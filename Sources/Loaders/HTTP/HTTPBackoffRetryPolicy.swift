@@ -46,9 +46,11 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
     public static let retriedNetworkCodes: Set<Int> = [7, 16, 18, 33, 52, 55, 56, 92]
 
     /// A policy with the stated defaults, or the values given.
-    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
-                maxRetryAfter: Duration = .seconds(60), retriedStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-                retriedMethods: Set<String> = ["GET", "HEAD"]) {
+    public init(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+        maxRetryAfter: Duration = .seconds(60), retriedStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retriedMethods: Set<String> = ["GET", "HEAD"]
+    ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -61,7 +63,8 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
     /// the method idempotent and attempts are left; `.stop` otherwise.
     public func decision(for failure: HTTPRetryContext) -> HTTPRetryDecision {
         guard failure.attempt < maxAttempts, retriedMethods.contains(failure.method.uppercased()),
-              isTransient(failure.error) else { return .stop }
+            isTransient(failure.error)
+        else { return .stop }
         if let asked = failure.retryAfter {
             return asked <= maxRetryAfter ? .retry(after: asked) : .stop
         }
@@ -76,7 +79,7 @@ public struct HTTPBackoffRetryPolicy: HTTPRetryPolicy {
         // Doubling stops once past maxDelay, so no shift or product overflows.
         var ceiling = max(.zero, baseDelay)
         var doublings = max(0, attempt - 1)
-        let doublingLimit = Duration.seconds(Int64.max / 4)   // far past any delay; doubling stays in range
+        let doublingLimit = Duration.seconds(Int64.max / 4)  // far past any delay; doubling stays in range
         while doublings > 0 && (ceiling < maxDelay) && (ceiling > .zero) && (ceiling < doublingLimit) {
             ceiling *= 2
             doublings -= 1

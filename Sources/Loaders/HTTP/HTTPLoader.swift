@@ -38,26 +38,34 @@ public final class HTTPLoader: ImageLoader {
     /// When the system refuses a new thread (a process or container at its thread limit), the loader
     /// is still made, and every request fails at once with ``HTTPLoaderFailure/network(curlCode:)``
     /// (libcurl's `CURLE_FAILED_INIT`) saying why, instead of waiting for a thread that never runs.
-    public convenience init(configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration(),
-                            logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader")) {
+    public convenience init(
+        configuration: HTTPLoaderConfiguration = HTTPLoaderConfiguration(),
+        logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader")
+    ) {
         self.init(configuration: configuration, logger: logger, startThread: EventThread.start)
     }
 
     /// A loader whose event thread is started by `startThread` (which returns 0 or an `errno`); tests
     /// use it to see a refused thread.
-    init(configuration: HTTPLoaderConfiguration, logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
-         startThread: (@escaping @Sendable () -> Void) -> Int32) {
+    init(
+        configuration: HTTPLoaderConfiguration, logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
+        startThread: (@escaping @Sendable () -> Void) -> Int32
+    ) {
         self.configuration = configuration
         self.logger = logger
         broadcaster = EventBroadcaster()
         scheduler = TransferScheduler(configuration: configuration, events: broadcaster)
         builder = RequestBuilder(configuration: configuration)
         let scheduler = self.scheduler
-        let failure = startThread { CurlMultiLoop(scheduler: scheduler, configuration: configuration, logger: logger).run() }
+        let failure = startThread {
+            CurlMultiLoop(scheduler: scheduler, configuration: configuration, logger: logger).run()
+        }
         if failure != 0 {
             let reason = String(cString: strerror(failure))
-            scheduler.refuseAll(.httpLoader(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue)),
-                                            message: "the loader could not start its event thread: \(reason)"))
+            scheduler.refuseAll(
+                .httpLoader(
+                    .network(curlCode: Int(CURLE_FAILED_INIT.rawValue)),
+                    message: "the loader could not start its event thread: \(reason)"))
             // Shut down already, so it frees libcurl's handles and returns at once.
             CurlMultiLoop(scheduler: scheduler, configuration: configuration, logger: logger).run()
         }
@@ -104,9 +112,11 @@ public final class HTTPLoader: ImageLoader {
     /// Starts (or joins) the download of `url` for `ImageManager`; the returned operation is this
     /// caller's ``HTTPDownloadToken``. Failures before anything is queued (a refused or invalid request,
     /// a full queue) complete at once and return a finished operation.
-    public func requestImage(with url: URL, options: ImageOptions, context: ImageContext,
-                             progress: LoadProgressHandler?,
-                             completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    public func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext,
+        progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         switch download(url, options: options, context: context, progress: progress, completion: completion) {
         case .success(let token): return token
         case .failure(let error):
@@ -118,16 +128,22 @@ public final class HTTPLoader: ImageLoader {
     /// Starts (or joins) the download of `url`, returning this caller's token, or the error that stopped
     /// it before anything was queued (a refused or invalid request, a full queue). `completion` runs
     /// exactly once unless the token is cancelled first.
-    public func download(_ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
-                         progress: LoadProgressHandler? = nil,
-                         completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void)
-        -> Result<HTTPDownloadToken, ImageError> {
+    public func download(
+        _ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: LoadProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    )
+        -> Result<HTTPDownloadToken, ImageError>
+    {
         let request: PreparedRequest
         switch builder.prepare(url: url, options: options, context: context) {
         case .success(let prepared): request = prepared
         case .failure(let error):
-            (context.logger ?? logger).debug("request refused", metadata: [
-                "url": "\(url)", "error": "\(error)"])
+            (context.logger ?? logger).debug(
+                "request refused",
+                metadata: [
+                    "url": "\(url)", "error": "\(error)",
+                ])
             return .failure(error)
         }
         let decryptor = context.downloadDecryptor ?? configuration.decryptor
@@ -141,8 +157,9 @@ public final class HTTPLoader: ImageLoader {
         let interval = UInt64(max(0, context.minimumProgressInterval) * 1_000_000_000)
         let responseModifier = context.responseModifier ?? configuration.responseModifier
         let queued = scheduler.enqueue(request, priority: TransferPriority(options), partialImages: partial) { token in
-            Subscriber(token: token, progress: progress, completion: completion, wantsPartialImages: wantsPartial,
-                       progressInterval: interval, responseModifier: responseModifier, decryptor: decryptor)
+            Subscriber(
+                token: token, progress: progress, completion: completion, wantsPartialImages: wantsPartial,
+                progressInterval: interval, responseModifier: responseModifier, decryptor: decryptor)
         }
         let logger = request.logger ?? self.logger
         switch queued {

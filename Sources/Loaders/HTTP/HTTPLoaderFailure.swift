@@ -38,9 +38,13 @@ public enum HTTPLoaderFailure: LoaderFailureReason {
 extension ImageError {
     /// The HTTP loader's failure `reason`, with libcurl's or the loader's `message` and the status of the
     /// last response head (when one came); retryable as ``HTTPLoaderFailure/isRetryable`` says.
-    public static func httpLoader(_ reason: HTTPLoaderFailure, message: String = "", statusCode: Int? = nil) -> ImageError {
-        .loadingFailed(LoadingFailure(message: message, isRetryable: reason.isRetryable, statusCode: statusCode,
-                                      reason: reason))
+    public static func httpLoader(
+        _ reason: HTTPLoaderFailure, message: String = "", statusCode: Int? = nil
+    ) -> ImageError {
+        .loadingFailed(
+            LoadingFailure(
+                message: message, isRetryable: reason.isRetryable, statusCode: statusCode,
+                reason: reason))
     }
 
     /// The HTTP loader's reason when this is one of its loading failures, nil otherwise.

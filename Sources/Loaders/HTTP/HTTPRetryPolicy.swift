@@ -49,8 +49,10 @@ public struct HTTPRetryContext: Sendable {
 
     /// A context for `attempt` failing with `error`; `retryAfter` is read from `responseHeaders`
     /// as of `now`.
-    public init(url: URL, method: String = "GET", error: ImageError, attempt: Int, statusCode: Int? = nil,
-                responseHeaders: [String: String] = [:], now: Date = Date()) {
+    public init(
+        url: URL, method: String = "GET", error: ImageError, attempt: Int, statusCode: Int? = nil,
+        responseHeaders: [String: String] = [:], now: Date = Date()
+    ) {
         self.url = url
         self.method = method
         self.error = error

@@ -45,8 +45,9 @@ public struct HTTPTLSConfiguration: Sendable, Hashable {
     var pinnedPublicKeyOption: String? {
         guard !pinnedPublicKeySHA256.isEmpty else { return nil }
         for pin in pinnedPublicKeySHA256 {
-            precondition(Data(base64Encoded: pin)?.count == Self.sha256DigestBytes,
-                         "HTTPTLSConfiguration.pinnedPublicKeySHA256: \"\(pin)\" is not a base64 SHA-256 digest")
+            precondition(
+                Data(base64Encoded: pin)?.count == Self.sha256DigestBytes,
+                "HTTPTLSConfiguration.pinnedPublicKeySHA256: \"\(pin)\" is not a base64 SHA-256 digest")
         }
         return pinnedPublicKeySHA256.map { "sha256//\($0)" }.joined(separator: ";")
     }

@@ -25,9 +25,11 @@ public struct HTTPTransferMetrics: Sendable, Hashable {
     public var attempts: Int
 
     /// Metrics with every value given.
-    public init(nameLookup: Duration, connect: Duration, tlsHandshake: Duration,
-                firstByte: Duration, total: Duration, bytesReceived: Int64, httpVersion: String,
-                reusedConnection: Bool, redirectCount: Int, attempts: Int) {
+    public init(
+        nameLookup: Duration, connect: Duration, tlsHandshake: Duration,
+        firstByte: Duration, total: Duration, bytesReceived: Int64, httpVersion: String,
+        reusedConnection: Bool, redirectCount: Int, attempts: Int
+    ) {
         self.nameLookup = nameLookup
         self.connect = connect
         self.tlsHandshake = tlsHandshake

@@ -34,13 +34,16 @@ public final class S3Loader: ImageLoader {
         return httpLoader.shouldBlockFailedURL(target, error: error)
     }
 
-    public func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                             completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    public func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         guard let target = configuration.objectURL(for: url) else {
             completion(.failure(.invalidURL("not an S3 object URL (s3://bucket/key): \(url.absoluteString)")))
             return FinishedOperation()
         }
-        return httpLoader.requestImage(with: target, options: options, context: context, progress: progress, completion: completion)
+        return httpLoader.requestImage(
+            with: target, options: options, context: context, progress: progress, completion: completion)
     }
 }
 
@@ -66,27 +69,34 @@ public struct S3LoaderConfiguration: Sendable {
     /// The HTTP URL of the object `url` (`s3://bucket/key[?versionId=...]`) names; nil when it names none.
     public func objectURL(for url: URL) -> URL? {
         guard url.scheme?.lowercased() == S3Loader.scheme, let bucket = url.host, !bucket.isEmpty,
-              url.path.count > 1 else { return nil }
+            url.path.count > 1
+        else { return nil }
         let base = endpoint ?? URL(string: "https://s3.\(signature.region).amazonaws.com")!
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
-        let basePath = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast())
+        let basePath =
+            components.percentEncodedPath.hasSuffix("/")
+            ? String(components.percentEncodedPath.dropLast())
             : components.percentEncodedPath
         let key = url.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? String($0) }.joined(separator: "/")
+            .map { $0.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? String($0) }.joined(
+                separator: "/")
         if usesPathStyle {
             components.percentEncodedPath = basePath + "/" + bucket + "/" + key
         } else {
             components.host = bucket + "." + (components.host ?? "")
             components.percentEncodedPath = basePath + "/" + key
         }
-        if let version = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "versionId" })?.value {
+        if let version = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: {
+            $0.name == "versionId"
+        })?.value {
             components.queryItems = [URLQueryItem(name: "versionId", value: version)]
         }
         return components.url
     }
 
     /// What a key segment keeps unescaped: S3's unreserved characters (the signature covers the path as sent).
-    static let keyCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static let keyCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
 
 /// The operation of a request answered before it started: nothing to cancel.

@@ -31,8 +31,9 @@ public struct HTTPServerRequest: Sendable {
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         let query = pathEnd == target.endIndex ? "" : String(target[target.index(after: pathEnd)...])
-        return HTTPServerRequest(method: String(parts[0]), path: String(target[..<pathEnd]), query: query,
-                                 headers: headers, body: [])
+        return HTTPServerRequest(
+            method: String(parts[0]), path: String(target[..<pathEnd]), query: query,
+            headers: headers, body: [])
     }
 
     /// Whether the client asked to close the connection after this request.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebImageCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,7 +148,8 @@ public final class LoopbackHTTPServer: Sendable {
                 if let handler {
                     try handler(request, connection)
                 } else {
-                    try connection.respond(status: 404, headers: [("Content-Type", "text/plain")], body: Array("not found".utf8))
+                    try connection.respond(
+                        status: 404, headers: [("Content-Type", "text/plain")], body: Array("not found".utf8))
                 }
             } catch {
                 return

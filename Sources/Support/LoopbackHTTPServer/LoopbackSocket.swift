@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,9 @@ public enum LoopbackSocket {
     /// A new socket bound to `address` (any 127.x.y.z on Linux) and `port`, or a free port when it is 0,
     /// with `SO_REUSEADDR` (so a port whose server just closed can be bound again through its connections
     /// in TIME_WAIT), and the port it got. The caller owns the descriptor.
-    public static func bound(address: String = "127.0.0.1", port: UInt16 = 0) throws -> (descriptor: Int32, port: UInt16) {
+    public static func bound(
+        address: String = "127.0.0.1", port: UInt16 = 0
+    ) throws -> (descriptor: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var yes: Int32 = 1
@@ -20,7 +23,9 @@ public enum LoopbackSocket {
         socketAddress.sin_port = port.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else {
             let code = errno
@@ -32,8 +37,10 @@ public enum LoopbackSocket {
 
     /// A socket bound as ``bound(address:port:)`` does and listening with room for `backlog` pending
     /// connections, and its port: what an accept loop runs on. The caller owns the descriptor.
-    public static func listening(address: String = "127.0.0.1", port: UInt16 = 0,
-                                 backlog: Int32 = 1024) throws -> (descriptor: Int32, port: UInt16) {
+    public static func listening(
+        address: String = "127.0.0.1", port: UInt16 = 0,
+        backlog: Int32 = 1024
+    ) throws -> (descriptor: Int32, port: UInt16) {
         let (fd, port) = try bound(address: address, port: port)
         guard listen(fd, backlog) == 0 else {
             let code = errno
@@ -55,8 +62,10 @@ public enum LoopbackSocket {
     /// A new socket connected to `address`:`port`; the caller owns the descriptor. `receiveBuffer` shrinks
     /// the socket's receive buffer before connecting (a small window makes a client that does not read
     /// hold the server's writes back soon).
-    public static func connected(to port: UInt16, address: String = "127.0.0.1",
-                                 receiveBuffer: Int32? = nil) throws -> Int32 {
+    public static func connected(
+        to port: UInt16, address: String = "127.0.0.1",
+        receiveBuffer: Int32? = nil
+    ) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if var size = receiveBuffer {
@@ -67,7 +76,9 @@ public enum LoopbackSocket {
         socketAddress.sin_addr.s_addr = inet_addr(address)
         socketAddress.sin_port = port.bigEndian
         let connected = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             let code = errno
@@ -90,7 +101,9 @@ public enum LoopbackSocket {
     public static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { return false }
             offset += sent

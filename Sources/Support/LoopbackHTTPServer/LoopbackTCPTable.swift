@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,8 @@ public enum LoopbackTCPTable {
         let remote = "0100007F:" + String(format: "%04X", port)
         return rows(of: "/proc/net/tcp").reduce(0) { total, fields in
             guard fields.count > 4, fields[2] == remote, let queues = fields[4].split(separator: ":").last,
-                  let unread = Int(queues, radix: 16) else { return total }
+                let unread = Int(queues, radix: 16)
+            else { return total }
             return total + unread
         }
     }

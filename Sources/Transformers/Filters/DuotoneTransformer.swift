@@ -23,7 +23,8 @@ public struct DuotoneTransformer: FrameTransformer {
 
     /// A duotone; throws `ImageError/invalidParameter(name:reason:)` for an intensity outside 0...1.
     public init(intensity: Double, dark: RGBAColor = .black, light: RGBAColor = .white) throws(ImageError) {
-        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
+        self.intensity = try FilterParameter.checked(
+            intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
         self.dark = dark
         self.light = light
     }
@@ -61,7 +62,8 @@ public struct MonochromeTransformer: FrameTransformer {
     /// A monochrome palette; throws `ImageError/invalidParameter(name:reason:)` for an intensity outside
     /// 0...1.
     public init(intensity: Double, color: RGBAColor = MonochromeTransformer.defaultColor) throws(ImageError) {
-        self.intensity = try FilterParameter.checked(intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
+        self.intensity = try FilterParameter.checked(
+            intensity, name: "intensity", in: DuotoneTransformer.intensityRange)
         self.color = color
     }
 
@@ -89,7 +91,8 @@ struct ToneMap {
         (0..<256).map { level in
             let t = Double(level) / 255
             // The first segment of non-zero length that reaches t.
-            let index = (0..<(stops.count - 1)).first { stops[$0].0 < stops[$0 + 1].0 && t <= stops[$0 + 1].0 }
+            let index =
+                (0..<(stops.count - 1)).first { stops[$0].0 < stops[$0 + 1].0 && t <= stops[$0 + 1].0 }
                 ?? stops.count - 2
             let lower = stops[index], upper = stops[index + 1]
             let span = upper.0 - lower.0

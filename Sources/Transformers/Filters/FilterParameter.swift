@@ -8,7 +8,7 @@ enum FilterParameter {
         guard range.contains(value) else {
             throw .invalidParameter(name: name, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
-        return value == 0 ? 0 : value   // -0 and 0 are the same parameter and must give the same key
+        return value == 0 ? 0 : value  // -0 and 0 are the same parameter and must give the same key
     }
 
     /// `value` printed for a transformer key: Swift's shortest text that reads back as the same Double.

@@ -10,8 +10,10 @@ enum FloatRow {
     static let alphaScale: Float = 1 / 255
 
     /// Writes the `width * channels` samples of one row of `layout` pixels to `destination`.
-    static func load(_ source: UnsafePointer<UInt8>, width: Int, layout: PixelLayout,
-                     into destination: UnsafeMutablePointer<Float>) {
+    static func load(
+        _ source: UnsafePointer<UInt8>, width: Int, layout: PixelLayout,
+        into destination: UnsafeMutablePointer<Float>
+    ) {
         if layout.hasAlpha {
             for x in 0..<width {
                 let o = x * 4
@@ -34,8 +36,10 @@ enum FloatRow {
 
     /// Writes one row of samples back as 8-bit `layout` pixels, rounded and clamped to 0...255
     /// (RGBA un-premultiplied; a pixel whose alpha rounds to 0 becomes transparent black).
-    static func store(_ source: UnsafePointer<Float>, width: Int, layout: PixelLayout,
-                      into destination: UnsafeMutablePointer<UInt8>) {
+    static func store(
+        _ source: UnsafePointer<Float>, width: Int, layout: PixelLayout,
+        into destination: UnsafeMutablePointer<UInt8>
+    ) {
         if layout.hasAlpha {
             for x in 0..<width {
                 let o = x * 4

@@ -35,32 +35,35 @@ extension GaussianBlur {
                         var rows = [UnsafePointer<Float>]()
                         rows.reserveCapacity(taps)
                         padded.withUnsafeMutableBufferPointer { padded in
-                        ring.withUnsafeMutableBufferPointer { ring in
-                        sum.withUnsafeMutableBufferPointer { sum in
-                            let band = slice(part, of: parts, count: height)
-                            var nextRow = max(0, band.lowerBound - radius)
-                            for y in band {
-                                while nextRow <= min(height - 1, y + radius) {
-                                    let row = source.address + nextRow * pixels.bytesPerRow
-                                    filterRow(row, width: width, layout: layout, radius: radius,
-                                              weights: weights, padded: padded.baseAddress!,
-                                              output: ring.baseAddress! + (nextRow % taps) * samples)
-                                    nextRow += 1
+                            ring.withUnsafeMutableBufferPointer { ring in
+                                sum.withUnsafeMutableBufferPointer { sum in
+                                    let band = slice(part, of: parts, count: height)
+                                    var nextRow = max(0, band.lowerBound - radius)
+                                    for y in band {
+                                        while nextRow <= min(height - 1, y + radius) {
+                                            let row = source.address + nextRow * pixels.bytesPerRow
+                                            filterRow(
+                                                row, width: width, layout: layout, radius: radius,
+                                                weights: weights, padded: padded.baseAddress!,
+                                                output: ring.baseAddress! + (nextRow % taps) * samples)
+                                            nextRow += 1
+                                        }
+                                        rows.removeAll(keepingCapacity: true)
+                                        for k in 0..<taps {
+                                            let row = min(max(y - radius + k, 0), height - 1)
+                                            rows.append(UnsafePointer(ring.baseAddress! + (row % taps) * samples))
+                                        }
+                                        rows.withUnsafeBufferPointer { rows in
+                                            VectorLoops.weightedSum(
+                                                rows: rows, weights: weights, output: sum.baseAddress!,
+                                                count: samples)
+                                        }
+                                        FloatRow.store(
+                                            sum.baseAddress!, width: width, layout: layout,
+                                            into: output.address + y * samples)
+                                    }
                                 }
-                                rows.removeAll(keepingCapacity: true)
-                                for k in 0..<taps {
-                                    let row = min(max(y - radius + k, 0), height - 1)
-                                    rows.append(UnsafePointer(ring.baseAddress! + (row % taps) * samples))
-                                }
-                                rows.withUnsafeBufferPointer { rows in
-                                    VectorLoops.weightedSum(rows: rows, weights: weights, output: sum.baseAddress!,
-                                                            count: samples)
-                                }
-                                FloatRow.store(sum.baseAddress!, width: width, layout: layout,
-                                               into: output.address + y * samples)
                             }
-                        }
-                        }
                         }
                     }
                 }
@@ -70,9 +73,11 @@ extension GaussianBlur {
 
     /// One source row converted to samples, padded with `radius` copies of its edge pixels each side and
     /// convolved along the row into `output`.
-    private static func filterRow(_ source: UnsafePointer<UInt8>, width: Int, layout: PixelLayout, radius: Int,
-                                  weights: UnsafeBufferPointer<Float>, padded: UnsafeMutablePointer<Float>,
-                                  output: UnsafeMutablePointer<Float>) {
+    private static func filterRow(
+        _ source: UnsafePointer<UInt8>, width: Int, layout: PixelLayout, radius: Int,
+        weights: UnsafeBufferPointer<Float>, padded: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>
+    ) {
         let channels = layout.bytesPerPixel
         let interior = padded + radius * channels
         FloatRow.load(source, width: width, layout: layout, into: interior)

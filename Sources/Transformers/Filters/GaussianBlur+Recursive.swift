@@ -41,34 +41,37 @@ extension GaussianBlur {
                     var group = [Float](repeating: 0, count: rowGroup * samples)
                     var forward = [SIMD4<Float>](repeating: .zero, count: 2 * (width + rowRun))
                     group.withUnsafeMutableBufferPointer { group in
-                    forward.withUnsafeMutableBufferPointer { forward in
-                        let band = slice(part, of: parts, count: height)
-                        for first in stride(from: band.lowerBound, to: band.upperBound, by: rowGroup) {
-                            let count = min(rowGroup, band.upperBound - first)
-                            for r in 0..<count {
-                                FloatRow.load(source.address + (first + r) * pixels.bytesPerRow, width: width,
-                                              layout: layout, into: group.baseAddress! + r * samples)
-                            }
-                            // Two rows at a time: their recursions are independent, so one fills the other's
-                            // wait for the previous step.
-                            for r in stride(from: 0, to: count, by: 2) {
-                                let row = group.baseAddress! + r * samples
-                                let second = r + 1 < count ? row + samples : nil
-                                for _ in 0..<passes {
-                                    filterRows(row, second, width: width, channels: channels, run: rowRun,
-                                               filter: filter, forward: forward.baseAddress!)
-                                }
-                            }
-                            for stripe in 0..<stripes {
-                                let pieceSamples = stripePixels(stripe) * channels
-                                let destination = target.address + stripeStart(stripe) + first * pieceSamples
+                        forward.withUnsafeMutableBufferPointer { forward in
+                            let band = slice(part, of: parts, count: height)
+                            for first in stride(from: band.lowerBound, to: band.upperBound, by: rowGroup) {
+                                let count = min(rowGroup, band.upperBound - first)
                                 for r in 0..<count {
-                                    storeFixed(group.baseAddress! + r * samples + stripe * stripeSamples,
-                                               count: pieceSamples, into: destination + r * pieceSamples)
+                                    FloatRow.load(
+                                        source.address + (first + r) * pixels.bytesPerRow, width: width,
+                                        layout: layout, into: group.baseAddress! + r * samples)
+                                }
+                                // Two rows at a time: their recursions are independent, so one fills the other's
+                                // wait for the previous step.
+                                for r in stride(from: 0, to: count, by: 2) {
+                                    let row = group.baseAddress! + r * samples
+                                    let second = r + 1 < count ? row + samples : nil
+                                    for _ in 0..<passes {
+                                        filterRows(
+                                            row, second, width: width, channels: channels, run: rowRun,
+                                            filter: filter, forward: forward.baseAddress!)
+                                    }
+                                }
+                                for stripe in 0..<stripes {
+                                    let pieceSamples = stripePixels(stripe) * channels
+                                    let destination = target.address + stripeStart(stripe) + first * pieceSamples
+                                    for r in 0..<count {
+                                        storeFixed(
+                                            group.baseAddress! + r * samples + stripe * stripeSamples,
+                                            count: pieceSamples, into: destination + r * pieceSamples)
+                                    }
                                 }
                             }
                         }
-                    }
                     }
                 }
             }
@@ -83,14 +86,15 @@ extension GaussianBlur {
                     var columns = [Float](repeating: 0, count: (height + columnRun) * stripeSamples)
                     var edges = [Float](repeating: 0, count: 2 * stripeSamples)
                     columns.withUnsafeMutableBufferPointer { columns in
-                    edges.withUnsafeMutableBufferPointer { edges in
-                        for stripe in slice(part, of: columnParts, count: stripes) {
-                            filterColumns(source.address + stripeStart(stripe), pixelCount: stripePixels(stripe),
-                                          height: height, layout: layout, run: columnRun, filter: filter,
-                                          passes: passes, columns: columns.baseAddress!, edges: edges.baseAddress!,
-                                          output: target.address + stripe * stripeSamples, outputRowSamples: samples)
+                        edges.withUnsafeMutableBufferPointer { edges in
+                            for stripe in slice(part, of: columnParts, count: stripes) {
+                                filterColumns(
+                                    source.address + stripeStart(stripe), pixelCount: stripePixels(stripe),
+                                    height: height, layout: layout, run: columnRun, filter: filter,
+                                    passes: passes, columns: columns.baseAddress!, edges: edges.baseAddress!,
+                                    output: target.address + stripe * stripeSamples, outputRowSamples: samples)
+                            }
                         }
-                    }
                     }
                 }
             }
@@ -102,11 +106,13 @@ extension GaussianBlur {
     /// edge for `run` rows of the last row's samples, then backward from a settled start, all in `columns`;
     /// the last pass writes the stripe's pixels to `output`, whose rows are `outputRowSamples` apart.
     /// `edges` holds two rows of scratch.
-    private static func filterColumns(_ source: UnsafePointer<UInt16>, pixelCount: Int,
-                                      height: Int, layout: PixelLayout, run: Int, filter: RecursiveGaussian,
-                                      passes: Int, columns: UnsafeMutablePointer<Float>,
-                                      edges: UnsafeMutablePointer<Float>,
-                                      output: UnsafeMutablePointer<UInt8>, outputRowSamples: Int) {
+    private static func filterColumns(
+        _ source: UnsafePointer<UInt16>, pixelCount: Int,
+        height: Int, layout: PixelLayout, run: Int, filter: RecursiveGaussian,
+        passes: Int, columns: UnsafeMutablePointer<Float>,
+        edges: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<UInt8>, outputRowSamples: Int
+    ) {
         let count = pixelCount * layout.bytesPerPixel
         let rows = height + run
         let edge = edges, lastRow = edges + count
@@ -118,17 +124,19 @@ extension GaussianBlur {
             lastRow.update(from: row(height - 1), count: count)
             for y in 0..<rows {
                 if y >= height { row(y).update(from: lastRow, count: count) }
-                VectorLoops.recursiveStep(input: row(y), previous: y >= 1 ? row(y - 1) : edge,
-                                          y >= 2 ? row(y - 2) : edge, y >= 3 ? row(y - 3) : edge,
-                                          output: row(y), count: count, coefficients: filter)
+                VectorLoops.recursiveStep(
+                    input: row(y), previous: y >= 1 ? row(y - 1) : edge,
+                    y >= 2 ? row(y - 2) : edge, y >= 3 ? row(y - 3) : edge,
+                    output: row(y), count: count, coefficients: filter)
             }
             // Past the run the forward output has settled on the last value: the backward pass starts there.
             edge.update(from: row(rows - 1), count: count)
             let isLast = pass == passes - 1
             for y in stride(from: rows - 1, through: 0, by: -1) {
-                VectorLoops.recursiveStep(input: row(y), previous: y + 1 < rows ? row(y + 1) : edge,
-                                          y + 2 < rows ? row(y + 2) : edge, y + 3 < rows ? row(y + 3) : edge,
-                                          output: row(y), count: count, coefficients: filter)
+                VectorLoops.recursiveStep(
+                    input: row(y), previous: y + 1 < rows ? row(y + 1) : edge,
+                    y + 2 < rows ? row(y + 2) : edge, y + 3 < rows ? row(y + 3) : edge,
+                    output: row(y), count: count, coefficients: filter)
                 if isLast && y < height {
                     FloatRow.store(row(y), width: pixelCount, layout: layout, into: output + y * outputRowSamples)
                 }
@@ -139,9 +147,11 @@ extension GaussianBlur {
     /// Runs the filter along one or two rows of samples in place: forward into `forward` (each row plus
     /// `run` pixels of its last pixel), then backward. With no `second` row, the first is filtered twice over
     /// (the second result is dropped), which costs nothing extra in a step-latency-bound loop.
-    private static func filterRows(_ first: UnsafeMutablePointer<Float>, _ second: UnsafeMutablePointer<Float>?,
-                                   width: Int, channels: Int, run: Int, filter: RecursiveGaussian,
-                                   forward: UnsafeMutablePointer<SIMD4<Float>>) {
+    private static func filterRows(
+        _ first: UnsafeMutablePointer<Float>, _ second: UnsafeMutablePointer<Float>?,
+        width: Int, channels: Int, run: Int, filter: RecursiveGaussian,
+        forward: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
         let other = second ?? first
         @inline(__always) func pixel(_ row: UnsafeMutablePointer<Float>, _ x: Int) -> SIMD4<Float> {
             let p = row + x * channels
@@ -154,8 +164,10 @@ extension GaussianBlur {
         // As VectorLoops.recursiveStep, with the newest output's product added last: only that multiply and
         // add wait for the previous step.
         let c1 = SIMD4(repeating: filter.c1), c2 = SIMD4(repeating: filter.c2), c3 = SIMD4(repeating: filter.c3)
-        @inline(__always) func step(_ input: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>,
-                                    _ p3: SIMD4<Float>) -> SIMD4<Float> {
+        @inline(__always) func step(
+            _ input: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>,
+            _ p3: SIMD4<Float>
+        ) -> SIMD4<Float> {
             (input + c2 * (p2 - input) + c3 * (p3 - input) - c1 * input) + c1 * p1
         }
         let length = width + run
@@ -186,7 +198,9 @@ extension GaussianBlur {
     }
 
     /// Samples (0...255) to 16-bit fixed point, rounded and clamped (a plain loop the compiler vectorises).
-    private static func storeFixed(_ samples: UnsafePointer<Float>, count: Int, into fixed: UnsafeMutablePointer<UInt16>) {
+    private static func storeFixed(
+        _ samples: UnsafePointer<Float>, count: Int, into fixed: UnsafeMutablePointer<UInt16>
+    ) {
         let highest = 255 * fixedPointScale
         for i in 0..<count {
             let value = min(max(samples[i] * fixedPointScale, 0), highest)
@@ -195,7 +209,8 @@ extension GaussianBlur {
     }
 
     /// 16-bit fixed point back to samples (a plain loop the compiler vectorises).
-    private static func loadFixed(_ fixed: UnsafePointer<UInt16>, count: Int, into samples: UnsafeMutablePointer<Float>) {
+    private static func loadFixed(_ fixed: UnsafePointer<UInt16>, count: Int, into samples: UnsafeMutablePointer<Float>)
+    {
         let unscale = 1 / fixedPointScale
         for i in 0..<count { samples[i] = Float(fixed[i]) * unscale }
     }

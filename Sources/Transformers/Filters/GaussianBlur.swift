@@ -40,11 +40,13 @@ enum GaussianBlur {
     }
 
     /// A new buffer of `pixels`' size and layout whose tightly packed bytes `fill` writes.
-    static func makeBuffer(like pixels: PixelBuffer,
-                           _ fill: (UnsafeMutablePointer<UInt8>) -> Void) -> PixelBuffer {
+    static func makeBuffer(
+        like pixels: PixelBuffer,
+        _ fill: (UnsafeMutablePointer<UInt8>) -> Void
+    ) -> PixelBuffer {
         let rowBytes = pixels.width * pixels.layout.bytesPerPixel
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * pixels.height) { buffer, initialized in
-            fill(buffer.baseAddress!)   // non-nil: width and height are positive here
+            fill(buffer.baseAddress!)  // non-nil: width and height are positive here
             initialized = rowBytes * pixels.height
         }
         return PixelBuffer(width: pixels.width, height: pixels.height, layout: pixels.layout, bytes: bytes)

@@ -9,8 +9,9 @@ enum Luma {
     /// The luma of one pixel, 0...255.
     @inline(__always)
     static func of(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
-        UInt8(truncatingIfNeeded: (Int(red) * redWeight + Int(green) * greenWeight + Int(blue) * blueWeight
-                                  + rounding) >> 16)
+        UInt8(
+            truncatingIfNeeded: (Int(red) * redWeight + Int(green) * greenWeight + Int(blue) * blueWeight
+                + rounding) >> 16)
     }
 
     /// The luma of Float samples (0...255, not rounded), for arithmetic that goes on afterwards.

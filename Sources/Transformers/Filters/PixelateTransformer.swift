@@ -20,7 +20,8 @@ public struct PixelateTransformer: FrameTransformer {
     /// Squares of `blockSize` pixels (1...``maximumBlockSize``).
     public init(blockSize: Int) throws(ImageError) {
         guard (1...Self.maximumBlockSize).contains(blockSize) else {
-            throw .invalidParameter(name: "blockSize", reason: "\(blockSize) is not within 1...\(Self.maximumBlockSize)")
+            throw .invalidParameter(
+                name: "blockSize", reason: "\(blockSize) is not within 1...\(Self.maximumBlockSize)")
         }
         self.blockSize = blockSize
     }

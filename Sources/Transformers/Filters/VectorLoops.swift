@@ -13,9 +13,11 @@ enum VectorLoops {
     /// `gain * x + c1 * p1 + c2 * p2 + c3 * p3` with `gain = 1 - c1 - c2 - c3` written so that the gain
     /// never appears: it is tiny for large sigmas, and rounding it to Float would change the brightness.
     /// `output` may be `input`.
-    static func recursiveStep(input: UnsafePointer<Float>, previous p1: UnsafePointer<Float>,
-                              _ p2: UnsafePointer<Float>, _ p3: UnsafePointer<Float>,
-                              output: UnsafeMutablePointer<Float>, count: Int, coefficients k: RecursiveGaussian) {
+    static func recursiveStep(
+        input: UnsafePointer<Float>, previous p1: UnsafePointer<Float>,
+        _ p2: UnsafePointer<Float>, _ p3: UnsafePointer<Float>,
+        output: UnsafeMutablePointer<Float>, count: Int, coefficients k: RecursiveGaussian
+    ) {
         let c1 = Vector(repeating: k.c1), c2 = Vector(repeating: k.c2), c3 = Vector(repeating: k.c3)
         var i = 0
         while i + lanes <= count {
@@ -32,8 +34,10 @@ enum VectorLoops {
     }
 
     /// `output[i] = Σ weights[k] * rows[k][i]`: one output row of a vertical convolution.
-    static func weightedSum(rows: UnsafeBufferPointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
-                            output: UnsafeMutablePointer<Float>, count: Int) {
+    static func weightedSum(
+        rows: UnsafeBufferPointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+        output: UnsafeMutablePointer<Float>, count: Int
+    ) {
         var i = 0
         while i + lanes <= count {
             var sum = Vector(repeating: 0)
@@ -51,8 +55,10 @@ enum VectorLoops {
 
     /// `output[i] = Σ weights[k] * input[i + k * step]`: one row of a horizontal convolution over a row
     /// padded on both sides, where `step` is the samples per pixel.
-    static func convolve(_ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
-                         output: UnsafeMutablePointer<Float>, count: Int) {
+    static func convolve(
+        _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
+        output: UnsafeMutablePointer<Float>, count: Int
+    ) {
         var i = 0
         while i + lanes <= count {
             var sum = Vector(repeating: 0)

@@ -9,6 +9,8 @@ enum CanvasLimit {
     /// Throws `ImageError/imageTooLarge(width:height:limit:)` when a `width` x `height` output is over the limit.
     static func check(width: Int, height: Int) throws(ImageError) {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || count > maxPixelCount { throw .imageTooLarge(width: width, height: height, limit: maxPixelCount) }
+        if overflow || count > maxPixelCount {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
+        }
     }
 }

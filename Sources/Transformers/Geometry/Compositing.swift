@@ -6,7 +6,8 @@ extension PixelBuffer {
     /// The result's layout holds both images (a colour overlay on gray makes RGB; transparency beneath
     /// stays RGBA; an opaque base stays opaque).
     func compositing(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double) -> PixelBuffer {
-        let target: PixelLayout = layout == .rgba8 ? .rgba8 : (layout == .gray8 && overlay.layout == .gray8 ? .gray8 : .rgb8)
+        let target: PixelLayout =
+            layout == .rgba8 ? .rgba8 : (layout == .gray8 && overlay.layout == .gray8 ? .gray8 : .rgb8)
         var base = converted(to: target).packed()
         let top = overlay.rgba8()
         let firstColumn = max(0, -x), lastColumn = min(top.width, base.width - x)
@@ -27,7 +28,7 @@ extension PixelBuffer {
                         let rest = 65025 - alpha
                         switch target {
                         case .rgba8:
-                            let baseAlpha = Int(dst[d + 3]) * 255   // 0...65025
+                            let baseAlpha = Int(dst[d + 3]) * 255  // 0...65025
                             let outAlpha = alpha + baseAlpha * rest / 65025
                             for c in 0..<3 {
                                 let premultiplied = Int(src[s + c]) * alpha + Int(dst[d + c]) * baseAlpha * rest / 65025

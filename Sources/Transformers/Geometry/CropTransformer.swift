@@ -56,7 +56,8 @@ public struct CropTransformer: FrameTransformer {
     public func transformed(_ image: Image) throws(ImageError) -> Image {
         guard image.animation != nil, case .gravity(.smart, _, _) = region else { return try transformedFrames(image) }
         let kept = rectangle(in: image.pixels)
-        return try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transformedFrames(image)
+        return try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transformedFrames(
+            image)
     }
 
     /// The cropped image, or nil when it cannot be made (the manager keeps the original).
@@ -92,6 +93,7 @@ public struct CropTransformer: FrameTransformer {
 
 /// `FrameTransformer`'s own `transformed(_:)` (frame by frame), for conformers that shadow it with a
 /// version of their own and still need it: in a generic context the extension's method is the one called.
-func frameByFrame<Transformer: FrameTransformer>(_ transformer: Transformer, _ image: Image) throws(ImageError) -> Image {
+func frameByFrame<Transformer: FrameTransformer>(_ transformer: Transformer, _ image: Image) throws(ImageError) -> Image
+{
     try transformer.transformed(image)
 }

@@ -18,12 +18,15 @@ public struct ExtendTransformer: FrameTransformer {
 
     /// Grows the canvas to at least `width` x `height` (0 for a side means "keep it"; neither may be negative
     /// or over `CanvasLimit`), the image placed by `gravity` on `background`.
-    public init(width: Int, height: Int, gravity: Gravity = .center, background: RGBAColor = .transparent) throws(ImageError) {
+    public init(
+        width: Int, height: Int, gravity: Gravity = .center, background: RGBAColor = .transparent
+    ) throws(ImageError) {
         guard width >= 0, height >= 0 else {
             throw .invalidParameter(name: "extend size", reason: "\(width)x\(height) must not be negative")
         }
         do { try CanvasLimit.check(width: width, height: height) } catch {
-            throw .invalidParameter(name: "extend size", reason: "\(width)x\(height) is over \(CanvasLimit.maxPixelCount) pixels")
+            throw .invalidParameter(
+                name: "extend size", reason: "\(width)x\(height) is over \(CanvasLimit.maxPixelCount) pixels")
         }
         try gravity.validate()
         (self.width, self.height, self.gravity, self.background) = (width, height, gravity, background)
@@ -37,9 +40,11 @@ public struct ExtendTransformer: FrameTransformer {
         let canvasWidth = max(width, pixels.width), canvasHeight = max(height, pixels.height)
         if canvasWidth == pixels.width && canvasHeight == pixels.height { return pixels }
         try CanvasLimit.check(width: canvasWidth, height: canvasHeight)
-        let origin = gravity.regionOrigin(regionWidth: pixels.width, regionHeight: pixels.height,
-                                          containerWidth: canvasWidth, containerHeight: canvasHeight)
-        return pixels.placed(onCanvasWidth: canvasWidth, height: canvasHeight, x: origin.x, y: origin.y,
-                             background: background)
+        let origin = gravity.regionOrigin(
+            regionWidth: pixels.width, regionHeight: pixels.height,
+            containerWidth: canvasWidth, containerHeight: canvasHeight)
+        return pixels.placed(
+            onCanvasWidth: canvasWidth, height: canvasHeight, x: origin.x, y: origin.y,
+            background: background)
     }
 }

@@ -18,7 +18,8 @@ public struct PaddingTransformer: FrameTransformer {
     /// Throws `ImageError/invalidParameter(name:reason:)` for a negative side.
     public init(top: Int, right: Int, bottom: Int, left: Int, background: RGBAColor = .transparent) throws(ImageError) {
         guard top >= 0, right >= 0, bottom >= 0, left >= 0 else {
-            throw .invalidParameter(name: "padding", reason: "\(top), \(right), \(bottom), \(left) must not be negative")
+            throw .invalidParameter(
+                name: "padding", reason: "\(top), \(right), \(bottom), \(left) must not be negative")
         }
         (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
         self.background = background

@@ -26,7 +26,8 @@ struct PixmanRotation {
             // background is mixed in afterwards by geometric coverage (see `finish`).
             dest = [UInt32](repeating: 0, count: width * height)
             try transform(&source, pixels.width, pixels.height, format: PIXMAN_a8r8g8b8, into: &dest, op: PIXMAN_OP_SRC)
-            return finish(dest, layout: layout, background: background, sourceWidth: pixels.width, sourceHeight: pixels.height)
+            return finish(
+                dest, layout: layout, background: background, sourceWidth: pixels.width, sourceHeight: pixels.height)
         }
         // Opaque: the rotated image OVER the background is the lerp by coverage the edges need.
         dest = [UInt32](repeating: backgroundPixel, count: width * height)
@@ -35,29 +36,36 @@ struct PixmanRotation {
     }
 
     /// Runs pixman: `source` through the rotation onto `dest` with `op`.
-    private func transform(_ source: inout [UInt32], _ sourceWidth: Int, _ sourceHeight: Int,
-                           format: pixman_format_code_t, into dest: inout [UInt32], op: pixman_op_t) throws(ImageError) {
+    private func transform(
+        _ source: inout [UInt32], _ sourceWidth: Int, _ sourceHeight: Int,
+        format: pixman_format_code_t, into dest: inout [UInt32], op: pixman_op_t
+    ) throws(ImageError) {
         let r = rotation
-        func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }   // 16.16
+        func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }  // 16.16
         let wrapped = source.withUnsafeMutableBufferPointer { src in
             dest.withUnsafeMutableBufferPointer { dst -> Bool in
                 // Ownership: the pixman images borrow these buffers only until they are unreferenced below,
                 // inside the closures that keep the buffers alive.
-                let sourceImage = pixman_image_create_bits(format, Int32(sourceWidth), Int32(sourceHeight),
-                                                           src.baseAddress, Int32(sourceWidth * 4))
-                let destImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(r.width), Int32(r.height),
-                                                         dst.baseAddress, Int32(r.width * 4))
+                let sourceImage = pixman_image_create_bits(
+                    format, Int32(sourceWidth), Int32(sourceHeight),
+                    src.baseAddress, Int32(sourceWidth * 4))
+                let destImage = pixman_image_create_bits(
+                    PIXMAN_a8r8g8b8, Int32(r.width), Int32(r.height),
+                    dst.baseAddress, Int32(r.width * 4))
                 defer {
                     if let sourceImage { pixman_image_unref(sourceImage) }
                     if let destImage { pixman_image_unref(destImage) }
                 }
                 guard sourceImage != nil, destImage != nil else { return false }
                 var matrix = pixman_transform()
-                matrix.matrix = ((fixed(r.a), fixed(r.b), fixed(r.c)), (fixed(r.d), fixed(r.e), fixed(r.f)), (0, 0, fixed(1)))
+                matrix.matrix = (
+                    (fixed(r.a), fixed(r.b), fixed(r.c)), (fixed(r.d), fixed(r.e), fixed(r.f)), (0, 0, fixed(1))
+                )
                 pixman_image_set_transform(sourceImage, &matrix)
                 pixman_image_set_filter(sourceImage, PIXMAN_FILTER_BILINEAR, nil, 0)
                 pixman_image_set_repeat(sourceImage, PIXMAN_REPEAT_NONE)
-                pixman_image_composite32(op, sourceImage, nil, destImage, 0, 0, 0, 0, 0, 0, Int32(r.width), Int32(r.height))
+                pixman_image_composite32(
+                    op, sourceImage, nil, destImage, 0, 0, 0, 0, 0, 0, Int32(r.width), Int32(r.height))
                 return true
             }
         }
@@ -66,12 +74,16 @@ struct PixmanRotation {
 
     /// Straight RGBA out of pixman's SRC result, with `background` mixed in by how much of each pixel the
     /// source covers (a product of the two axes' bilinear coverage, exact for a rectangle).
-    private func finish(_ dest: [UInt32], layout: PixelLayout, background: RGBAColor,
-                        sourceWidth: Int, sourceHeight: Int) -> PixelBuffer {
-        guard background.alpha > 0 else { return Self.unpremultiplied(dest, width: rotation.width, height: rotation.height, layout: layout) }
+    private func finish(
+        _ dest: [UInt32], layout: PixelLayout, background: RGBAColor,
+        sourceWidth: Int, sourceHeight: Int
+    ) -> PixelBuffer {
+        guard background.alpha > 0 else {
+            return Self.unpremultiplied(dest, width: rotation.width, height: rotation.height, layout: layout)
+        }
         let r = rotation
         let back = Self.premultiplied(background)
-        let backChannels = (0..<4).map { Double((back >> UInt32(8 * $0)) & 0xFF) }   // b, g, r, a
+        let backChannels = (0..<4).map { Double((back >> UInt32(8 * $0)) & 0xFF) }  // b, g, r, a
         func coverage(_ s: Double, _ n: Int) -> Double {
             s < 0 ? max(0, 1 + s) : (s > Double(n - 1) ? max(0, Double(n) - s) : 1)
         }
@@ -140,7 +152,8 @@ struct PixmanRotation {
             out.withUnsafeMutableBufferPointer { d in
                 for i in 0..<s.count {
                     let p = s[i], o = i * bpp
-                    let r = UInt8(truncatingIfNeeded: p >> 16), g = UInt8(truncatingIfNeeded: p >> 8), b = UInt8(truncatingIfNeeded: p)
+                    let r = UInt8(truncatingIfNeeded: p >> 16), g = UInt8(truncatingIfNeeded: p >> 8),
+                        b = UInt8(truncatingIfNeeded: p)
                     switch layout {
                     case .gray8: d[o] = r
                     case .rgb8: d[o] = r; d[o + 1] = g; d[o + 2] = b

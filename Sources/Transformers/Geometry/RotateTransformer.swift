@@ -24,10 +24,12 @@ public struct RotateTransformer: FrameTransformer {
     /// filled with `background` (transparent by default). Throws `ImageError/invalidParameter(name:reason:)`
     /// for an infinite or NaN angle.
     public init(degrees: Double, background: RGBAColor = .transparent) throws(ImageError) {
-        guard degrees.isFinite else { throw .invalidParameter(name: "rotation", reason: "\(degrees) degrees is not finite") }
+        guard degrees.isFinite else {
+            throw .invalidParameter(name: "rotation", reason: "\(degrees) degrees is not finite")
+        }
         var normalised = degrees.truncatingRemainder(dividingBy: 360)
         if normalised < 0 { normalised += 360 }
-        if normalised == 360 || normalised == 0 { normalised = 0 }   // also turns -0 into 0 for the key
+        if normalised == 360 || normalised == 0 { normalised = 0 }  // also turns -0 into 0 for the key
         self.degrees = normalised
         self.background = background
     }
@@ -46,9 +48,12 @@ public struct RotateTransformer: FrameTransformer {
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         switch quarterTurns {
         case 0: return pixels
-        case 1: return pixels.remapped(width: pixels.height, height: pixels.width) { x, y in (y, pixels.height - 1 - x) }
-        case 2: return pixels.remapped(width: pixels.width, height: pixels.height) { x, y in
-            (pixels.width - 1 - x, pixels.height - 1 - y) }
+        case 1:
+            return pixels.remapped(width: pixels.height, height: pixels.width) { x, y in (y, pixels.height - 1 - x) }
+        case 2:
+            return pixels.remapped(width: pixels.width, height: pixels.height) { x, y in
+                (pixels.width - 1 - x, pixels.height - 1 - y)
+            }
         case 3: return pixels.remapped(width: pixels.height, height: pixels.width) { x, y in (pixels.width - 1 - y, x) }
         default:
             let rotation = Rotation(degrees: degrees, sourceWidth: pixels.width, sourceHeight: pixels.height)
@@ -75,7 +80,9 @@ struct Rotation {
         let cosine = rounded15(cos(radians)), sine = rounded15(sin(radians))
         let (w, h) = (Double(sourceWidth), Double(sourceHeight))
         var m = [cosine, sine, 0, -sine, cosine, 0]
-        func map(_ x: Double, _ y: Double) -> (Double, Double) { (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]) }
+        func map(_ x: Double, _ y: Double) -> (Double, Double) {
+            (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5])
+        }
         (m[2], m[5]) = map(-w / 2, -h / 2)
         m[2] += w / 2
         m[5] += h / 2

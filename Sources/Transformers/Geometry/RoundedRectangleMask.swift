@@ -37,8 +37,9 @@ extension PixelBuffer {
     /// `borderWidth` in `borderColor` drawn inside the outline; RGBA, premultiplied mixing.
     func roundedCorners(radius: Double, borderWidth: Double, borderColor: RGBAColor) -> PixelBuffer {
         let outer = RoundedRectangleMask(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height), radius: radius)
-        let inner = RoundedRectangleMask(minX: borderWidth, minY: borderWidth, maxX: Double(width) - borderWidth,
-                                         maxY: Double(height) - borderWidth, radius: outer.radius - borderWidth)
+        let inner = RoundedRectangleMask(
+            minX: borderWidth, minY: borderWidth, maxX: Double(width) - borderWidth,
+            maxY: Double(height) - borderWidth, radius: outer.radius - borderWidth)
         let source = rgba8()
         var out = source.bytes
         let borderAlpha = Double(borderColor.alpha) / 255

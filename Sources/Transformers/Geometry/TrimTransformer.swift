@@ -19,8 +19,10 @@ public struct TrimTransformer: FrameTransformer {
 
     /// Trims borders within `threshold` (0...255, 10 by default as imgproxy) of `color` (the top-left pixel's
     /// when nil). Throws `ImageError/invalidParameter(name:reason:)` for a threshold outside 0...255.
-    public init(threshold: Double = 10, color: RGBAColor? = nil, equalHorizontal: Bool = false,
-                equalVertical: Bool = false) throws(ImageError) {
+    public init(
+        threshold: Double = 10, color: RGBAColor? = nil, equalHorizontal: Bool = false,
+        equalVertical: Bool = false
+    ) throws(ImageError) {
         guard (0...255).contains(threshold) else {
             throw .invalidParameter(name: "trim threshold", reason: "\(threshold) is not within 0...255")
         }
@@ -36,7 +38,8 @@ public struct TrimTransformer: FrameTransformer {
     /// The image without its uniform border. An animation is cut by the rectangle found on its first
     /// frame, so that every frame keeps one size (imgproxy looks at the first frame too).
     public func transformed(_ image: Image) throws(ImageError) -> Image {
-        let poster = image.isOrientationApplied || image.orientation == .up
+        let poster =
+            image.isOrientationApplied || image.orientation == .up
             ? image.pixels : image.pixels.applyingOrientation(image.orientation)
         let kept = rectangle(in: poster)
         guard kept.width > 0, kept.height > 0 else { return image }
@@ -59,7 +62,11 @@ public struct TrimTransformer: FrameTransformer {
     func rectangle(in pixels: PixelBuffer) -> (x: Int, y: Int, width: Int, height: Int) {
         let whole = (0, 0, pixels.width, pixels.height)
         guard pixels.width > 0, pixels.height > 0 else { return whole }
-        let border = color ?? { let p = pixels.rgba(x: 0, y: 0); return RGBAColor(red: p.r, green: p.g, blue: p.b, alpha: p.a) }()
+        let border =
+            color
+            ?? {
+                let p = pixels.rgba(x: 0, y: 0); return RGBAColor(red: p.r, green: p.g, blue: p.b, alpha: p.a)
+            }()
         let reference = border.bytes(for: pixels.layout).map(Int.init)
         // A difference d matches when d <= threshold; bytes are whole numbers, so compare with the floor.
         let limit = Int(threshold.rounded(.down))

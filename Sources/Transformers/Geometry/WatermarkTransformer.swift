@@ -38,8 +38,10 @@ public struct WatermarkTransformer: FrameTransformer {
     /// (0...1) and, when `scale` is given, `scale` times the image's width wide (0 < scale ≤ 1). Bad values
     /// throw `ImageError/invalidParameter(name:reason:)`. With `replicates` the watermark is tiled over the
     /// image (the gravity is unused and the offsets are the spacing between tiles); false by default.
-    public init(watermark: Image, gravity: Gravity = .southEast, offsetX: Int = 0, offsetY: Int = 0,
-                opacity: Double = 1, scale: Double? = nil, replicates: Bool = false) throws(ImageError) {
+    public init(
+        watermark: Image, gravity: Gravity = .southEast, offsetX: Int = 0, offsetY: Int = 0,
+        opacity: Double = 1, scale: Double? = nil, replicates: Bool = false
+    ) throws(ImageError) {
         guard (0...1).contains(opacity) else {
             throw .invalidParameter(name: "watermark opacity", reason: "\(opacity) is not within 0...1")
         }
@@ -49,15 +51,19 @@ public struct WatermarkTransformer: FrameTransformer {
         let offsets = -CanvasLimit.maxPixelCount...CanvasLimit.maxPixelCount
         guard offsets.contains(offsetX), offsets.contains(offsetY) else {
             // Farther than any image can be wide, and near Int's ends the placement arithmetic would overflow.
-            throw .invalidParameter(name: "watermark offset", reason: "(\(offsetX), \(offsetY)) is not within \(offsets)")
+            throw .invalidParameter(
+                name: "watermark offset", reason: "(\(offsetX), \(offsetY)) is not within \(offsets)")
         }
         guard watermark.width > 0, watermark.height > 0 else {
             throw .invalidParameter(name: "watermark", reason: "the watermark image is empty")
         }
         try gravity.validate()
-        self.watermark = watermark.isOrientationApplied || watermark.orientation == .up
+        self.watermark =
+            watermark.isOrientationApplied || watermark.orientation == .up
             ? watermark.pixels : watermark.pixels.applyingOrientation(watermark.orientation)
-        (self.gravity, self.offsetX, self.offsetY, self.opacity, self.scale) = (gravity, offsetX, offsetY, opacity, scale)
+        (self.gravity, self.offsetX, self.offsetY, self.opacity, self.scale) = (
+            gravity, offsetX, offsetY, opacity, scale
+        )
         self.replicates = replicates
         watermarkFingerprint = Self.fingerprint(self.watermark)
     }
@@ -81,10 +87,12 @@ public struct WatermarkTransformer: FrameTransformer {
             }
         }
         if replicates {
-            return pixels.compositing(tiled(mark, width: pixels.width, height: pixels.height), x: 0, y: 0, opacity: opacity)
+            return pixels.compositing(
+                tiled(mark, width: pixels.width, height: pixels.height), x: 0, y: 0, opacity: opacity)
         }
-        let origin = gravity.regionOrigin(regionWidth: mark.width, regionHeight: mark.height,
-                                          containerWidth: pixels.width, containerHeight: pixels.height)
+        let origin = gravity.regionOrigin(
+            regionWidth: mark.width, regionHeight: mark.height,
+            containerWidth: pixels.width, containerHeight: pixels.height)
         let shift = inwardShift()
         return pixels.compositing(mark, x: origin.x + shift.x, y: origin.y + shift.y, opacity: opacity)
     }
@@ -129,9 +137,9 @@ public struct WatermarkTransformer: FrameTransformer {
     /// FNV-1a over the watermark's bytes: a stable stand-in for the image in the key (Swift's `hashValue`
     /// changes from run to run).
     private static func fingerprint(_ pixels: PixelBuffer) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a 64-bit offset basis
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64-bit offset basis
         for byte in pixels.layout.rawValue.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        for byte in pixels.packed().bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }   // FNV prime
+        for byte in pixels.packed().bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }  // FNV prime
         return String(hash, radix: 16)
     }
 }

@@ -64,14 +64,17 @@ struct ProcessingArguments {
     }
 
     /// A finite number within `range`.
-    mutating func double(_ what: String, default value: Double, in range: ClosedRange<Double>) throws(ImageError) -> Double {
+    mutating func double(
+        _ what: String, default value: Double, in range: ClosedRange<Double>
+    ) throws(ImageError) -> Double {
         guard let text = next() else { return value }
         guard let number = Double(text), number.isFinite else {
             throw invalid("\(what) \"\(text)\" is not a finite number")
         }
         guard range.contains(number) else {
-            throw invalid("\(what) \(ProcessingNumber.text(number)) is outside "
-                          + "\(ProcessingNumber.text(range.lowerBound))...\(ProcessingNumber.text(range.upperBound))")
+            throw invalid(
+                "\(what) \(ProcessingNumber.text(number)) is outside "
+                    + "\(ProcessingNumber.text(range.lowerBound))...\(ProcessingNumber.text(range.upperBound))")
         }
         return number
     }
@@ -151,7 +154,7 @@ enum ProcessingNumber {
     private static let largestPlainInteger: Double = 1e15
 
     static func text(_ value: Double) -> String {
-        if value == 0 { return "0" }   // also -0
+        if value == 0 { return "0" }  // also -0
         if value == value.rounded(), abs(value) < largestPlainInteger { return String(Int64(value)) }
         return "\(value)"
     }

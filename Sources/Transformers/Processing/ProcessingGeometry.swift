@@ -7,7 +7,9 @@ struct PlacedGravity: Hashable {
     var offsetY: Double = 0
 
     var text: String {
-        "\(gravity)" + (offsetX == 0 && offsetY == 0 ? "" : "+(\(ProcessingNumber.text(offsetX)),\(ProcessingNumber.text(offsetY)))")
+        "\(gravity)"
+            + (offsetX == 0 && offsetY == 0
+                ? "" : "+(\(ProcessingNumber.text(offsetX)),\(ProcessingNumber.text(offsetY)))")
     }
 
     /// The top-left corner of an `inner` rectangle in an `outer` one, kept inside it. Offsets of 1 or more
@@ -20,8 +22,10 @@ struct PlacedGravity: Hashable {
             x = Geometry.scaleToEven(outer.width, fx) - inner.width / 2
             y = Geometry.scaleToEven(outer.height, fy) - inner.height / 2
         } else {
-            let dx = abs(offsetX) >= 1 ? Geometry.roundToEven(offsetX * scale) : Geometry.scaleToEven(outer.width, offsetX)
-            let dy = abs(offsetY) >= 1 ? Geometry.roundToEven(offsetY * scale) : Geometry.scaleToEven(outer.height, offsetY)
+            let dx =
+                abs(offsetX) >= 1 ? Geometry.roundToEven(offsetX * scale) : Geometry.scaleToEven(outer.width, offsetX)
+            let dy =
+                abs(offsetY) >= 1 ? Geometry.roundToEven(offsetY * scale) : Geometry.scaleToEven(outer.height, offsetY)
             x = Geometry.roundToEven(Double(outer.width - inner.width + 1) / 2) + dx
             y = Geometry.roundToEven(Double(outer.height - inner.height + 1) / 2) + dy
             switch gravity {
@@ -43,8 +47,12 @@ struct PlacedGravity: Hashable {
 /// even for positions and padding.
 enum Geometry {
     static func roundToEven(_ value: Double) -> Int { Int(value.rounded(.toNearestOrEven)) }
-    static func scale(_ length: Int, _ factor: Double) -> Int { length == 0 ? 0 : Int((Double(length) * factor).rounded()) }
-    static func scaleToEven(_ length: Int, _ factor: Double) -> Int { length == 0 ? 0 : roundToEven(Double(length) * factor) }
+    static func scale(_ length: Int, _ factor: Double) -> Int {
+        length == 0 ? 0 : Int((Double(length) * factor).rounded())
+    }
+    static func scaleToEven(_ length: Int, _ factor: Double) -> Int {
+        length == 0 ? 0 : roundToEven(Double(length) * factor)
+    }
     static func minNonZero(_ a: Int, _ b: Int) -> Int { a == 0 ? b : b == 0 ? a : min(a, b) }
 }
 
@@ -208,26 +216,31 @@ struct ProcessingGeometry: FrameTransformer {
         let plan = ProcessingGeometryPlan(options: options, sourceWidth: pixels.width, sourceHeight: pixels.height)
         var current = pixels
         if let crop = options.crop {
-            let gravity = crop.gravity.map { PlacedGravity(gravity: $0, offsetX: crop.offsetX, offsetY: crop.offsetY) }
+            let gravity =
+                crop.gravity.map { PlacedGravity(gravity: $0, offsetX: crop.offsetX, offsetY: crop.offsetY) }
                 ?? options.placedGravity
             current = try Self.crop(current, width: plan.cropWidth, height: plan.cropHeight, gravity: gravity, scale: 1)
         }
         current = try scaleAndCrop(current, plan)
         for step in inner { current = try step.transformFrame(current) }
         if let extend = options.extend {
-            current = try embed(current, width: plan.targetWidth, height: plan.targetHeight,
-                                gravity: PlacedGravity(gravity: extend.gravity, offsetX: extend.offsetX, offsetY: extend.offsetY),
-                                scale: plan.dprScale)
+            current = try embed(
+                current, width: plan.targetWidth, height: plan.targetHeight,
+                gravity: PlacedGravity(gravity: extend.gravity, offsetX: extend.offsetX, offsetY: extend.offsetY),
+                scale: plan.dprScale)
         }
         if let aspect = options.extendAspectRatio, plan.aspectWidth > 0, plan.aspectHeight > 0 {
-            current = try embed(current, width: plan.aspectWidth, height: plan.aspectHeight,
-                                gravity: PlacedGravity(gravity: aspect.gravity, offsetX: aspect.offsetX, offsetY: aspect.offsetY),
-                                scale: plan.dprScale)
+            current = try embed(
+                current, width: plan.aspectWidth, height: plan.aspectHeight,
+                gravity: PlacedGravity(gravity: aspect.gravity, offsetX: aspect.offsetX, offsetY: aspect.offsetY),
+                scale: plan.dprScale)
         }
         if let padding = options.padding {
-            current = try PaddingTransformer(top: plan.paddingSide(padding.top), right: plan.paddingSide(padding.right),
-                                             bottom: plan.paddingSide(padding.bottom), left: plan.paddingSide(padding.left),
-                                             background: background).transformFrame(current)
+            current = try PaddingTransformer(
+                top: plan.paddingSide(padding.top), right: plan.paddingSide(padding.right),
+                bottom: plan.paddingSide(padding.bottom), left: plan.paddingSide(padding.left),
+                background: background
+            ).transformFrame(current)
         }
         return current
     }
@@ -247,18 +260,25 @@ struct ProcessingGeometry: FrameTransformer {
         let keptHeight = min(Geometry.minNonZero(plan.resultCropHeight, height), height)
         let crops = keptWidth < width || keptHeight < height
         if scales, crops, options.gravity != .smart {
-            let origin = options.placedGravity.origin(outer: (width, height), inner: (keptWidth, keptHeight), scale: plan.dprScale)
-            return ImageResampler.resample(pixels, scaledWidth: width, scaledHeight: height,
-                                           region: (origin.x, origin.y, keptWidth, keptHeight), filter: options.resamplingFilter)
+            let origin = options.placedGravity.origin(
+                outer: (width, height), inner: (keptWidth, keptHeight), scale: plan.dprScale)
+            return ImageResampler.resample(
+                pixels, scaledWidth: width, scaledHeight: height,
+                region: (origin.x, origin.y, keptWidth, keptHeight), filter: options.resamplingFilter)
         }
-        let scaled = scales ? ImageResampler.resample(pixels, width: width, height: height, filter: options.resamplingFilter) : pixels
-        return try Self.crop(scaled, width: plan.resultCropWidth, height: plan.resultCropHeight,
-                             gravity: options.placedGravity, scale: plan.dprScale)
+        let scaled =
+            scales
+            ? ImageResampler.resample(pixels, width: width, height: height, filter: options.resamplingFilter) : pixels
+        return try Self.crop(
+            scaled, width: plan.resultCropWidth, height: plan.resultCropHeight,
+            gravity: options.placedGravity, scale: plan.dprScale)
     }
 
     /// Keeps `width` x `height` (0 or more than the frame: all of that side) placed by `gravity`.
-    static func crop(_ pixels: PixelBuffer, width: Int, height: Int, gravity: PlacedGravity,
-                     scale: Double) throws(ImageError) -> PixelBuffer {
+    static func crop(
+        _ pixels: PixelBuffer, width: Int, height: Int, gravity: PlacedGravity,
+        scale: Double
+    ) throws(ImageError) -> PixelBuffer {
         if width == 0 && height == 0 { return pixels }
         let w = Geometry.minNonZero(width, pixels.width), h = Geometry.minNonZero(height, pixels.height)
         if w >= pixels.width && h >= pixels.height { return pixels }
@@ -271,8 +291,10 @@ struct ProcessingGeometry: FrameTransformer {
 
     /// The frame on a `width` x `height` canvas (0 or less than the frame: the frame's side) of the
     /// background, placed by `gravity`; nothing to do when the canvas is not larger.
-    func embed(_ pixels: PixelBuffer, width: Int, height: Int, gravity: PlacedGravity,
-               scale: Double) throws(ImageError) -> PixelBuffer {
+    func embed(
+        _ pixels: PixelBuffer, width: Int, height: Int, gravity: PlacedGravity,
+        scale: Double
+    ) throws(ImageError) -> PixelBuffer {
         if width <= pixels.width && height <= pixels.height { return pixels }
         let w = width <= 0 ? pixels.width : width, h = height <= 0 ? pixels.height : height
         let origin = gravity.origin(outer: (w, h), inner: (pixels.width, pixels.height), scale: scale)
@@ -282,14 +304,18 @@ struct ProcessingGeometry: FrameTransformer {
         if keptWidth < pixels.width || keptHeight < pixels.height {
             visible = try CropTransformer(x: 0, y: 0, width: keptWidth, height: keptHeight).transformFrame(pixels)
         }
-        return try PaddingTransformer(top: origin.y, right: w - origin.x - keptWidth, bottom: h - origin.y - keptHeight,
-                                      left: origin.x, background: background).transformFrame(visible)
+        return try PaddingTransformer(
+            top: origin.y, right: w - origin.x - keptWidth, bottom: h - origin.y - keptHeight,
+            left: origin.x, background: background
+        ).transformFrame(visible)
     }
 }
 
 extension ProcessingOptions {
     /// ``gravity`` with its offsets.
-    var placedGravity: PlacedGravity { PlacedGravity(gravity: gravity, offsetX: gravityOffsetX, offsetY: gravityOffsetY) }
+    var placedGravity: PlacedGravity {
+        PlacedGravity(gravity: gravity, offsetX: gravityOffsetX, offsetY: gravityOffsetY)
+    }
 
     /// Whether any option changes the geometry (and the geometry step is needed).
     var hasGeometry: Bool {

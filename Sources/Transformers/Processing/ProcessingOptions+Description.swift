@@ -45,12 +45,17 @@ extension ProcessingOptions: CustomStringConvertible {
         if saturation != 1 { out.append("sa:" + number(saturation)) }
         if grayscale { out.append("gs:1") }
         if let monochrome {
-            out.append("mc:" + number(monochrome.intensity)
-                       + (monochrome.color == MonochromeTransformer.defaultColor ? "" : ":" + monochrome.color.hexString))
+            out.append(
+                "mc:" + number(monochrome.intensity)
+                    + (monochrome.color == MonochromeTransformer.defaultColor ? "" : ":" + monochrome.color.hexString))
         }
         if let duotone {
-            out.append("dt:" + trimmed([number(duotone.intensity), duotone.dark == .black ? "" : duotone.dark.hexString,
-                                        duotone.light == .white ? "" : duotone.light.hexString]).joined(separator: ":"))
+            out.append(
+                "dt:"
+                    + trimmed([
+                        number(duotone.intensity), duotone.dark == .black ? "" : duotone.dark.hexString,
+                        duotone.light == .white ? "" : duotone.light.hexString,
+                    ]).joined(separator: ":"))
         }
         if let colorize {
             var text = "col:\(number(colorize.opacity)):\(colorize.color.hexString)"
@@ -61,11 +66,16 @@ extension ProcessingOptions: CustomStringConvertible {
         if sharpen != 0 { out.append("sh:" + number(sharpen)) }
         if pixelate > 1 { out.append("pix:\(pixelate)") }
         if let roundedCorners {
-            out.append("rc:" + trimmed([number(roundedCorners.radius), number(roundedCorners.borderWidth),
-                                        border(roundedCorners.borderColor)]).joined(separator: ":"))
+            out.append(
+                "rc:"
+                    + trimmed([
+                        number(roundedCorners.radius), number(roundedCorners.borderWidth),
+                        border(roundedCorners.borderColor),
+                    ]).joined(separator: ":"))
         }
         if let circle {
-            out.append((["ci"] + trimmed([number(circle.borderWidth), border(circle.borderColor)])).joined(separator: ":"))
+            out.append(
+                (["ci"] + trimmed([number(circle.borderWidth), border(circle.borderColor)])).joined(separator: ":"))
         }
         if let extend { out.append("ex:1" + extendText(extend)) }
         if let extendAspectRatio { out.append("exar:1" + extendText(extendAspectRatio)) }
@@ -74,8 +84,10 @@ extension ProcessingOptions: CustomStringConvertible {
         }
         if let background { out.append("bg:" + background.hexString) }
         if let watermark {
-            let arguments = [number(watermark.opacity), watermark.replicate ? "re" : ProcessingNames.text(watermark.position),
-                             number(watermark.offsetX), number(watermark.offsetY), number(watermark.scale ?? 0)]
+            let arguments = [
+                number(watermark.opacity), watermark.replicate ? "re" : ProcessingNames.text(watermark.position),
+                number(watermark.offsetX), number(watermark.offsetY), number(watermark.scale ?? 0),
+            ]
             out.append("wm:" + trimmed(arguments, defaults: ["", "ce", "0", "0", "0"]).joined(separator: ":"))
         }
         return out
@@ -92,8 +104,10 @@ extension ProcessingOptions: CustomStringConvertible {
     /// The options the server acts on, each only when set.
     var handlingSegments: [String] {
         var out: [String] = []
-        let flags: [(String, Bool?)] = [("sm", stripMetadata), ("kcr", keepCopyright), ("scp", stripColorProfile),
-                                        ("eth", enforceThumbnail), ("ar", autoRotate)]
+        let flags: [(String, Bool?)] = [
+            ("sm", stripMetadata), ("kcr", keepCopyright), ("scp", stripColorProfile),
+            ("eth", enforceThumbnail), ("ar", autoRotate),
+        ]
         for (name, value) in flags { if let value { out.append("\(name):\(flag(value))") } }
         if !formatQuality.isEmpty {
             let pairs = formatQuality.sorted { formatOrder($0.key, $1.key) }
@@ -101,7 +115,8 @@ extension ProcessingOptions: CustomStringConvertible {
         }
         if maxBytes != 0 { out.append("mb:\(maxBytes)") }
         if !skipProcessingFormats.isEmpty {
-            out.append("skp:" + skipProcessingFormats.sorted(by: formatOrder).map(ProcessingNames.text).joined(separator: ":"))
+            out.append(
+                "skp:" + skipProcessingFormats.sorted(by: formatOrder).map(ProcessingNames.text).joined(separator: ":"))
         }
         if raw { out.append("raw:1") }
         if let maxSourceResolution { out.append("msr:" + number(maxSourceResolution)) }

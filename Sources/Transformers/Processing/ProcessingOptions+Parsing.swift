@@ -85,7 +85,7 @@ extension ProcessingOptions {
         case "pix", "pixelate":
             try a.expectAtMost(1)
             let size = try a.int("size", default: 0, in: 0...PixelateTransformer.maximumBlockSize)
-            pixelate = size <= 1 ? 0 : size   // 1 changes nothing, as 0
+            pixelate = size <= 1 ? 0 : size  // 1 changes nothing, as 0
         case "a", "adjust":
             try a.expectAtMost(3)
             brightness = try a.int("brightness", default: brightness, in: Self.brightnessRange)
@@ -113,7 +113,8 @@ extension ProcessingOptions {
             let intensity = try a.double("intensity", default: 0, in: DuotoneTransformer.intensityRange)
             let dark = try a.color("dark color") ?? .black
             let light = try a.color("light color") ?? .white
-            duotone = intensity == 0 ? nil : Duotone(intensity: intensity, dark: Self.opaque(dark), light: Self.opaque(light))
+            duotone =
+                intensity == 0 ? nil : Duotone(intensity: intensity, dark: Self.opaque(dark), light: Self.opaque(light))
         case "col", "colorize":
             try a.expectAtMost(4)
             try parseColorize(&a)
@@ -142,7 +143,8 @@ extension ProcessingOptions {
             try parseFormat(&a)
         default:
             guard try applyHandling(name, &a) else {
-                throw .invalidParameter(name: name.isEmpty ? String(segment) : name, reason: "unknown processing option")
+                throw .invalidParameter(
+                    name: name.isEmpty ? String(segment) : name, reason: "unknown processing option")
             }
         }
     }
@@ -226,16 +228,23 @@ extension ProcessingOptions {
     }
 
     /// The colour without its alpha: palettes have none (imgproxy reads only the RGB of these colours).
-    static func opaque(_ color: RGBAColor) -> RGBAColor { RGBAColor(red: color.red, green: color.green, blue: color.blue) }
+    static func opaque(_ color: RGBAColor) -> RGBAColor {
+        RGBAColor(red: color.red, green: color.green, blue: color.blue)
+    }
 
     /// Checks what no single option can: sizes after the dpr and zoom.
     func validateCombination() throws(ImageError) {
         let largest = Double(Self.maximumDimension)
-        let sides = [("width", width, zoomWidth), ("height", height, zoomHeight), ("min width", minWidth, 1),
-                     ("min height", minHeight, 1)]
+        let sides = [
+            ("width", width, zoomWidth), ("height", height, zoomHeight), ("min width", minWidth, 1),
+            ("min height", minHeight, 1),
+        ]
         for (name, value, zoom) in sides where Double(value) * devicePixelRatio * zoom > largest {
-            throw .invalidParameter(name: "dpr", reason: "\(name) \(value) times dpr \(ProcessingNumber.text(devicePixelRatio))"
-                                    + (zoom == 1 ? "" : " and zoom \(ProcessingNumber.text(zoom))") + " is over \(Self.maximumDimension) pixels")
+            throw .invalidParameter(
+                name: "dpr",
+                reason: "\(name) \(value) times dpr \(ProcessingNumber.text(devicePixelRatio))"
+                    + (zoom == 1 ? "" : " and zoom \(ProcessingNumber.text(zoom))")
+                    + " is over \(Self.maximumDimension) pixels")
         }
     }
 
@@ -292,21 +301,25 @@ extension ProcessingOptions {
     }
 
     private mutating func parseCrop(_ a: inout ProcessingArguments) throws(ImageError) {
-        let bound = Double(Self.maximumDimension * 4)   // a crop is in source pixels, which may exceed the output limit
+        let bound = Double(Self.maximumDimension * 4)  // a crop is in source pixels, which may exceed the output limit
         let width = try a.double("width", default: 0, in: 0...bound)
         let height = try a.double("height", default: 0, in: 0...bound)
         let parsed = try a.gravity()
-        crop = width == 0 && height == 0 ? nil
-            : Crop(width: width, height: height, gravity: parsed?.gravity, offsetX: parsed?.offsetX ?? 0,
-                   offsetY: parsed?.offsetY ?? 0)
+        crop =
+            width == 0 && height == 0
+            ? nil
+            : Crop(
+                width: width, height: height, gravity: parsed?.gravity, offsetX: parsed?.offsetX ?? 0,
+                offsetY: parsed?.offsetY ?? 0)
     }
 
     private mutating func parseTrim(_ a: inout ProcessingArguments) throws(ImageError) {
         guard a.peek() != nil else { throw a.invalid("needs a threshold") }
         let threshold = try a.double("threshold", default: 0, in: 0...255)
-        trim = Trim(threshold: threshold, color: try a.color("color"),
-                    equalHorizontal: a.bool("equal_hor", default: false),
-                    equalVertical: a.bool("equal_ver", default: false))
+        trim = Trim(
+            threshold: threshold, color: try a.color("color"),
+            equalHorizontal: a.bool("equal_hor", default: false),
+            equalVertical: a.bool("equal_ver", default: false))
     }
 
     private mutating func parseRotation(_ a: inout ProcessingArguments) throws(ImageError) {
@@ -314,7 +327,7 @@ extension ProcessingOptions {
         let degrees = try a.double("angle", default: 0, in: -1e9...1e9)
         var turned = degrees.truncatingRemainder(dividingBy: fullTurn)
         if turned < 0 { turned += fullTurn }
-        rotation = turned == 0 ? 0 : turned   // never -0
+        rotation = turned == 0 ? 0 : turned  // never -0
     }
 
     private mutating func parseColorize(_ a: inout ProcessingArguments) throws(ImageError) {
@@ -326,7 +339,9 @@ extension ProcessingOptions {
         var mode = BlendMode.normal
         if let name = a.next() {
             guard let named = ProcessingNames.blendMode(name) else {
-                throw a.invalid("unknown blend mode \"\(name)\" (\(ProcessingNames.blendModes.map(\.name).joined(separator: ", ")))")
+                throw a.invalid(
+                    "unknown blend mode \"\(name)\" (\(ProcessingNames.blendModes.map(\.name).joined(separator: ", ")))"
+                )
             }
             mode = named
         }
@@ -339,7 +354,8 @@ extension ProcessingOptions {
         let radius = try a.double("radius", default: 0, in: 0...limit)
         let border = try a.double("border width", default: 0, in: 0...limit)
         let color = try a.color("border color") ?? .white
-        roundedCorners = radius == 0 && border == 0 ? nil : RoundedCorners(radius: radius, borderWidth: border, borderColor: color)
+        roundedCorners =
+            radius == 0 && border == 0 ? nil : RoundedCorners(radius: radius, borderWidth: border, borderColor: color)
     }
 
     /// CSS order: one value for all sides; top+bottom and right+left; top, right+left, bottom; all four.
@@ -377,10 +393,11 @@ extension ProcessingOptions {
         var replicate = false
         if let code = a.next() {
             if code == "re" {
-                replicate = true   // tiled over the image; the offsets are the spacing
+                replicate = true  // tiled over the image; the offsets are the spacing
             } else {
                 guard code != "sm", code != "fp", let named = ProcessingNames.gravity(code: code) else {
-                    throw a.invalid("unknown watermark position \"\(code)\" (ce, no, so, ea, we, noea, nowe, soea, sowe, re)")
+                    throw a.invalid(
+                        "unknown watermark position \"\(code)\" (ce, no, so, ea, we, noea, nowe, soea, sowe, re)")
                 }
                 position = named
             }
@@ -389,8 +406,11 @@ extension ProcessingOptions {
         let x = try a.double("x offset", default: 0, in: -offsetLimit...offsetLimit)
         let y = try a.double("y offset", default: 0, in: -offsetLimit...offsetLimit)
         let scale = try a.double("scale", default: 0, in: 0...1)
-        watermark = opacity == 0 ? nil
-            : WatermarkOption(opacity: opacity, position: position, offsetX: x, offsetY: y, scale: scale == 0 ? nil : scale,
-                              replicate: replicate)
+        watermark =
+            opacity == 0
+            ? nil
+            : WatermarkOption(
+                opacity: opacity, position: position, offsetX: x, offsetY: y, scale: scale == 0 ? nil : scale,
+                replicate: replicate)
     }
 }

@@ -17,8 +17,10 @@ extension ProcessingOptions {
     /// `ImageError/invalidParameter(name:reason:)` naming the option, also when ``watermark`` is set and
     /// `watermarkImage` is nil. `isCancelled` stops the transformer between steps and frames (see
     /// ``ProcessingTransformer/isCancelled``).
-    public func transformer(watermarkImage: Image?,
-                            isCancelled: (@Sendable () -> Bool)? = nil) throws(ImageError) -> (any ImageTransformer)? {
+    public func transformer(
+        watermarkImage: Image?,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(ImageError) -> (any ImageTransformer)? {
         // Re-reading the canonical text applies every check of the parser to values set in code.
         let options = try ProcessingOptions(parsing: description)
         let steps = try options.steps(watermarkImage: watermarkImage)
@@ -31,12 +33,15 @@ extension ProcessingOptions {
         let canvas = background ?? .transparent
         if let trim {
             try step("t", &steps) { () throws(ImageError) in
-                try TrimTransformer(threshold: trim.threshold, color: trim.color,
-                                    equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical)
+                try TrimTransformer(
+                    threshold: trim.threshold, color: trim.color,
+                    equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical)
             }
         }
         if rotation != 0 {
-            try step("rot", &steps) { () throws(ImageError) in try RotateTransformer(degrees: rotation, background: canvas) }
+            try step("rot", &steps) { () throws(ImageError) in
+                try RotateTransformer(degrees: rotation, background: canvas)
+            }
         }
         if flipHorizontally || flipVertically {
             steps.append(FlipTransformer(horizontal: flipHorizontally, vertical: flipVertically))
@@ -47,14 +52,16 @@ extension ProcessingOptions {
         try appendEffects(to: &inner)
         if let roundedCorners {
             try step("rc", &inner) { () throws(ImageError) in
-                try RoundedCornersTransformer(radius: roundedCorners.radius * devicePixelRatio,
-                                              borderWidth: roundedCorners.borderWidth * devicePixelRatio,
-                                              borderColor: roundedCorners.borderColor)
+                try RoundedCornersTransformer(
+                    radius: roundedCorners.radius * devicePixelRatio,
+                    borderWidth: roundedCorners.borderWidth * devicePixelRatio,
+                    borderColor: roundedCorners.borderColor)
             }
         }
         if let circle {
             try step("ci", &inner) { () throws(ImageError) in
-                try CircleTransformer(borderWidth: circle.borderWidth * devicePixelRatio, borderColor: circle.borderColor)
+                try CircleTransformer(
+                    borderWidth: circle.borderWidth * devicePixelRatio, borderColor: circle.borderColor)
             }
         }
         if hasGeometry {
@@ -95,8 +102,9 @@ extension ProcessingOptions {
         }
         if let colorize {
             let strength = UInt8((colorize.opacity * 255).rounded())
-            let color = RGBAColor(red: colorize.color.red, green: colorize.color.green, blue: colorize.color.blue,
-                                  alpha: strength)
+            let color = RGBAColor(
+                red: colorize.color.red, green: colorize.color.green, blue: colorize.color.blue,
+                alpha: strength)
             steps.append(TintTransformer(color: color, mode: colorize.blendMode))
         }
         if blur != 0 {
@@ -110,8 +118,10 @@ extension ProcessingOptions {
         }
     }
 
-    private func appendWatermark(_ option: WatermarkOption, image: Image,
-                                 to steps: inout [any FrameTransformer]) throws(ImageError) {
+    private func appendWatermark(
+        _ option: WatermarkOption, image: Image,
+        to steps: inout [any FrameTransformer]
+    ) throws(ImageError) {
         let isRelative = { (offset: Double) in offset != 0 && abs(offset) < 1 }
         if isRelative(option.offsetX) || isRelative(option.offsetY) {
             try step("wm", &steps) { () throws(ImageError) in
@@ -120,15 +130,18 @@ extension ProcessingOptions {
         } else {
             // Absolute offsets do not depend on the image: build the transformer once.
             try step("wm", &steps) { () throws(ImageError) in
-                try ProcessingRelativeWatermark.transformer(image, option, devicePixelRatio: devicePixelRatio,
-                                                            imageWidth: 0, imageHeight: 0)
+                try ProcessingRelativeWatermark.transformer(
+                    image, option, devicePixelRatio: devicePixelRatio,
+                    imageWidth: 0, imageHeight: 0)
             }
         }
     }
 
     /// Appends the transformer `make` builds; a parameter it refuses is reported under the option's name.
-    private func step(_ option: String, _ steps: inout [any FrameTransformer],
-                      _ make: () throws(ImageError) -> any FrameTransformer) throws(ImageError) {
+    private func step(
+        _ option: String, _ steps: inout [any FrameTransformer],
+        _ make: () throws(ImageError) -> any FrameTransformer
+    ) throws(ImageError) {
         do {
             steps.append(try make())
         } catch {

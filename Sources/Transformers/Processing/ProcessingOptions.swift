@@ -226,8 +226,10 @@ extension ProcessingOptions {
         public var equalVertical: Bool
 
         /// A trim; values are checked when the transformer is built.
-        public init(threshold: Double, color: RGBAColor? = nil, equalHorizontal: Bool = false,
-                    equalVertical: Bool = false) {
+        public init(
+            threshold: Double, color: RGBAColor? = nil, equalHorizontal: Bool = false,
+            equalVertical: Bool = false
+        ) {
             self.threshold = threshold
             self.color = color
             self.equalHorizontal = equalHorizontal
@@ -397,8 +399,10 @@ public struct WatermarkOption: Sendable, Hashable {
     public var replicate: Bool
 
     /// A watermark placement; values are checked when the transformer is built.
-    public init(opacity: Double, position: Gravity = .center, offsetX: Double = 0, offsetY: Double = 0,
-                scale: Double? = nil, replicate: Bool = false) {
+    public init(
+        opacity: Double, position: Gravity = .center, offsetX: Double = 0, offsetY: Double = 0,
+        scale: Double? = nil, replicate: Bool = false
+    ) {
         self.opacity = opacity
         self.position = position
         self.offsetX = offsetX

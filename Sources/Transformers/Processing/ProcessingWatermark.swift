@@ -15,9 +15,11 @@ struct ProcessingRelativeWatermark: FrameTransformer {
         self.watermark = watermark
         self.option = option
         self.devicePixelRatio = devicePixelRatio
-        baseKey = try WatermarkTransformer(watermark: watermark, gravity: option.position, offsetX: 0, offsetY: 0,
-                                           opacity: option.opacity, scale: option.scale,
-                                           replicates: option.replicate).transformerKey
+        baseKey = try WatermarkTransformer(
+            watermark: watermark, gravity: option.position, offsetX: 0, offsetY: 0,
+            opacity: option.opacity, scale: option.scale,
+            replicates: option.replicate
+        ).transformerKey
     }
 
     var transformerKey: String {
@@ -26,8 +28,10 @@ struct ProcessingRelativeWatermark: FrameTransformer {
     }
 
     func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
-        try Self.transformer(watermark, option, devicePixelRatio: devicePixelRatio,
-                             imageWidth: pixels.width, imageHeight: pixels.height).transformFrame(pixels)
+        try Self.transformer(
+            watermark, option, devicePixelRatio: devicePixelRatio,
+            imageWidth: pixels.width, imageHeight: pixels.height
+        ).transformFrame(pixels)
     }
 
     /// Offsets in pixels: |offset| ≥ 1 is points times the dpr, below 1 a fraction of the image's side.
@@ -36,8 +40,10 @@ struct ProcessingRelativeWatermark: FrameTransformer {
     }
 
     /// The watermark for an image of this size.
-    static func transformer(_ watermark: Image, _ option: WatermarkOption, devicePixelRatio: Double,
-                            imageWidth: Int, imageHeight: Int) throws(ImageError) -> WatermarkTransformer {
+    static func transformer(
+        _ watermark: Image, _ option: WatermarkOption, devicePixelRatio: Double,
+        imageWidth: Int, imageHeight: Int
+    ) throws(ImageError) -> WatermarkTransformer {
         try WatermarkTransformer(
             watermark: watermark, gravity: option.position,
             offsetX: offset(option.offsetX, devicePixelRatio: devicePixelRatio, length: imageWidth),

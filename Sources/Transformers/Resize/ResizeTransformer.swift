@@ -37,10 +37,13 @@ public struct ResizeTransformer: FrameTransformer {
     ///
     /// Throws `ImageError/invalidParameter(name:reason:)` for a negative side, a side above
     /// ``maximumSide``, or a focal point outside 0...1.
-    public init(width: Int, height: Int, mode: ResizeMode = .fit, gravity: Gravity = .center,
-                enlarge: Bool = false, filter: ResamplingFilter = .lanczos3) throws(ImageError) {
+    public init(
+        width: Int, height: Int, mode: ResizeMode = .fit, gravity: Gravity = .center,
+        enlarge: Bool = false, filter: ResamplingFilter = .lanczos3
+    ) throws(ImageError) {
         for (name, value) in [("width", width), ("height", height)] where !(0...Self.maximumSide).contains(value) {
-            throw .invalidParameter(name: name, reason: "\(value) is not within 0...\(Self.maximumSide) (0 keeps the aspect ratio)")
+            throw .invalidParameter(
+                name: name, reason: "\(value) is not within 0...\(Self.maximumSide) (0 keeps the aspect ratio)")
         }
         if case .focalPoint(let x, let y) = gravity, !((0...1).contains(x) && (0...1).contains(y)) {
             throw .invalidParameter(name: "gravity", reason: "focal point (\(x), \(y)) must be within 0...1 both ways")
@@ -64,20 +67,24 @@ public struct ResizeTransformer: FrameTransformer {
         guard let plan = plan(sourceWidth: pixels.width, sourceHeight: pixels.height) else { return pixels }
         let (scaledPixels, overflow) = plan.scaledWidth.multipliedReportingOverflow(by: plan.scaledHeight)
         if overflow || scaledPixels > DecodeOptions.defaultMaxPixelCount {
-            throw .imageTooLarge(width: plan.scaledWidth, height: plan.scaledHeight, limit: DecodeOptions.defaultMaxPixelCount)
+            throw .imageTooLarge(
+                width: plan.scaledWidth, height: plan.scaledHeight, limit: DecodeOptions.defaultMaxPixelCount)
         }
         guard plan.crops else {
             return ImageResampler.resample(pixels, width: plan.width, height: plan.height, filter: filter)
         }
         if case .smart = gravity {
-            let scaled = ImageResampler.resample(pixels, width: plan.scaledWidth, height: plan.scaledHeight, filter: filter)
+            let scaled = ImageResampler.resample(
+                pixels, width: plan.scaledWidth, height: plan.scaledHeight, filter: filter)
             let origin = gravity.regionOrigin(regionWidth: plan.width, regionHeight: plan.height, in: scaled)
-            return ImageResampler.resample(scaled, scaledWidth: scaled.width, scaledHeight: scaled.height,
-                                           region: (origin.x, origin.y, plan.width, plan.height), filter: .nearest)
+            return ImageResampler.resample(
+                scaled, scaledWidth: scaled.width, scaledHeight: scaled.height,
+                region: (origin.x, origin.y, plan.width, plan.height), filter: .nearest)
         }
         let origin = scaledOrigin(of: plan, in: pixels)
-        return ImageResampler.resample(pixels, scaledWidth: plan.scaledWidth, scaledHeight: plan.scaledHeight,
-                                       region: (origin.x, origin.y, plan.width, plan.height), filter: filter)
+        return ImageResampler.resample(
+            pixels, scaledWidth: plan.scaledWidth, scaledHeight: plan.scaledHeight,
+            region: (origin.x, origin.y, plan.width, plan.height), filter: filter)
     }
 
     /// Where the kept part starts in the scaled image: the gravity placed on the source (the kept part's

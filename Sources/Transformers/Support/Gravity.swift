@@ -42,11 +42,13 @@ public enum Gravity: Sendable, Hashable {
     /// the pixels; every other gravity needs only their size.
     public func regionOrigin(regionWidth: Int, regionHeight: Int, in pixels: PixelBuffer) -> (x: Int, y: Int) {
         if case .smart = self {
-            return SmartCrop.regionOrigin(regionWidth: min(regionWidth, pixels.width),
-                                          regionHeight: min(regionHeight, pixels.height), in: pixels)
+            return SmartCrop.regionOrigin(
+                regionWidth: min(regionWidth, pixels.width),
+                regionHeight: min(regionHeight, pixels.height), in: pixels)
         }
-        return regionOrigin(regionWidth: regionWidth, regionHeight: regionHeight,
-                            containerWidth: pixels.width, containerHeight: pixels.height)
+        return regionOrigin(
+            regionWidth: regionWidth, regionHeight: regionHeight,
+            containerWidth: pixels.width, containerHeight: pixels.height)
     }
 
     /// Top-left corner of a `regionWidth` x `regionHeight` region inside a `containerWidth` x
@@ -54,8 +56,10 @@ public enum Gravity: Sendable, Hashable {
     ///
     /// Used both ways round: the part of an image a crop keeps, and where a smaller image sits on a larger
     /// canvas. Where the region is larger than the container the origin is 0 in that direction.
-    public func regionOrigin(regionWidth: Int, regionHeight: Int,
-                             containerWidth: Int, containerHeight: Int) -> (x: Int, y: Int) {
+    public func regionOrigin(
+        regionWidth: Int, regionHeight: Int,
+        containerWidth: Int, containerHeight: Int
+    ) -> (x: Int, y: Int) {
         let spareX = max(0, containerWidth - regionWidth)
         let spareY = max(0, containerHeight - regionHeight)
         switch self {
@@ -69,8 +73,10 @@ public enum Gravity: Sendable, Hashable {
         case .southEast: return (spareX, spareY)
         case .southWest: return (0, spareY)
         case .focalPoint(let fx, let fy):
-            return (Self.focalOrigin(fx, region: regionWidth, container: containerWidth, spare: spareX),
-                    Self.focalOrigin(fy, region: regionHeight, container: containerHeight, spare: spareY))
+            return (
+                Self.focalOrigin(fx, region: regionWidth, container: containerWidth, spare: spareX),
+                Self.focalOrigin(fy, region: regionHeight, container: containerHeight, spare: spareY)
+            )
         }
     }
 
@@ -114,5 +120,7 @@ extension Gravity: CustomStringConvertible {
 
 extension Double {
     /// This value limited to `range`.
-    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+    func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
 }

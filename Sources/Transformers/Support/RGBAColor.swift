@@ -37,12 +37,13 @@ public struct RGBAColor: Sendable, Hashable {
         }
         let channels: [UInt8]
         switch values.count {
-        case 3, 4: channels = values.map { $0 * 17 }   // "f" means "ff": 15 * 17 = 255
+        case 3, 4: channels = values.map { $0 * 17 }  // "f" means "ff": 15 * 17 = 255
         case 6, 8: channels = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
         default:
             throw .invalidParameter(name: "color", reason: "\"\(hex)\" must have 3, 4, 6 or 8 hexadecimal digits")
         }
-        self.init(red: channels[0], green: channels[1], blue: channels[2], alpha: channels.count == 4 ? channels[3] : 255)
+        self.init(
+            red: channels[0], green: channels[1], blue: channels[2], alpha: channels.count == 4 ? channels[3] : 255)
     }
 
     /// Opaque white.

@@ -35,7 +35,8 @@ enum SmartCrop {
     static func regionOrigin(regionWidth: Int, regionHeight: Int, in pixels: PixelBuffer) -> (x: Int, y: Int) {
         let spareX = pixels.width - regionWidth, spareY = pixels.height - regionHeight
         guard spareX > 0 || spareY > 0 else { return (0, 0) }
-        let map = AttentionMap(pixels, block: max(1, (max(pixels.width, pixels.height) + analysisSide - 1) / analysisSide))
+        let map = AttentionMap(
+            pixels, block: max(1, (max(pixels.width, pixels.height) + analysisSide - 1) / analysisSide))
         let windowWidth = min(map.width, max(1, Int((Double(regionWidth) / Double(map.block)).rounded())))
         let windowHeight = min(map.height, max(1, Int((Double(regionHeight) / Double(map.block)).rounded())))
         let best = map.bestWindow(width: windowWidth, height: windowHeight)
@@ -67,10 +68,12 @@ struct AttentionMap {
         for y in 0..<height {
             for x in 0..<width {
                 let i = y * width + x
-                let neighbours = luma[y * width + max(x - 1, 0)] + luma[y * width + min(x + 1, width - 1)]
+                let neighbours =
+                    luma[y * width + max(x - 1, 0)] + luma[y * width + min(x + 1, width - 1)]
                     + luma[max(y - 1, 0) * width + x] + luma[min(y + 1, height - 1) * width + x]
                 let edge = abs(4 * luma[i] - neighbours)
-                scores[i] = SmartCrop.edgeWeight * edge
+                scores[i] =
+                    SmartCrop.edgeWeight * edge
                     + Self.colourScore(red: red[i], green: green[i], blue: blue[i], luma: luma[i])
             }
         }
@@ -80,7 +83,7 @@ struct AttentionMap {
     private static func colourScore(red: Float, green: Float, blue: Float, luma: Float) -> Float {
         guard SmartCrop.colourLumaRange.contains(luma) else { return 0 }
         let high = max(red, green, blue), low = min(red, green, blue)
-        let saturation = (high - low) / high   // HSV saturation, 0...1
+        let saturation = (high - low) / high  // HSV saturation, 0...1
         let length = (red * red + green * green + blue * blue).squareRoot()
         let skin = SmartCrop.skinDirection
         let cosine = (red * skin.r + green * skin.g + blue * skin.b) / length
@@ -90,8 +93,11 @@ struct AttentionMap {
 
     /// Mean red, green and blue of each `block` x `block` block (premultiplied: transparent pixels add black
     /// and count fully, so a transparent area scores as flat).
-    private static func blockAverages(_ pixels: PixelBuffer, block: Int, width: Int, height: Int)
-        -> ([Float], [Float], [Float]) {
+    private static func blockAverages(
+        _ pixels: PixelBuffer, block: Int, width: Int, height: Int
+    )
+        -> ([Float], [Float], [Float])
+    {
         var red = [Float](repeating: 0, count: width * height)
         var green = red, blue = red
         let bpp = pixels.layout.bytesPerPixel
@@ -111,7 +117,8 @@ struct AttentionMap {
                                     r[m] += Float(bytes[o]); g[m] += Float(bytes[o + 1]); b[m] += Float(bytes[o + 2])
                                 case .rgba8:
                                     let a = Float(bytes[o + 3]) / 255
-                                    r[m] += Float(bytes[o]) * a; g[m] += Float(bytes[o + 1]) * a; b[m] += Float(bytes[o + 2]) * a
+                                    r[m] += Float(bytes[o]) * a; g[m] += Float(bytes[o + 1]) * a;
+                                    b[m] += Float(bytes[o + 2]) * a
                                 }
                             }
                         }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
 import WebImageTestSupport
+
+@testable import WebImageCore
 
 /// A manager over a ``TestLoader`` and ``TestCache`` that decodes ``RawImageCoder`` data.
 struct Harness {

@@ -41,8 +41,10 @@ final class TestCache: ImageCache {
         state.withLock { $0.disk[key] = (data, validators) }
     }
 
-    func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                    cacheType: ImageCacheType) async -> CacheQueryResult? {
+    func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         if cacheType.includesMemory, let image = state.withLock({ $0.memory[key] }) {
             return CacheQueryResult(image: image, cacheType: .memory, validators: state.withLock { $0.disk[key]?.1 })
         }
@@ -51,8 +53,10 @@ final class TestCache: ImageCache {
         return CacheQueryResult(image: image, data: data, cacheType: .disk, validators: validators)
     }
 
-    func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-               cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+    func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {
         // Let other work run first, so an un-awaited store really finishes after the answer.
         for _ in 0..<5 { await Task.yield() }
         if cacheType == .disk, let diskOnlyStoreGate { await diskOnlyStoreGate.wait() }

@@ -61,8 +61,10 @@ final class TestLoader: ImageLoader {
 
     func canRequestImage(for url: URL) -> Bool { url.scheme == "test" }
 
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         let operation = TestOperation()
         let result: Result<LoadedImage, ImageError> = state.withLock { state in
             state.requests.append(Request(url: url, options: options, validators: context.cacheValidators))
@@ -77,7 +79,8 @@ final class TestLoader: ImageLoader {
             state.withLock { $0.inFlight -= 1 }
             if operation.isCancelled { return }
             if case .success(let loaded) = result {
-                progress?(LoadProgress(receivedBytes: Int64(loaded.data.count), expectedBytes: Int64(loaded.data.count)))
+                progress?(
+                    LoadProgress(receivedBytes: Int64(loaded.data.count), expectedBytes: Int64(loaded.data.count)))
             }
             completion(result)
         }

@@ -22,16 +22,20 @@ final class Deflater {
     func compressZeros(_ count: Int, finish: Bool = false) -> [UInt8] { feed(nil, count, finish: finish) }
 
     /// One-shot gzip (or zlib) of `bytes`.
-    static func compressed(_ bytes: [UInt8], gzip: Bool) -> [UInt8] { Deflater(gzip: gzip).compress(bytes, finish: true) }
+    static func compressed(_ bytes: [UInt8], gzip: Bool) -> [UInt8] {
+        Deflater(gzip: gzip).compress(bytes, finish: true)
+    }
 
     private func feed(_ input: UnsafeRawPointer?, _ count: Int, finish: Bool) -> [UInt8] {
         var output: [UInt8] = []
         // The sink appends each piece to `output`, passed through the context pointer for this call only.
         let status = withUnsafeMutablePointer(to: &output) { pointer in
-            ctest_deflater_feed(stream, input, count, finish ? 1 : 0, { context, bytes, length in
-                let output = context!.assumingMemoryBound(to: [UInt8].self)
-                output.pointee.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
-            }, pointer)
+            ctest_deflater_feed(
+                stream, input, count, finish ? 1 : 0,
+                { context, bytes, length in
+                    let output = context!.assumingMemoryBound(to: [UInt8].self)
+                    output.pointee.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
+                }, pointer)
         }
         precondition(status == 0, "zlib deflate failed")
         return output
@@ -62,7 +66,9 @@ struct GzipZeroBomb: Sendable {
         // An empty final fixed-Huffman block (BFINAL=1, BTYPE=01, end-of-block), byte-aligned after the flush.
         let emptyFinalBlock: [UInt8] = [0x03, 0x00]
         let length = UInt32(truncatingIfNeeded: decoded)
-        tail = emptyFinalBlock + withUnsafeBytes(of: crc.littleEndian, Array.init) + withUnsafeBytes(of: length.littleEndian, Array.init)
+        tail =
+            emptyFinalBlock + withUnsafeBytes(of: crc.littleEndian, Array.init)
+            + withUnsafeBytes(of: length.littleEndian, Array.init)
     }
 
     /// Compressed size in all.

@@ -56,8 +56,9 @@ enum FaultServer {
             if request.headers["if-none-match"] == etag {
                 try connection.respond(status: 304, headers: [("ETag", etag)])
             } else {
-                try connection.respond(headers: imageHeaders + [("ETag", etag), ("Last-Modified", "Mon, 02 Nov 2026 10:00:00 GMT")],
-                                       body: image)
+                try connection.respond(
+                    headers: imageHeaders + [("ETag", etag), ("Last-Modified", "Mon, 02 Nov 2026 10:00:00 GMT")],
+                    body: image)
             }
         }
         // A bare 304 nobody asked for.
@@ -95,12 +96,14 @@ enum FaultServer {
         }
         // One header line of 1 MB: over libcurl's own per-line cap, never reaching our callback.
         server.route("/huge-header-line") { _, connection in
-            try connection.writeHead(status: 200, headers: imageHeaders + [("X-Filler", String(repeating: "x", count: 1 << 20))])
+            try connection.writeHead(
+                status: 200, headers: imageHeaders + [("X-Filler", String(repeating: "x", count: 1 << 20))])
             connection.closeAfterResponse = true
         }
         // Declares 10 GB, then sends nothing and keeps the connection open.
         server.route("/huge-declared") { _, connection in
-            try connection.writeHead(status: 200, headers: imageHeaders + [("Content-Length", "\(10 * 1024 * 1024 * 1024)")])
+            try connection.writeHead(
+                status: 200, headers: imageHeaders + [("Content-Length", "\(10 * 1024 * 1024 * 1024)")])
             connection.stallUntilClientCloses()
             connection.closeAfterResponse = true
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import LoopbackHTTPServer
+import Synchronization
 import WebImageCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +102,8 @@ final class ForwardProxy: Sendable {
             Self.relay(client, upstream)
         } else {
             guard let target = URL(string: parts[1]), let host = target.host,
-                  let upstream = connectUpstream("\(host):\(target.port ?? 80)") else {
+                let upstream = connectUpstream("\(host):\(target.port ?? 80)")
+            else {
                 Self.send(client, Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8))
                 return
             }
@@ -112,7 +114,8 @@ final class ForwardProxy: Sendable {
                 let name = $0.prefix { $0 != ":" }.lowercased()
                 return name != "connection" && name != "proxy-connection"
             }
-            let forwarded = (["\(parts[0]) \(path) \(parts[2])"] + kept + ["Connection: close", "", ""]).joined(separator: "\r\n")
+            let forwarded = (["\(parts[0]) \(path) \(parts[2])"] + kept + ["Connection: close", "", ""]).joined(
+                separator: "\r\n")
             Self.send(upstream, Array(forwarded.utf8) + rest)
             Self.relay(client, upstream)
         }
@@ -121,7 +124,8 @@ final class ForwardProxy: Sendable {
     /// A connected socket to `authority` ("127.0.0.1:8080"), or nil when it is not on loopback or
     /// refuses.
     private func connectUpstream(_ authority: String) -> Int32? {
-        guard let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...]) else { return nil }
+        guard let colon = authority.lastIndex(of: ":"), let port = UInt16(authority[authority.index(after: colon)...])
+        else { return nil }
         let host = String(authority[..<colon])
         guard host.hasPrefix("127.") else { return nil }
         guard let fd = try? LoopbackSocket.connected(to: port, address: host) else { return nil }
@@ -131,7 +135,9 @@ final class ForwardProxy: Sendable {
 
     /// Copies bytes both ways until either side closes.
     private static func relay(_ a: Int32, _ b: Int32) {
-        var descriptors = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let ready = poll(&descriptors, 2, -1)
@@ -163,7 +169,9 @@ final class ForwardProxy: Sendable {
     private static func send(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { if errno == EINTR { continue }; return }
             offset += sent
         }

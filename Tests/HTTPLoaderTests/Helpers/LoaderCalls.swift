@@ -6,8 +6,10 @@ import WebImageHTTPLoader
 
 /// Loads `url` and waits for the one completion. A second completion would trap the checked
 /// continuation, so every call also checks "exactly once".
-func load(_ loader: HTTPLoader, _ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
-          progress: LoadProgressHandler? = nil) async -> Result<LoadedImage, ImageError> {
+func load(
+    _ loader: HTTPLoader, _ url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
+    progress: LoadProgressHandler? = nil
+) async -> Result<LoadedImage, ImageError> {
     await withCheckedContinuation { continuation in
         _ = loader.requestImage(with: url, options: options, context: context, progress: progress) {
             continuation.resume(returning: $0)
@@ -32,8 +34,10 @@ func waitUntilIdle(_ loader: HTTPLoader, events: AsyncStream<HTTPDownloadEvent>)
 }
 
 /// A loader with test-friendly settings: the PGM coder for Accept/progressive, short timeouts.
-func makeLoader(logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
-                _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }) -> HTTPLoader {
+func makeLoader(
+    logger: Logger = Logger(label: "SwiftWebImage.HTTPLoader"),
+    _ adjust: (inout HTTPLoaderConfiguration) -> Void = { _ in }
+) -> HTTPLoader {
     var configuration = HTTPLoaderConfiguration()
     configuration.coders = ImageCodersManager(coders: [PGMCoder()])
     configuration.connectTimeout = .seconds(5)

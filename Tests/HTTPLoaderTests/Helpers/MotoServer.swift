@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import WebImageTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,4 +113,3 @@ final class MotoServer: Sendable {
 struct MotoFailure: Error, CustomStringConvertible {
     let description: String
 }
-

@@ -19,7 +19,8 @@ final class NGHTTPServer {
     /// Serves `documentRoot` over TLS with `certificate` and `key`.
     init(documentRoot: URL, certificate: URL, key: URL) throws {
         guard let executable = Self.candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw Unavailable(description: "nghttpd is not installed (package nghttp2-server; run scripts/install-deps.sh)")
+            throw Unavailable(
+                description: "nghttpd is not installed (package nghttp2-server; run scripts/install-deps.sh)")
         }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--address=127.0.0.1", "--htdocs=\(documentRoot.path)", "0", key.path, certificate.path]
@@ -39,7 +40,10 @@ final class NGHTTPServer {
         }
         guard let found else {
             Self.stop(process)
-            throw Unavailable(description: "nghttpd did not start listening (output: \((try? String(contentsOf: log, encoding: .utf8)) ?? ""))")
+            throw Unavailable(
+                description:
+                    "nghttpd did not start listening (output: \((try? String(contentsOf: log, encoding: .utf8)) ?? ""))"
+            )
         }
         port = found
     }
@@ -67,7 +71,8 @@ final class NGHTTPServer {
             let fields = row.split(separator: " ")
             // sl, local_address, rem_address, st, tx_queue:rx_queue, tr:tm->when, retrnsmt, uid, timeout, inode
             guard fields.count > 9, fields[3] == "0A", inodes.contains(String(fields[9])),
-                  let colon = fields[1].lastIndex(of: ":"), let port = UInt16(fields[1][fields[1].index(after: colon)...], radix: 16)
+                let colon = fields[1].lastIndex(of: ":"),
+                let port = UInt16(fields[1][fields[1].index(after: colon)...], radix: 16)
             else { continue }
             return port
         }
@@ -81,7 +86,8 @@ final class NGHTTPServer {
         var inodes = Set<String>()
         for entry in entries {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)"),
-                  target.hasPrefix("socket:[") else { continue }
+                target.hasPrefix("socket:[")
+            else { continue }
             inodes.insert(String(target.dropFirst("socket:[".count).dropLast()))
         }
         return inodes

@@ -22,7 +22,9 @@ final class PGMIncrementalDecoder: IncrementalImageDecoder {
             }
             if byte == 0x0A || byte == 0x20 {
                 if !current.isEmpty {
-                    guard let value = Int(current), value > 0, value <= 65_535 else { throw .badImageData(reason: "bad PGM header") }
+                    guard let value = Int(current), value > 0, value <= 65_535 else {
+                        throw .badImageData(reason: "bad PGM header")
+                    }
                     fields.append(value)
                     current = ""
                     if fields.count == 3 { return (fields[0], fields[1], index + 1) }
@@ -56,7 +58,8 @@ final class PGMIncrementalDecoder: IncrementalImageDecoder {
         var pixels = [UInt8](repeating: 0, count: header.width * header.height)
         let start = bytes.startIndex + header.offset
         pixels.replaceSubrange(0..<(rows * header.width), with: bytes[start..<(start + rows * header.width)])
-        return Image(pixels: PixelBuffer(width: header.width, height: header.height, layout: .gray8, bytes: pixels),
-                     format: .pgm)
+        return Image(
+            pixels: PixelBuffer(width: header.width, height: header.height, layout: .gray8, bytes: pixels),
+            format: .pgm)
     }
 }

@@ -10,18 +10,26 @@ final class RecordingCache: ImageCache {
 
     func validators(forKey key: String) -> CacheValidators? { entries.withLock { $0[key]?.validators } }
 
-    func queryImage(forKey key: String, options: ImageOptions, context: ImageContext,
-                    cacheType: ImageCacheType) async -> CacheQueryResult? {
+    func queryImage(
+        forKey key: String, options: ImageOptions, context: ImageContext,
+        cacheType: ImageCacheType
+    ) async -> CacheQueryResult? {
         entries.withLock { $0[key] }
     }
 
-    func store(_ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
-               cacheType: ImageCacheType, context: ImageContext) async throws(ImageError) {
+    func store(
+        _ image: Image?, data: Data?, validators: CacheValidators?, forKey key: String,
+        cacheType: ImageCacheType, context: ImageContext
+    ) async throws(ImageError) {
         guard let image else { return }
-        entries.withLock { $0[key] = CacheQueryResult(image: image, data: data, cacheType: .disk, validators: validators) }
+        entries.withLock {
+            $0[key] = CacheQueryResult(image: image, data: data, cacheType: .disk, validators: validators)
+        }
     }
 
-    func removeImage(forKey key: String, cacheType: ImageCacheType) async { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    func removeImage(forKey key: String, cacheType: ImageCacheType) async {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
 
     func containsImage(forKey key: String, cacheType: ImageCacheType) async -> ImageCacheType {
         entries.withLock { $0[key] == nil ? .none : .disk }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #endif

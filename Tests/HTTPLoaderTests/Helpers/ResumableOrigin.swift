@@ -123,8 +123,9 @@ final class ResumableOrigin: Sendable {
             try connection.writeChunk(sent)
             if cut == nil { try connection.writeChunk([]) }
         } else {
-            try connection.writeHead(status: status, reason: status == 206 ? "Partial Content" : nil,
-                                     headers: headers + [("Content-Length", "\(rest.count)")])
+            try connection.writeHead(
+                status: status, reason: status == 206 ? "Partial Content" : nil,
+                headers: headers + [("Content-Length", "\(rest.count)")])
             try connection.write(sent)
         }
         if cut != nil {

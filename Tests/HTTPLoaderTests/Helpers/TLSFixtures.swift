@@ -24,7 +24,9 @@ struct TLSFixtures: Sendable {
     let otherKeyPin: String
 
     /// Generated once per test process; the directory is removed when the process exits.
-    static let shared: Result<TLSFixtures, OpenSSLError> = Result { () throws(OpenSSLError) -> TLSFixtures in try TLSFixtures.generate() }
+    static let shared: Result<TLSFixtures, OpenSSLError> = Result { () throws(OpenSSLError) -> TLSFixtures in
+        try TLSFixtures.generate()
+    }
 
     struct OpenSSLError: Error, CustomStringConvertible { let description: String }
 
@@ -39,14 +41,18 @@ struct TLSFixtures: Sendable {
         let tool = OpenSSLTool(directory: directory)
         try tool.makeRootCA("root-ca", name: "SwiftWebImage Test Root CA")
         try tool.makeRootCA("other-ca", name: "SwiftWebImage Unrelated CA")
-        try tool.makeLeaf("server", name: "localhost", issuer: "root-ca",
-                          extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth")
-        try tool.makeLeaf("wrong-name", name: "images.example", issuer: "root-ca",
-                          extensions: "subjectAltName=DNS:images.example\nextendedKeyUsage=serverAuth")
-        try tool.makeLeaf("client", name: "SwiftWebImage Test Client", issuer: "root-ca",
-                          extensions: "extendedKeyUsage=clientAuth")
-        return TLSFixtures(directory: directory, serverKeyPin: try tool.publicKeyPin("server"),
-                           otherKeyPin: try tool.publicKeyPin("wrong-name"))
+        try tool.makeLeaf(
+            "server", name: "localhost", issuer: "root-ca",
+            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth")
+        try tool.makeLeaf(
+            "wrong-name", name: "images.example", issuer: "root-ca",
+            extensions: "subjectAltName=DNS:images.example\nextendedKeyUsage=serverAuth")
+        try tool.makeLeaf(
+            "client", name: "SwiftWebImage Test Client", issuer: "root-ca",
+            extensions: "extendedKeyUsage=clientAuth")
+        return TLSFixtures(
+            directory: directory, serverKeyPin: try tool.publicKeyPin("server"),
+            otherKeyPin: try tool.publicKeyPin("wrong-name"))
     }
 
     /// This process's fixtures directory.
@@ -61,28 +67,35 @@ private struct OpenSSLTool {
     private static let validityDays = "2"
 
     func makeRootCA(_ base: String, name: String) throws(TLSFixtures.OpenSSLError) {
-        try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                 "-keyout", "\(base).key", "-out", "\(base).pem", "-days", Self.validityDays, "-subj", "/CN=\(name)",
-                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try run([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", "\(base).key", "-out", "\(base).pem", "-days", Self.validityDays, "-subj", "/CN=\(name)",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
     }
 
     func makeLeaf(_ base: String, name: String, issuer: String, extensions: String) throws(TLSFixtures.OpenSSLError) {
-        try run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                 "-keyout", "\(base).key", "-out", "\(base).csr", "-subj", "/CN=\(name)"])
+        try run([
+            "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", "\(base).key", "-out", "\(base).csr", "-subj", "/CN=\(name)",
+        ])
         let extensionFile = directory.appendingPathComponent("\(base).ext")
         do { try Data("basicConstraints=CA:FALSE\n\(extensions)\n".utf8).write(to: extensionFile) } catch {
             throw .init(description: "cannot write \(extensionFile.path): \(error)")
         }
-        try run(["x509", "-req", "-in", "\(base).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
-                 "-set_serial", "\(Int.random(in: 1...Int(Int32.max)))", "-days", Self.validityDays,
-                 "-extfile", "\(base).ext", "-out", "\(base).pem"])
+        try run([
+            "x509", "-req", "-in", "\(base).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
+            "-set_serial", "\(Int.random(in: 1...Int(Int32.max)))", "-days", Self.validityDays,
+            "-extfile", "\(base).ext", "-out", "\(base).pem",
+        ])
     }
 
     /// base64 of the SHA-256 of the key's DER SubjectPublicKeyInfo.
     func publicKeyPin(_ base: String) throws(TLSFixtures.OpenSSLError) -> String {
         try run(["pkey", "-in", "\(base).key", "-pubout", "-outform", "DER", "-out", "\(base).spki"])
         try run(["dgst", "-sha256", "-binary", "-out", "\(base).pin", "\(base).spki"])
-        guard let digest = try? Data(contentsOf: directory.appendingPathComponent("\(base).pin")), digest.count == 32 else {
+        guard let digest = try? Data(contentsOf: directory.appendingPathComponent("\(base).pin")), digest.count == 32
+        else {
             throw .init(description: "openssl dgst wrote no SHA-256 digest for \(base)")
         }
         return digest.base64EncodedString()
@@ -100,7 +113,9 @@ private struct OpenSSLTool {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw .init(description: "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
+            throw .init(
+                description:
+                    "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
         }
     }
 }

@@ -20,7 +20,8 @@ final class TLSFront {
             ctls_front_start(chain.path, key.path, clientCA?.path, backend.port, buffer.baseAddress, buffer.count)
         }
         guard let started else {
-            throw StartError(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw StartError(
+                description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         front = started
         port = ctls_front_port(started)

@@ -19,8 +19,10 @@ public struct ClientDeadlines: Sendable, Equatable {
     /// has to read the answer and close its own side before the connection is closed outright.
     public var linger: Duration
 
-    public init(keepAlive: Duration = .seconds(10), readRequest: Duration = .seconds(10),
-                writeResponse: Duration = .seconds(10), linger: Duration = .seconds(2)) {
+    public init(
+        keepAlive: Duration = .seconds(10), readRequest: Duration = .seconds(10),
+        writeResponse: Duration = .seconds(10), linger: Duration = .seconds(2)
+    ) {
         self.keepAlive = keepAlive
         self.readRequest = readRequest
         self.writeResponse = writeResponse
@@ -145,19 +147,24 @@ struct DeadlineHTTP1Channel: ServerChildChannel {
     let deadlines: ClientDeadlines
     let onClose: @Sendable (ClientDeadlineHandler.Reason) -> Void
 
-    init(responder: @escaping HTTPChannelHandler.Responder, deadlines: ClientDeadlines,
-         onClose: @escaping @Sendable (ClientDeadlineHandler.Reason) -> Void) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, deadlines: ClientDeadlines,
+        onClose: @escaping @Sendable (ClientDeadlineHandler.Reason) -> Void
+    ) {
         self.deadlines = deadlines
         self.onClose = onClose
-        inner = HTTP1Channel(responder: responder, configuration: .init(
-            additionalChannelHandlers: [RequestProgressObserver()], idleTimeout: TimeAmount(deadlines.keepAlive)))
+        inner = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [RequestProgressObserver()], idleTimeout: TimeAmount(deadlines.keepAlive)))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let (deadlines, onClose) = (deadlines, onClose)
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(ClientDeadlineHandler(deadlines: deadlines, onClose: onClose),
-                                                           position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                ClientDeadlineHandler(deadlines: deadlines, onClose: onClose),
+                position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
     }
 
@@ -168,8 +175,10 @@ struct DeadlineHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with the client deadlines of ``ClientDeadlines``.
-    static func http1(deadlines: ClientDeadlines,
-                      onClose: @escaping @Sendable (ClientDeadlineHandler.Reason) -> Void) -> HTTPServerBuilder {
+    static func http1(
+        deadlines: ClientDeadlines,
+        onClose: @escaping @Sendable (ClientDeadlineHandler.Reason) -> Void
+    ) -> HTTPServerBuilder {
         .init { responder in DeadlineHTTP1Channel(responder: responder, deadlines: deadlines, onClose: onClose) }
     }
 }

@@ -22,7 +22,9 @@ struct ClientHints: Sendable, Equatable {
     var segments: [Substring] {
         var ratio = 1.0
         var segments: [Substring] = []
-        if let text = dpr?.trimmingCharacters(in: .whitespaces), let value = Double(text), value > 0, value <= Self.maximumDPR {
+        if let text = dpr?.trimmingCharacters(in: .whitespaces), let value = Double(text), value > 0,
+            value <= Self.maximumDPR
+        {
             ratio = value
             segments.append(Substring("dpr:\(text)"))
         }

@@ -1,14 +1,16 @@
-import WebImage
 import Dispatch
 import Synchronization
+import WebImage
 
 /// Runs `body` in a task of its own and answers ``ServerFailure/deadlineExceeded`` once `timeout` has
 /// passed, without waiting for `body`: the task is cancelled then, which ends downloads and decodes at
 /// once (the manager and the coders check it) and a transform at its next step (``onWorkerThread(_:)``
 /// hands the work a cancellation check). Until the work has really stopped it keeps its processing slot,
 /// so the gate goes on counting the CPU it uses.
-func withDeadline<T: Sendable>(_ timeout: Duration,
-                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+func withDeadline<T: Sendable>(
+    _ timeout: Duration,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let race = FirstOutcome<T>()
     let work = Task {
         do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
@@ -68,8 +70,11 @@ final class DeadlineFlag: Sendable {
 /// Runs CPU-bound `work` on a Dispatch worker thread, so transforms and encodes never hold the threads
 /// of Swift's cooperative pool, which answer every other request (503s, `/health`) meanwhile. `work` is
 /// given a check that turns true once the calling task is cancelled, to stop between its steps.
-func onWorkerThread<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError) -> T)
-    async throws(ImageError) -> T {
+func onWorkerThread<T: Sendable>(
+    _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError) -> T
+)
+    async throws(ImageError) -> T
+{
     let cancelled = DeadlineFlag()
     let result: Result<T, ImageError> = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

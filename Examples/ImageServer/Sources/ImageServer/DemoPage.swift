@@ -29,19 +29,25 @@ struct DemoPage {
             func add(_ caption: String, options: String, plainExtension: String?, width: Int, height: Int) {
                 let tail = plainExtension.map { "plain/" + Self.percentEncoded(source) + "@" + $0 } ?? encoded
                 let unsigned = "/" + (options.isEmpty ? "" : options + "/") + tail
-                entries.append(Entry(caption: "\(sample.fileName): \(caption)", path: signer.signedPath(unsigned),
-                                     width: width, height: height))
+                entries.append(
+                    Entry(
+                        caption: "\(sample.fileName): \(caption)", path: signer.signedPath(unsigned),
+                        width: width, height: height))
             }
             add("as WebP", options: "", plainExtension: "webp", width: sample.width, height: sample.height)
             add("as PNG", options: "", plainExtension: "png", width: sample.width, height: sample.height)
             add("negotiated", options: "", plainExtension: nil, width: sample.width, height: sample.height)
             let fit = Self.fitted(width: sample.width, height: sample.height, box: Self.fitBox)
-            add("fit \(Self.fitBox)", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)", plainExtension: nil,
+            add(
+                "fit \(Self.fitBox)", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)", plainExtension: nil,
                 width: fit.width, height: fit.height)
             let fill = Self.filled(width: sample.width, height: sample.height, side: Self.fillSide)
-            add("fill \(Self.fillSide) JPEG q70", options: "rs:fill:\(Self.fillSide):\(Self.fillSide)/g:ce/q:70/f:jpg",
+            add(
+                "fill \(Self.fillSide) JPEG q70", options: "rs:fill:\(Self.fillSide):\(Self.fillSide)/g:ce/q:70/f:jpg",
                 plainExtension: nil, width: fill.width, height: fill.height)
-            add("fit \(Self.fitBox), blur", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)/bl:2", plainExtension: "webp",
+            add(
+                "fit \(Self.fitBox), blur", options: "rs:fit:\(Self.fitBox):\(Self.fitBox)/bl:2",
+                plainExtension: "webp",
                 width: fit.width, height: fit.height)
         }
         return entries
@@ -76,28 +82,28 @@ struct DemoPage {
             """
         }.joined(separator: "\n")
         return """
-        <!doctype html>
-        <html><head><meta charset="utf-8"><title>webimage-server demo</title>
-        <style>body{font:14px sans-serif;background:#eee}figure{display:inline-block;margin:8px;padding:8px;\
-        background:#fff;vertical-align:top}figcaption{max-width:200px}img{max-width:400px;background:\
-        repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}</style></head>
-        <body><h1>webimage-server demo</h1>
-        <p>Signed imgproxy URLs over the sample images: conversions, fits, crops, blur, animations.</p>
-        <p id="check">checking…</p>
-        \(figures)
-        <script>
-        // After every image has loaded or failed: compare each with the size it must have.
-        window.addEventListener("load", () => {
-          const images = [...document.querySelectorAll("img[data-width]")];
-          const bad = images.filter(i => !i.complete || i.naturalWidth != i.dataset.width || i.naturalHeight != i.dataset.height);
-          const check = document.getElementById("check");
-          check.textContent = `images: ${images.length - bad.length} of ${images.length} loaded with the expected size` +
-            bad.map(i => `; wrong: ${i.alt} (${i.naturalWidth}x${i.naturalHeight})`).join("");
-          check.dataset.ok = bad.length == 0 && images.length > 0 ? "yes" : "no";
-        });
-        </script>
-        </body></html>
-        """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>webimage-server demo</title>
+            <style>body{font:14px sans-serif;background:#eee}figure{display:inline-block;margin:8px;padding:8px;\
+            background:#fff;vertical-align:top}figcaption{max-width:200px}img{max-width:400px;background:\
+            repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}</style></head>
+            <body><h1>webimage-server demo</h1>
+            <p>Signed imgproxy URLs over the sample images: conversions, fits, crops, blur, animations.</p>
+            <p id="check">checking…</p>
+            \(figures)
+            <script>
+            // After every image has loaded or failed: compare each with the size it must have.
+            window.addEventListener("load", () => {
+              const images = [...document.querySelectorAll("img[data-width]")];
+              const bad = images.filter(i => !i.complete || i.naturalWidth != i.dataset.width || i.naturalHeight != i.dataset.height);
+              const check = document.getElementById("check");
+              check.textContent = `images: ${images.length - bad.length} of ${images.length} loaded with the expected size` +
+                bad.map(i => `; wrong: ${i.alt} (${i.naturalWidth}x${i.naturalHeight})`).join("");
+              check.dataset.ok = bad.length == 0 && images.length > 0 ? "yes" : "no";
+            });
+            </script>
+            </body></html>
+            """
     }
 
     static func escaped(_ text: String) -> String {

@@ -6,8 +6,11 @@ import Hummingbird
 public enum DemoSources {
     /// Starts serving `files` on 127.0.0.1 and returns once the port is known, with the task running the
     /// origin (cancel it to stop the origin).
-    public static func start(files: [String: StaticSourceServer.File]) async throws
-        -> (task: Task<Void, any Error>, baseURL: URL) {
+    public static func start(
+        files: [String: StaticSourceServer.File]
+    ) async throws
+        -> (task: Task<Void, any Error>, baseURL: URL)
+    {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = StaticSourceServer(files: files).application { port in continuation.yield(port) }
         let task = Task { try await application.runService() }

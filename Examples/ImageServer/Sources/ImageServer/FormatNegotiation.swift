@@ -66,12 +66,15 @@ struct FormatNegotiation: Sendable {
         }
         let jxlWanted = wants(jxl, "image/jxl", .jpegXL), avifWanted = wants(avif, "image/avif", .avif)
         let webpWanted = wants(webp, "image/webp", .webp)
-        return Preference(jxl: jxlWanted, avif: avifWanted, webp: webpWanted,
-                          enforced: (jxlWanted && jxl.enforce) || (avifWanted && avif.enforce) || (webpWanted && webp.enforce))
+        return Preference(
+            jxl: jxlWanted, avif: avifWanted, webp: webpWanted,
+            enforced: (jxlWanted && jxl.enforce) || (avifWanted && avif.enforce) || (webpWanted && webp.enforce))
     }
 
     /// The format to encode `image` (decoded from a `sourceFormat` file) in.
-    func outputFormat(explicit: ImageFormat?, preference: Preference, image: Image, sourceFormat: ImageFormat) -> ImageFormat {
+    func outputFormat(
+        explicit: ImageFormat?, preference: Preference, image: Image, sourceFormat: ImageFormat
+    ) -> ImageFormat {
         let animated = image.isAnimated
         if let explicit {
             if preference.jxl && jxl.enforce && !animated { return .jpegXL }

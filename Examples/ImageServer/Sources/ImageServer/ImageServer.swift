@@ -62,18 +62,23 @@ public final class ImageServer: Sendable {
     }
 
     /// The Hummingbird application serving this server; `onServerRunning` gets the bound port.
-    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> some ApplicationProtocol {
+    public func application(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
+        -> some ApplicationProtocol
+    {
         let metrics = self.metrics
-        return Application(router: router(),
-                           server: .http1(deadlines: configuration.clientDeadlines,
-                                          onClose: { reason in metrics.countClientTimeout(reason.rawValue) }),
-                           configuration: ApplicationConfiguration(
-                               address: .hostname(configuration.host, port: configuration.port),
-                               serverName: "webimage-server",
-                               availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxClients, logger: logger)),
-                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-                           logger: logger)
+        return Application(
+            router: router(),
+            server: .http1(
+                deadlines: configuration.clientDeadlines,
+                onClose: { reason in metrics.countClientTimeout(reason.rawValue) }),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "webimage-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxClients, logger: logger)),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
     }
 
     /// The routes, under `IMGPROXY_PATH_PREFIX` when set: `/health` (and `IMGPROXY_HEALTH_CHECK_PATH`),
@@ -85,8 +90,10 @@ public final class ImageServer: Sendable {
         let router = Router()
         if let allowOrigin = configuration.allowOrigin {
             // Hummingbird's CORS middleware: the header on every answer to a browser, preflights answered.
-            router.add(middleware: CORSMiddleware(allowOrigin: .custom(allowOrigin), allowMethods: [.get, .head, .options],
-                                                  maxAge: .seconds(86_400)))
+            router.add(
+                middleware: CORSMiddleware(
+                    allowOrigin: .custom(allowOrigin), allowMethods: [.get, .head, .options],
+                    maxAge: .seconds(86_400)))
         }
         router.add(middleware: MethodGuard())
         router.add(middleware: LogRequestsMiddleware(.debug))
@@ -98,7 +105,8 @@ public final class ImageServer: Sendable {
         for method in [HTTPRequest.Method.get, .head] {
             for path in healthPaths {
                 router.on(RouterPath(path), method: method) { _, _ in
-                    Self.response(.init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
+                    Self.response(
+                        .init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("ok\n".utf8)))
                 }
             }
             if configuration.metricsBind == nil {
@@ -118,11 +126,14 @@ public final class ImageServer: Sendable {
                     if let secret = configuration.secret, !Self.matches(headers[.authorization], bearer: secret) {
                         throw ServerFailure(status: 403, "invalid secret")
                     }
-                    let hints = ClientHints(dpr: header("Sec-CH-DPR") ?? header("DPR"), width: header("Sec-CH-Width") ?? header("Width"))
-                    return Self.response(await service.answer(target: String(target.dropFirst(prefix.count)),
-                                                              accept: headers[.accept],
-                                                              ifNoneMatch: headers[.ifNoneMatch],
-                                                              ifModifiedSince: headers[.ifModifiedSince], hints: hints))
+                    let hints = ClientHints(
+                        dpr: header("Sec-CH-DPR") ?? header("DPR"), width: header("Sec-CH-Width") ?? header("Width"))
+                    return Self.response(
+                        await service.answer(
+                            target: String(target.dropFirst(prefix.count)),
+                            accept: headers[.accept],
+                            ifNoneMatch: headers[.ifNoneMatch],
+                            ifModifiedSince: headers[.ifModifiedSince], hints: hints))
                 }
             }
         }
@@ -133,24 +144,30 @@ public final class ImageServer: Sendable {
     private func metricsResponse() -> Response {
         metrics.recordHeldBytes(resultCache: service.resultCache.memoryBytes, sources: service.fetcher.heldBytes)
         redisMonitor?.exportCounters()
-        return Self.response(.init(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                                   body: Data(metrics.exposition().utf8)))
+        return Self.response(
+            .init(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                body: Data(metrics.exposition().utf8)))
     }
 
     /// With `IMGPROXY_PROMETHEUS_BIND`, the application serving `/metrics` (GET and HEAD) on that address
     /// alone; nil without it. `onServerRunning` gets its bound port.
-    public func metricsApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> (any Service)? {
+    public func metricsApplication(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> (any Service)? {
         guard let bind = configuration.metricsBind else { return nil }
         let router = Router()
         router.add(middleware: MethodGuard())
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/metrics", method: method) { [self] _, _ in metricsResponse() }
         }
-        return Application(router: router,
-                           configuration: ApplicationConfiguration(address: .hostname(bind.host, port: bind.port),
-                                                                   serverName: "webimage-server-metrics"),
-                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-                           logger: logger)
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(bind.host, port: bind.port),
+                serverName: "webimage-server-metrics"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
     }
 
     private func demoPage() throws -> Response {
@@ -158,17 +175,22 @@ public final class ImageServer: Sendable {
             throw ServerFailure(status: 404, "not a processing URL: the demo page is off")
         }
         let page = DemoPage(demo: demo, signer: service.signer)
-        return Self.response(.init(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
-                                   body: Data(page.html().utf8)))
+        return Self.response(
+            .init(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
+                body: Data(page.html().utf8)))
     }
 
     /// Runs until SIGTERM or SIGINT, then stops accepting connections and finishes the requests in flight.
-    public func run(additionalServices: [any Service] = [],
-                    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: additionalServices + backgroundServices() + (metricsApplication().map { [$0] } ?? [])
-                + [application(onServerRunning: onServerRunning)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    public func run(
+        additionalServices: [any Service] = [],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: additionalServices + backgroundServices() + (metricsApplication().map { [$0] } ?? [])
+                    + [application(onServerRunning: onServerRunning)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
@@ -186,15 +208,18 @@ public final class ImageServer: Sendable {
         for (name, value) in answer.headers {
             if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
-        return Response(status: HTTPResponse.Status(code: answer.status), headers: fields,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return Response(
+            status: HTTPResponse.Status(code: answer.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 }
 
 /// Answers 405 to methods other than GET and HEAD, before any route.
 struct MethodGuard<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context,
-                next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.method == .get || request.method == .head else {
             throw ServerFailure(status: 405, "only GET and HEAD")
         }

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageRedisCache
 import WebImageSVGCoder
 import WebImageTransformers
-import WebImageRedisCache
 
 /// Answers processing URLs: checks the signature and the source, finds the answer in the result cache
 /// or makes it (fetch, decode, transform, encode) in a bounded worker slot under a deadline.
@@ -25,37 +25,47 @@ final class ImageService: Sendable {
     /// `IMGPROXY_WATERMARK_URL`'s image, fetched when first asked for (nil with a data or file watermark).
     let watermarkSource: FallbackImage?
 
-    init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics, logger: Logger) throws {
+    init(configuration: ServerConfiguration, coders: ImageCodersManager, metrics: ServerMetrics, logger: Logger) throws
+    {
         self.configuration = configuration
         self.coders = coders
         self.metrics = metrics
         self.logger = logger
         signer = URLSigner(keyPairs: configuration.signingKeys, signatureSize: configuration.signatureSize)
         allowList = SourceAllowList(configuration.allowedSources)
-        gate = ProcessingGate(slots: configuration.workers, queueLimit: configuration.queueSize,
-                              onQueueDepth: { [metrics] depth in metrics.recordQueueDepth(depth) })
-        downloads = ProcessingGate(slots: configuration.downloadConcurrency,
-                                   queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot,
-                                   perKeySlots: configuration.downloadsPerOrigin,
-                                   perKeyQueueLimit: configuration.downloadsPerOrigin * Self.queuedDownloadsPerSlot)
+        gate = ProcessingGate(
+            slots: configuration.workers, queueLimit: configuration.queueSize,
+            onQueueDepth: { [metrics] depth in metrics.recordQueueDepth(depth) })
+        downloads = ProcessingGate(
+            slots: configuration.downloadConcurrency,
+            queueLimit: configuration.downloadConcurrency * Self.queuedDownloadsPerSlot,
+            perKeySlots: configuration.downloadsPerOrigin,
+            perKeyQueueLimit: configuration.downloadsPerOrigin * Self.queuedDownloadsPerSlot)
         negotiation = FormatNegotiation(configuration: configuration, coders: coders)
-        resultCache = try ResultCache(memoryLimit: configuration.resultMemoryLimit,
-                                      directory: configuration.resultCacheDirectory,
-                                      diskLimit: configuration.resultDiskLimit,
-                                      redis: try Self.redisTier(configuration.resultRedisURLs,
-                                                                 timeout: configuration.resultRedisTimeout))
+        resultCache = try ResultCache(
+            memoryLimit: configuration.resultMemoryLimit,
+            directory: configuration.resultCacheDirectory,
+            diskLimit: configuration.resultDiskLimit,
+            redis: try Self.redisTier(
+                configuration.resultRedisURLs,
+                timeout: configuration.resultRedisTimeout))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
         // imgproxy's order: IMGPROXY_WATERMARK_DATA, then IMGPROXY_WATERMARK_PATH.
-        if let data = try configuration.watermarkData ?? configuration.watermarkPath.map({ try Data(contentsOf: URL(fileURLWithPath: $0)) }) {
+        if let data = try configuration.watermarkData
+            ?? configuration.watermarkPath.map({ try Data(contentsOf: URL(fileURLWithPath: $0)) })
+        {
             watermark = try coders.decode(data, options: DecodeOptions(maxPixelCount: configuration.maxSourcePixels))
         } else {
             watermark = nil
         }
-        watermarkSource = watermark == nil ? configuration.watermarkURL.map { FallbackImage(origin: .url($0), status: nil, ttl: nil) } : nil
+        watermarkSource =
+            watermark == nil
+            ? configuration.watermarkURL.map { FallbackImage(origin: .url($0), status: nil, ttl: nil) } : nil
     }
 
     /// Stands in for a watermark not fetched yet while a URL's options are checked before any fetch.
-    static let placeholderWatermark = Image(pixels: PixelBuffer(width: 1, height: 1, layout: .rgba8, bytes: [0, 0, 0, 0]))
+    static let placeholderWatermark = Image(
+        pixels: PixelBuffer(width: 1, height: 1, layout: .rgba8, bytes: [0, 0, 0, 0]))
 
     /// What the HTTP layer sends back.
     struct Answer: Sendable {
@@ -66,8 +76,10 @@ final class ImageService: Sendable {
 
     /// Answers the request target `target` (path and query as sent) with the client's `Accept`,
     /// `If-None-Match` and client-hint headers.
-    func answer(target: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil,
-                hints: ClientHints = ClientHints()) async -> Answer {
+    func answer(
+        target: String, accept: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil,
+        hints: ClientHints = ClientHints()
+    ) async -> Answer {
         let started = ContinuousClock.now
         let answer: Answer
         var format = "none"
@@ -77,24 +89,33 @@ final class ImageService: Sendable {
             var headers = cacheHeaders(rendered, request)
             let tagged = configuration.usesETag && request.fallback == nil
             // IMGPROXY_ETAG_BUSTER: a new buster gives every answer a new tag, so clients revalidate all.
-            let etag = configuration.etagBuster.isEmpty
-                ? rendered.etag : RenderedImage.etag(of: Data((configuration.etagBuster + "\u{0}" + rendered.etag).utf8))
+            let etag =
+                configuration.etagBuster.isEmpty
+                ? rendered.etag
+                : RenderedImage.etag(of: Data((configuration.etagBuster + "\u{0}" + rendered.etag).utf8))
             if tagged { headers.append(("ETag", etag)) }
             let lastModified = configuration.usesLastModified ? rendered.originHeaders.lastModified : nil
             if let lastModified { headers.append(("Last-Modified", lastModified)) }
             if !varies.isEmpty { headers.append(("Vary", varies)) }
-            if configuration.setsCanonicalHeader, ["http", "https"].contains(request.sourceURL.scheme?.lowercased() ?? "") {
+            if configuration.setsCanonicalHeader,
+                ["http", "https"].contains(request.sourceURL.scheme?.lowercased() ?? "")
+            {
                 headers.append(("Link", "<\(request.sourceURL.absoluteString)>; rel=\"canonical\""))
             }
-            let notModified = tagged && ifNoneMatch.map { Self.matches($0, etag: etag) } == true
+            let notModified =
+                tagged && ifNoneMatch.map { Self.matches($0, etag: etag) } == true
                 || ifNoneMatch == nil && Self.notModifiedSince(ifModifiedSince, lastModified: lastModified)
             if notModified {
                 answer = Answer(status: 304, headers: headers, body: Data())
             } else {
                 headers.append(("Content-Type", rendered.contentType))
-                headers.append(("Content-Disposition", request.contentDisposition(
-                    sourceURL: request.sourceURL,
-                    fileExtension: format == "jpeg" ? "jpg" : format)))
+                headers.append(
+                    (
+                        "Content-Disposition",
+                        request.contentDisposition(
+                            sourceURL: request.sourceURL,
+                            fileExtension: format == "jpeg" ? "jpg" : format)
+                    ))
                 answer = Answer(status: request.fallback?.status ?? 200, headers: headers, body: rendered.data)
             }
         } catch let failure as ServerFailure {
@@ -108,10 +129,13 @@ final class ImageService: Sendable {
         }
         metrics.countRequest(status: answer.status, format: format)
         let level: Logger.Level = answer.status >= 500 ? .warning : (answer.status >= 400 ? .notice : .info)
-        logger.log(level: level, "image request", metadata: [
-            "status": "\(answer.status)", "format": "\(format)", "bytes": "\(answer.body.count)",
-            "ms": "\((ContinuousClock.now - started).milliseconds)", "path": "\(target.prefix(Self.loggedPathLength))",
-        ])
+        logger.log(
+            level: level, "image request",
+            metadata: [
+                "status": "\(answer.status)", "format": "\(format)", "bytes": "\(answer.body.count)",
+                "ms": "\((ContinuousClock.now - started).milliseconds)",
+                "path": "\(target.prefix(Self.loggedPathLength))",
+            ])
         return answer
     }
 
@@ -153,8 +177,9 @@ final class ImageService: Sendable {
             configuration.poolWaitTimeout = limit
             return RedisCache(configuration: configuration)
         } catch {
-            throw ConfigurationError(name: "WEBIMAGE_SERVER_REDIS_URL", value: urls.joined(separator: ","),
-                                     expected: "redis:// URLs (\(error))")
+            throw ConfigurationError(
+                name: "WEBIMAGE_SERVER_REDIS_URL", value: urls.joined(separator: ","),
+                expected: "redis:// URLs (\(error))")
         }
     }
 
@@ -188,7 +213,9 @@ final class ImageService: Sendable {
     /// `Cache-Control` and `Expires` of an answer, as imgproxy sets them: the fallback image's TTL, or the
     /// `expires` option's time when sooner than the TTL, or (with `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`) the
     /// source's `Cache-Control` as it is or its `Expires`, else the TTL; a TTL of 0 is `no-cache`.
-    private func cacheHeaders(_ rendered: RenderedImage, _ request: RequestFacts, now: Date = Date()) -> [(String, String)] {
+    private func cacheHeaders(
+        _ rendered: RenderedImage, _ request: RequestFacts, now: Date = Date()
+    ) -> [(String, String)] {
         var ttl = request.fallback?.ttl
         if let expires = request.response.expires {
             let left = max(0, expires - Int(now.timeIntervalSince1970))
@@ -196,7 +223,8 @@ final class ImageService: Sendable {
         }
         if ttl == nil, configuration.cacheControlPassthrough {
             if let cacheControl = rendered.originHeaders.cacheControl, !cacheControl.isEmpty {
-                return [("Cache-Control", cacheControl)] + (rendered.originHeaders.expires.map { [("Expires", $0)] } ?? [])
+                return [("Cache-Control", cacheControl)]
+                    + (rendered.originHeaders.expires.map { [("Expires", $0)] } ?? [])
             }
             if let expires = rendered.originHeaders.expires.flatMap(Self.parseHTTPDate) {
                 ttl = max(0, Int(expires.timeIntervalSince(now)))
@@ -204,13 +232,16 @@ final class ImageService: Sendable {
         }
         let seconds = ttl ?? configuration.cacheTTL
         guard seconds > 0 else { return [("Cache-Control", "no-cache")] }
-        return [("Cache-Control", "max-age=\(seconds), public"),
-                ("Expires", Self.httpDate(now.addingTimeInterval(Double(seconds))))]
+        return [
+            ("Cache-Control", "max-age=\(seconds), public"),
+            ("Expires", Self.httpDate(now.addingTimeInterval(Double(seconds)))),
+        ]
     }
 
     /// Whether an `If-Modified-Since` date is at or after `lastModified` (both HTTP dates).
     static func notModifiedSince(_ ifModifiedSince: String?, lastModified: String?) -> Bool {
-        guard let since = ifModifiedSince.flatMap(parseHTTPDate), let modified = lastModified.flatMap(parseHTTPDate) else {
+        guard let since = ifModifiedSince.flatMap(parseHTTPDate), let modified = lastModified.flatMap(parseHTTPDate)
+        else {
             return false
         }
         return modified <= since
@@ -234,13 +265,17 @@ final class ImageService: Sendable {
     }
 
     /// The encoded answer, the request headers it depends on (`Vary`), and what its headers need of the request.
-    private func render(target: String, accept: String?, hints: ClientHints) async throws -> (RenderedImage, varies: String, RequestFacts) {
+    private func render(
+        target: String, accept: String?, hints: ClientHints
+    ) async throws -> (RenderedImage, varies: String, RequestFacts) {
         let path: ImageURLPath
         do { path = try ImageURLPath(target, conventions: configuration.urlConventions) } catch {
             throw ServerFailure(status: 404, "not a processing URL: \(error.reason)")
         }
-        guard configuration.trustedSignatures.contains(String(path.signature))
-                || signer.verify(signature: path.signature, path: path.signedPart) else {
+        guard
+            configuration.trustedSignatures.contains(String(path.signature))
+                || signer.verify(signature: path.signature, path: path.signedPart)
+        else {
             throw ServerFailure(status: 403, "invalid signature")
         }
         // imgproxy's status: a source outside the allow-list is "not found".
@@ -248,24 +283,30 @@ final class ImageService: Sendable {
             throw ServerFailure(status: 404, "source URL not allowed: \(path.sourceURL.absoluteString)")
         }
         if !configuration.allowedProcessingOptions.isEmpty,
-           let refused = path.optionSegments.first(where: { !configuration.allowedProcessingOptions.contains(Self.optionName($0)) }) {
+            let refused = path.optionSegments.first(where: {
+                !configuration.allowedProcessingOptions.contains(Self.optionName($0))
+            })
+        {
             // imgproxy's answer to an option outside IMGPROXY_ALLOWED_PROCESSING_OPTIONS; presets may use any.
             throw ServerFailure(status: 404, "invalid processing options: \(Self.optionName(refused)) is not allowed")
         }
         // Client hints are defaults: the URL's own options (and presets) come after them and win.
         let hinted = configuration.readsClientHints ? hints.segments : []
-        let response = try ResponseOptions(segments: hinted + (try configuration.presets.expand(path.optionSegments)),
-                                           returnsAttachment: configuration.returnsAttachment)
+        let response = try ResponseOptions(
+            segments: hinted + (try configuration.presets.expand(path.optionSegments)),
+            returnsAttachment: configuration.returnsAttachment)
         if response.hasExpired() { throw ServerFailure(status: 404, "the URL has expired") }
         var parsedPlan: ProcessingPlan
         do {
             // The URL's extension asks for what `f:` asks for (JPEG output flattened onto the background).
             let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
-            parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment,
-                                            watermarkOpacity: configuration.watermarkOpacity)
+            parsedPlan = try ProcessingPlan(
+                segments: response.remaining + formatSegment,
+                watermarkOpacity: configuration.watermarkOpacity)
             // Every option's range is checked here, by the transformers that will apply it, so a value
             // the parser took but a transformer refuses is refused now, not a 500 after the fetch.
-            _ = try parsedPlan.makeTransformer(watermark ?? (watermarkSource == nil ? nil : Self.placeholderWatermark), { false })
+            _ = try parsedPlan.makeTransformer(
+                watermark ?? (watermarkSource == nil ? nil : Self.placeholderWatermark), { false })
         } catch {
             // imgproxy answers options it cannot read with 404, as it does any invalid URL.
             throw ServerFailure(status: 404, "invalid processing options: \(error)")
@@ -278,9 +319,10 @@ final class ImageService: Sendable {
             // IMGPROXY_MAX_RESULT_DIMENSION is the default of `mrd`: the same limit, applied by the same step.
             do {
                 let formatSegment = path.extensionFormat.map { [Substring("f:" + $0.identifier)] } ?? []
-                parsedPlan = try ProcessingPlan(segments: response.remaining + formatSegment
-                                                    + [Substring("mrd:\(configuration.maxResultDimension)")],
-                                                watermarkOpacity: configuration.watermarkOpacity)
+                parsedPlan = try ProcessingPlan(
+                    segments: response.remaining + formatSegment
+                        + [Substring("mrd:\(configuration.maxResultDimension)")],
+                    watermarkOpacity: configuration.watermarkOpacity)
             } catch {
                 throw ServerFailure(status: 404, "invalid processing options: \(error)")
             }
@@ -295,12 +337,15 @@ final class ImageService: Sendable {
         var facts = RequestFacts(sourceURL: path.sourceURL, response: response)
         let preference = negotiation.preference(accept: accept)
         let quality = plan.quality ?? configuration.defaultQuality
-        let key = [plan.canonicalText, path.sourceURL.absoluteString,
-                   (explicitFormat?.identifier ?? "auto") + ":" + preference.key, "q\(quality)", response.cacheKeyPart]
-            .joined(separator: "|")
+        let key = [
+            plan.canonicalText, path.sourceURL.absoluteString,
+            (explicitFormat?.identifier ?? "auto") + ":" + preference.key, "q\(quality)", response.cacheKeyPart,
+        ]
+        .joined(separator: "|")
         // As imgproxy: every answer varies with what may change it, whatever this URL asks.
-        let varies = ((negotiation.dependsOnAccept ? ["Accept"] : [])
-                      + (configuration.readsClientHints ? ClientHints.headerNames : [])).joined(separator: ", ")
+        let varies =
+            ((negotiation.dependsOnAccept ? ["Accept"] : [])
+            + (configuration.readsClientHints ? ClientHints.headerNames : [])).joined(separator: ", ")
 
         if let (hit, tier) = resultCache.lookup(key) {
             metrics.countCacheLookup(tier: tier.rawValue)
@@ -309,7 +354,8 @@ final class ImageService: Sendable {
         if resultCache.isEnabled { metrics.countCacheLookup(tier: "miss") }
 
         let timeout = Duration.milliseconds(Int(configuration.requestTimeout * 1000))
-        let (rendered, fallback) = try await withDeadline(timeout) { [self] () async throws -> (RenderedImage, FallbackImage.Use?) in
+        let (rendered, fallback) = try await withDeadline(timeout) {
+            [self] () async throws -> (RenderedImage, FallbackImage.Use?) in
             let fetchStarted = ContinuousClock.now
             // Memory first: a source held decoded or as bytes never waits behind downloads.
             let source: SourceFetcher.Fetched
@@ -325,16 +371,22 @@ final class ImageService: Sendable {
                     guard let image = configuration.fallbackImage, error != .cancelled else { throw error }
                     source = .decoded(try await image.image(using: fetcher))
                     fallback = image.use(after: ServerFailure(error))
-                    logger.warning("source unavailable: answering the fallback image", metadata: [
-                        "source": "\(path.sourceURL.absoluteString.prefix(Self.loggedPathLength))", "error": "\(error)"])
+                    logger.warning(
+                        "source unavailable: answering the fallback image",
+                        metadata: [
+                            "source": "\(path.sourceURL.absoluteString.prefix(Self.loggedPathLength))",
+                            "error": "\(error)",
+                        ])
                 }
             }
             metrics.recordSourceFetch(ContinuousClock.now - fetchStarted)
             // Fetched, like the source, before a worker slot is taken: a download never holds a worker.
             let watermark = try await watermarkImage(for: plan)
             let rendered = try await gate.run {
-                try await make(plan: plan, source: source, watermark: watermark, sourceURL: path.sourceURL, explicitFormat: explicitFormat,
-                               preference: preference)
+                try await make(
+                    plan: plan, source: source, watermark: watermark, sourceURL: path.sourceURL,
+                    explicitFormat: explicitFormat,
+                    preference: preference)
             }
             return (rendered, fallback)
         }
@@ -353,14 +405,19 @@ final class ImageService: Sendable {
     }
 
     /// Decodes, transforms and encodes one answer from its fetched source (and watermark), in a worker slot.
-    private func make(plan: ProcessingPlan, source: SourceFetcher.Fetched, watermark: Image?, sourceURL: URL,
-                      explicitFormat: ImageFormat?, preference: FormatNegotiation.Preference) async throws -> RenderedImage {
+    private func make(
+        plan: ProcessingPlan, source: SourceFetcher.Fetched, watermark: Image?, sourceURL: URL,
+        explicitFormat: ImageFormat?, preference: FormatNegotiation.Preference
+    ) async throws -> RenderedImage {
         try Task.checkCancellation()
         let processStarted = ContinuousClock.now
-        let frameResolutionLimit = plan.options?.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution
+        let frameResolutionLimit =
+            plan.options?.maxAnimationFrameResolution ?? configuration.maxAnimationFrameResolution
         let (coders, negotiation, fetcher) = (self.coders, self.negotiation, self.fetcher)
-        let (effort, defaultQuality, rowFilter) = (configuration.webpEffort, configuration.defaultQuality,
-                                                   configuration.pngRowFilter)
+        let (effort, defaultQuality, rowFilter) = (
+            configuration.webpEffort, configuration.defaultQuality,
+            configuration.pngRowFilter
+        )
         let (formatQuality, stripsColorProfile) = (configuration.formatQuality, configuration.stripsColorProfile)
         let options = plan.options
         // `maf`, else IMGPROXY_MAX_ANIMATION_FRAMES: as imgproxy, a longer animation keeps its first frames.
@@ -378,11 +435,13 @@ final class ImageService: Sendable {
         let decodeCancellation = DecodeCancellation()
         var rendered = try await withTaskCancellationHandler {
             try await onWorkerThread { isCancelled throws(ImageError) -> RenderedImage in
-                let image = try Self.firstFrames(of: try fetcher.decode(source, cancellation: decodeCancellation),
-                                                 limit: frameLimit)
+                let image = try Self.firstFrames(
+                    of: try fetcher.decode(source, cancellation: decodeCancellation),
+                    limit: frameLimit)
                 // `mafr`, else IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION.
                 if case let limit = frameResolutionLimit, limit > 0, image.isAnimated,
-                   Double(image.width * image.height) > limit * 1_000_000 {
+                    Double(image.width * image.height) > limit * 1_000_000
+                {
                     throw .imageTooLarge(width: image.width, height: image.height, limit: Int(limit * 1_000_000))
                 }
                 var output = image
@@ -399,10 +458,12 @@ final class ImageService: Sendable {
                 }
                 // Past the deadline the answer is already a 504: do not spend the encode on it.
                 if isCancelled() { throw .cancelled }
-                let format = negotiation.outputFormat(explicit: explicitFormat, preference: preference,
-                                                      image: output, sourceFormat: image.format)
+                let format = negotiation.outputFormat(
+                    explicit: explicitFormat, preference: preference,
+                    image: output, sourceFormat: image.format)
                 // `q`, else `fq` for this format, else IMGPROXY_FORMAT_QUALITY's, else the server's quality.
-                let quality = options?.quality ?? options?.formatQuality[format] ?? formatQuality[format] ?? defaultQuality
+                let quality =
+                    options?.quality ?? options?.formatQuality[format] ?? formatQuality[format] ?? defaultQuality
                 var encoding = EncodeOptions(quality: Double(quality) / 100)
                 encoding.lossyEffort = effort
                 encoding.rowFilter = rowFilter
@@ -411,8 +472,9 @@ final class ImageService: Sendable {
                 // `scp:0` keeps the source's ICC profile, `scp:1` drops it; without either,
                 // IMGPROXY_STRIP_COLOR_PROFILE decides (dropped by default, as imgproxy does).
                 encoding.keepsColorProfile = !(options?.stripColorProfile ?? stripsColorProfile)
-                let data = try Self.encode(output, as: format, options: encoding, maxBytes: options?.maxBytes ?? 0,
-                                           coders: coders, isCancelled: isCancelled)
+                let data = try Self.encode(
+                    output, as: format, options: encoding, maxBytes: options?.maxBytes ?? 0,
+                    coders: coders, isCancelled: isCancelled)
                 return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
             }
         } onCancel: {
@@ -429,7 +491,9 @@ extension ImageService {
     /// format, and an SVG source (sanitised unless `IMGPROXY_SANITIZE_SVG` is off) unless the URL names a
     /// raster format or `IMGPROXY_ALWAYS_RASTERIZE_SVG` is on; nil: process it. A source met decoded (kept
     /// from an earlier request) is processed.
-    func skipped(_ source: SourceFetcher.Fetched, plan: ProcessingPlan, explicitFormat: ImageFormat?) throws(ImageError) -> RenderedImage? {
+    func skipped(
+        _ source: SourceFetcher.Fetched, plan: ProcessingPlan, explicitFormat: ImageFormat?
+    ) throws(ImageError) -> RenderedImage? {
         guard case .encoded(let data, _, _) = source else { return nil }
         let format = ImageFormat.detect(data)
         if let limit = plan.options?.maxSourceFileSize, limit > 0, data.count > limit {
@@ -444,7 +508,10 @@ extension ImageService {
             let answer = configuration.sanitizesSVG ? try SVGSanitizer.sanitized(data) : data
             return RenderedImage(data: answer, contentType: ImageFormat.svg.mimeType ?? "image/svg+xml")
         }
-        guard configuration.skipProcessingFormats.contains(format) || plan.options?.skipProcessingFormats.contains(format) == true else {
+        guard
+            configuration.skipProcessingFormats.contains(format)
+                || plan.options?.skipProcessingFormats.contains(format) == true
+        else {
             return nil
         }
         return RenderedImage(data: data, contentType: format.mimeType ?? "application/octet-stream")
@@ -452,8 +519,10 @@ extension ImageService {
 
     /// `image` encoded as `format`; with `maxBytes` (imgproxy's `max_bytes`), encoded again at lower
     /// qualities until the answer fits, as imgproxy does for its lossy formats (the smallest when none does).
-    static func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions, maxBytes: Int,
-                       coders: ImageCodersManager, isCancelled: () -> Bool) throws(ImageError) -> Data {
+    static func encode(
+        _ image: Image, as format: ImageFormat, options: EncodeOptions, maxBytes: Int,
+        coders: ImageCodersManager, isCancelled: () -> Bool
+    ) throws(ImageError) -> Data {
         var data = try coders.encode(image, as: format, options: options)
         guard maxBytes > 0, lossyFormats.contains(format) else { return data }
         var quality = Int((options.quality * 100).rounded())

@@ -61,14 +61,18 @@ struct ImageURLPath: Sendable, Equatable {
         let separator = conventions.argumentSeparator
         let optionCount = segments.prefix { $0.contains(separator) }.count
         optionSegments = segments.prefix(optionCount).map { segment in
-            separator == ":" ? segment : Substring(segment.split(separator: separator, omittingEmptySubsequences: false)
-                .joined(separator: ":"))
+            separator == ":"
+                ? segment
+                : Substring(
+                    segment.split(separator: separator, omittingEmptySubsequences: false)
+                        .joined(separator: ":"))
         }
         let rest = segments.dropFirst(optionCount)
         guard let first = rest.first, !first.isEmpty else { throw Malformed(reason: "no source URL") }
         if first == "plain" {
-            (sourceURL, extensionFormat) = try Self.plainSource(rest.dropFirst().joined(separator: "/"),
-                                                                 conventions: conventions)
+            (sourceURL, extensionFormat) = try Self.plainSource(
+                rest.dropFirst().joined(separator: "/"),
+                conventions: conventions)
         } else {
             let parts = conventions.base64IncludesFilename && rest.count > 1 ? rest.dropLast() : rest
             (sourceURL, extensionFormat) = try Self.encodedSource(parts.joined(), conventions: conventions)
@@ -88,7 +92,8 @@ struct ImageURLPath: Sendable, Equatable {
         return (try sourceURL(conventions.preprocessed(decoded), conventions: conventions), format)
     }
 
-    private static func encodedSource(_ text: String, conventions: Conventions) throws(Malformed) -> (URL, ImageFormat?) {
+    private static func encodedSource(_ text: String, conventions: Conventions) throws(Malformed) -> (URL, ImageFormat?)
+    {
         var encoded = Substring(text)
         var format: ImageFormat?
         if let dot = encoded.lastIndex(of: ".") {
@@ -96,7 +101,10 @@ struct ImageURLPath: Sendable, Equatable {
             encoded = encoded[..<dot]
         }
         guard let bytes = Base64URL.decode(encoded) else { throw Malformed(reason: "bad base64 source URL") }
-        return (try sourceURL(conventions.preprocessed(String(decoding: bytes, as: UTF8.self)), conventions: conventions), format)
+        return (
+            try sourceURL(conventions.preprocessed(String(decoding: bytes, as: UTF8.self)), conventions: conventions),
+            format
+        )
     }
 
     private static func extensionFormat(_ text: Substring) throws(Malformed) -> ImageFormat? {
@@ -110,7 +118,8 @@ struct ImageURLPath: Sendable, Equatable {
         let schemes = conventions.schemes
         var text = storageURL(written, separator: conventions.storageQuerySeparator)
         // Proxies and browsers collapse the `//` of a plain URL in a path: `http:/host` means `http://host`.
-        for scheme in ["http:/", "https:/"] where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
+        for scheme in ["http:/", "https:/"]
+        where text.lowercased().hasPrefix(scheme) && !text.dropFirst(scheme.count).hasPrefix("/") {
             text.insert("/", at: text.index(text.startIndex, offsetBy: scheme.count))
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else {
@@ -137,9 +146,14 @@ struct ImageURLPath: Sendable, Equatable {
             query = name[cut.upperBound...]
             name = name[..<cut.lowerBound]
         }
-        var url = String(written[..<schemeEnd.upperBound]) + name.replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        var url =
+            String(written[..<schemeEnd.upperBound])
+            + name.replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
         if scheme == S3Loader.scheme, !query.isEmpty {
-            url += "?versionId=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? "")
+            url +=
+                "?versionId="
+                + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"]))
+                    ?? "")
         }
         return url
     }

@@ -30,7 +30,9 @@ struct OriginHeaders: Sendable, Equatable {
 
     /// `Name: value` lines of the present headers.
     var lines: [String] {
-        zip(Self.names, [lastModified, cacheControl, expires]).compactMap { name, value in value.map { "\(name): \($0)" } }
+        zip(Self.names, [lastModified, cacheControl, expires]).compactMap { name, value in
+            value.map { "\(name): \($0)" }
+        }
     }
 
     /// Headers from `lines` as ``lines`` writes them; others are ignored.

@@ -63,8 +63,10 @@ final class ProcessingGate: Sendable {
 
     /// `slots` requests at once and `queueLimit` waiting; of those, at most `perKeySlots` and
     /// `perKeyQueueLimit` of one key (no per-key bound by default).
-    init(slots: Int, queueLimit: Int, perKeySlots: Int = .max, perKeyQueueLimit: Int = .max,
-         onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(
+        slots: Int, queueLimit: Int, perKeySlots: Int = .max, perKeyQueueLimit: Int = .max,
+        onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.slots = max(1, slots)
         self.queueLimit = max(0, queueLimit)
         self.perKeySlots = max(1, perKeySlots)
@@ -116,7 +118,9 @@ final class ProcessingGate: Sendable {
             }
         } onCancel: {
             let (removed, depth): (Waiter?, Int) = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return (nil, state.waiters.count) }
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    return (nil, state.waiters.count)
+                }
                 return (state.dequeue(at: index), state.waiters.count)
             }
             if let removed {
@@ -132,7 +136,10 @@ final class ProcessingGate: Sendable {
             state.finish(key)
             var admitted: [Waiter] = []
             while state.running < slots,
-                  let index = state.waiters.firstIndex(where: { state.mayRun($0.key, slots: slots, perKeySlots: perKeySlots) }) {
+                let index = state.waiters.firstIndex(where: {
+                    state.mayRun($0.key, slots: slots, perKeySlots: perKeySlots)
+                })
+            {
                 let waiter = state.dequeue(at: index)
                 state.start(waiter.key)
                 admitted.append(waiter)

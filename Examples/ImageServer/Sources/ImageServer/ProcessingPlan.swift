@@ -22,12 +22,14 @@ struct ProcessingPlan: Sendable {
     var options: ProcessingOptions?
     /// Makes the transformer that applies the options (given the watermark image, and the request's
     /// cancellation check, asked between steps and frames), nil when there is nothing to do.
-    var makeTransformer: @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError)
-        -> (any FrameTransformer)?
+    var makeTransformer:
+        @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool) throws(ImageError)
+            -> (any FrameTransformer)?
 
     /// The plan of an URL without processing options: the source, re-encoded.
-    static let passthrough = ProcessingPlan(canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
-                                            decodeBox: nil, makeTransformer: { _, _ in nil })
+    static let passthrough = ProcessingPlan(
+        canonicalText: "", format: nil, quality: nil, wantsWatermark: false,
+        decodeBox: nil, makeTransformer: { _, _ in nil })
 
     /// Reads the option segments of a processing URL; throws the parser's error for options it refuses.
     /// `watermarkOpacity` (`IMGPROXY_WATERMARK_OPACITY`) multiplies a `wm:` opacity, as imgproxy's base
@@ -40,11 +42,12 @@ struct ProcessingPlan: Sendable {
         var parsed = try ProcessingOptions(segments: segments)
         parsed.watermark?.opacity *= watermarkOpacity
         let options = parsed
-        self.init(canonicalText: options.description, format: options.format, quality: options.quality,
-                  wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
-                  makeTransformer: { watermark, isCancelled throws(ImageError) in
-                      try options.transformer(watermarkImage: watermark, isCancelled: isCancelled) as? any FrameTransformer
-                  })
+        self.init(
+            canonicalText: options.description, format: options.format, quality: options.quality,
+            wantsWatermark: options.watermark != nil, decodeBox: Self.decodeBox(options),
+            makeTransformer: { watermark, isCancelled throws(ImageError) in
+                try options.transformer(watermarkImage: watermark, isCancelled: isCancelled) as? any FrameTransformer
+            })
         self.options = options
     }
 
@@ -53,16 +56,21 @@ struct ProcessingPlan: Sendable {
     /// the box gives what the resize would.
     static func decodeBox(_ options: ProcessingOptions) -> PixelSize? {
         guard options.resizingType == .fit, options.width > 0, options.height > 0, options.crop == nil,
-              options.trim == nil, options.rotation == 0, options.zoomWidth == 1, options.zoomHeight == 1,
-              options.minWidth == 0, options.minHeight == 0 else { return nil }
+            options.trim == nil, options.rotation == 0, options.zoomWidth == 1, options.zoomHeight == 1,
+            options.minWidth == 0, options.minHeight == 0
+        else { return nil }
         let scale = options.devicePixelRatio
-        return PixelSize(width: max(1, Int((Double(options.width) * scale).rounded())),
-                         height: max(1, Int((Double(options.height) * scale).rounded())))
+        return PixelSize(
+            width: max(1, Int((Double(options.width) * scale).rounded())),
+            height: max(1, Int((Double(options.height) * scale).rounded())))
     }
 
-    init(canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool, decodeBox: PixelSize?,
-         makeTransformer: @escaping @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool)
-             throws(ImageError) -> (any FrameTransformer)?) {
+    init(
+        canonicalText: String, format: ImageFormat?, quality: Int?, wantsWatermark: Bool, decodeBox: PixelSize?,
+        makeTransformer:
+            @escaping @Sendable (_ watermark: Image?, _ isCancelled: @escaping @Sendable () -> Bool)
+            throws(ImageError) -> (any FrameTransformer)?
+    ) {
         self.canonicalText = canonicalText
         self.format = format
         self.quality = quality

@@ -57,8 +57,9 @@ final class RedisTierMonitor: Service, Sendable {
             if change.isUp {
                 logger.notice("redis node back up", metadata: ["node": "\(node)"])
             } else {
-                logger.warning("redis node down: results are made and served without it until it is back",
-                               metadata: ["node": "\(node)"])
+                logger.warning(
+                    "redis node down: results are made and served without it until it is back",
+                    metadata: ["node": "\(node)"])
             }
         }
         exportCounters()

@@ -67,8 +67,10 @@ struct ResponseOptions: Sendable, Equatable {
     /// `Content-Disposition` for an answer of `fileExtension` whose source was `sourceURL`: the given
     /// file name, else the source's, with the output's extension.
     func contentDisposition(sourceURL: URL, fileExtension: String) -> String {
-        let base = filename ?? (sourceURL.deletingPathExtension().lastPathComponent.isEmpty
-            ? "image" : sourceURL.deletingPathExtension().lastPathComponent)
+        let base =
+            filename
+            ?? (sourceURL.deletingPathExtension().lastPathComponent.isEmpty
+                ? "image" : sourceURL.deletingPathExtension().lastPathComponent)
         let safe = base.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "")
             .replacingOccurrences(of: "\n", with: "")
         return "\(returnsAttachment ? "attachment" : "inline"); filename=\"\(safe).\(fileExtension)\""

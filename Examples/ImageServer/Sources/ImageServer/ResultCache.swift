@@ -34,8 +34,9 @@ struct RenderedImage: Sendable {
         // Pointers live only for this call.
         data.withUnsafeBytes { bytes in
             digest.withUnsafeMutableBytes { out in
-                _ = SHA256(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                           out.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                _ = SHA256(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                    out.baseAddress?.assumingMemoryBound(to: UInt8.self))
             }
         }
         return "\"" + digest.prefix(etagByteCount).map { String(format: "%02x", $0) }.joined() + "\""
@@ -61,8 +62,10 @@ final class ResultCache: Sendable {
 
     /// `diskLimit` bounds the local disk level in bytes: past it a background trim removes the least
     /// recently stored results until half remains.
-    init(memoryLimit: Int, directory: URL?, diskLimit: Int = ServerConfiguration.defaultResultDiskLimit,
-         redis: RedisCache? = nil) throws(ImageError) {
+    init(
+        memoryLimit: Int, directory: URL?, diskLimit: Int = ServerConfiguration.defaultResultDiskLimit,
+        redis: RedisCache? = nil
+    ) throws(ImageError) {
         self.memoryLimit = memoryLimit
         memory = LRUCache(costLimit: memoryLimit)
         var configuration = DiskCacheConfiguration()
@@ -85,11 +88,14 @@ final class ResultCache: Sendable {
         guard isEnabled else { return nil }
         if let hit = memory.value(forKey: key) { return (hit, .memory) }
         if let local, let data = try? local.data(forKey: key),
-           let value = Self.rendered(data, header: local.extendedData(forKey: key)) {
+            let value = Self.rendered(data, header: local.extendedData(forKey: key))
+        {
             memory.set(value, forKey: key, cost: value.data.count)
             return (value, .disk)
         }
-        if let redis, let entry = redis.entry(forKey: key), let value = Self.rendered(entry.data, header: entry.extendedData) {
+        if let redis, let entry = redis.entry(forKey: key),
+            let value = Self.rendered(entry.data, header: entry.extendedData)
+        {
             memory.set(value, forKey: key, cost: value.data.count)
             try? local?.setData(entry.data, extendedData: entry.extendedData, forKey: key)
             return (value, .redis)
@@ -112,7 +118,8 @@ final class ResultCache: Sendable {
         guard let header, let text = String(data: header, encoding: .utf8) else { return nil }
         let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }
-        return RenderedImage(data: data, contentType: String(parts[1]), etag: String(parts[0]),
-                             originHeaders: OriginHeaders(lines: parts.dropFirst(2)))
+        return RenderedImage(
+            data: data, contentType: String(parts[1]), etag: String(parts[0]),
+            originHeaders: OriginHeaders(lines: parts.dropFirst(2)))
     }
 }

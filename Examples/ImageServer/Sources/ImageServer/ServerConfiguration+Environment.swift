@@ -34,42 +34,55 @@ extension ServerConfiguration {
         maxSourceFileSize = try reader.int("IMGPROXY_MAX_SRC_FILE_SIZE", in: 0...Int.max) ?? maxSourceFileSize
         if maxSourceFileSize == 0 { maxSourceFileSize = Self.defaultMaxSourceFileSize }  // imgproxy: 0 = no limit
         maxAnimationFrames = try reader.int("IMGPROXY_MAX_ANIMATION_FRAMES", in: 1...Int.max) ?? maxAnimationFrames
-        maxAnimationFrameResolution = try reader.double("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION") ?? maxAnimationFrameResolution
+        maxAnimationFrameResolution =
+            try reader.double("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION") ?? maxAnimationFrameResolution
         showsTruncatedImages = try reader.bool("WEBIMAGE_SERVER_SHOW_TRUNCATED") ?? showsTruncatedImages
         appliesPNGGamma = try reader.bool("WEBIMAGE_SERVER_PNG_GAMMA") ?? appliesPNGGamma
         downloadTimeout = try reader.double("IMGPROXY_DOWNLOAD_TIMEOUT") ?? downloadTimeout
         shrinkOnLoadGap = try reader.double("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP") ?? shrinkOnLoadGap
         guard shrinkOnLoadGap >= 1, shrinkOnLoadGap <= 8 else {
-            throw ConfigurationError(name: "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", value: String(shrinkOnLoadGap),
-                                     expected: "a number from 1 to 8")
+            throw ConfigurationError(
+                name: "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", value: String(shrinkOnLoadGap),
+                expected: "a number from 1 to 8")
         }
         // imgproxy's IMGPROXY_WEBP_EFFORT (1-6) is the same libwebp method; ours may also say 0.
         let imgproxyEffort = try reader.int("IMGPROXY_WEBP_EFFORT", in: 1...6)
         webpEffort = try reader.int("WEBIMAGE_SERVER_WEBP_EFFORT", in: 0...6) ?? imgproxyEffort ?? webpEffort
         if let filter = reader.string("WEBIMAGE_SERVER_PNG_ROW_FILTER") {
             guard let known = EncodeOptions.RowFilter(rawValue: filter) else {
-                throw ConfigurationError(name: "WEBIMAGE_SERVER_PNG_ROW_FILTER", value: filter, expected: "none or adaptive")
+                throw ConfigurationError(
+                    name: "WEBIMAGE_SERVER_PNG_ROW_FILTER", value: filter, expected: "none or adaptive")
             }
             pngRowFilter = known
         }
         requestTimeout = try reader.double("IMGPROXY_TIMEOUT") ?? requestTimeout
-        if let seconds = try reader.double("IMGPROXY_KEEP_ALIVE_TIMEOUT") { clientDeadlines.keepAlive = .seconds(seconds) }
-        if let seconds = try reader.double("IMGPROXY_READ_REQUEST_TIMEOUT") { clientDeadlines.readRequest = .seconds(seconds) }
-        if let seconds = try reader.double("IMGPROXY_WRITE_RESPONSE_TIMEOUT") { clientDeadlines.writeResponse = .seconds(seconds) }
+        if let seconds = try reader.double("IMGPROXY_KEEP_ALIVE_TIMEOUT") {
+            clientDeadlines.keepAlive = .seconds(seconds)
+        }
+        if let seconds = try reader.double("IMGPROXY_READ_REQUEST_TIMEOUT") {
+            clientDeadlines.readRequest = .seconds(seconds)
+        }
+        if let seconds = try reader.double("IMGPROXY_WRITE_RESPONSE_TIMEOUT") {
+            clientDeadlines.writeResponse = .seconds(seconds)
+        }
         maxClients = try reader.int("IMGPROXY_MAX_CLIENTS", in: 1...1_000_000) ?? maxClients
         let olderWorkers = try reader.int("IMGPROXY_CONCURRENCY", in: 1...4096)
         workers = try reader.int("IMGPROXY_WORKERS", in: 1...4096) ?? olderWorkers ?? workers
-        downloadConcurrency = try reader.int("IMGPROXY_DOWNLOAD_CONCURRENCY", in: 1...100_000)
+        downloadConcurrency =
+            try reader.int("IMGPROXY_DOWNLOAD_CONCURRENCY", in: 1...100_000)
             ?? workers * Self.downloadsPerWorker
-        downloadsPerOrigin = try reader.int("WEBIMAGE_SERVER_DOWNLOADS_PER_ORIGIN", in: 1...100_000) ?? downloadsPerOrigin
-        queueSize = try reader.int("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...1_000_000)
+        downloadsPerOrigin =
+            try reader.int("WEBIMAGE_SERVER_DOWNLOADS_PER_ORIGIN", in: 1...100_000) ?? downloadsPerOrigin
+        queueSize =
+            try reader.int("IMGPROXY_REQUESTS_QUEUE_SIZE", in: 0...1_000_000)
             ?? workers * Self.queuedRequestsPerWorker
         cacheTTL = try reader.int("IMGPROXY_TTL", in: 0...Int.max) ?? cacheTTL
         defaultQuality = try reader.int("IMGPROXY_QUALITY", in: 1...100) ?? defaultQuality
         // As imgproxy: the pairs given replace those formats' defaults, the other defaults stay.
         formatQuality.merge(try reader.formatQuality("IMGPROXY_FORMAT_QUALITY") ?? [:]) { _, given in given }
         stripsColorProfile = try reader.bool("IMGPROXY_STRIP_COLOR_PROFILE") ?? stripsColorProfile
-        maxResultDimension = try reader.int("IMGPROXY_MAX_RESULT_DIMENSION", in: 0...Int(Int32.max)) ?? maxResultDimension
+        maxResultDimension =
+            try reader.int("IMGPROXY_MAX_RESULT_DIMENSION", in: 0...Int(Int32.max)) ?? maxResultDimension
         userAgent = reader.string("IMGPROXY_USER_AGENT")
         returnsAttachment = try reader.bool("IMGPROXY_RETURN_ATTACHMENT") ?? returnsAttachment
         secret = reader.string("IMGPROXY_SECRET")
@@ -94,30 +107,37 @@ extension ServerConfiguration {
         allowOrigin = reader.string("IMGPROXY_ALLOW_ORIGIN")
         if let separator = reader.string("IMGPROXY_ARGUMENTS_SEPARATOR") {
             guard separator.count == 1, let character = separator.first, character != "/" else {
-                throw ConfigurationError(name: "IMGPROXY_ARGUMENTS_SEPARATOR", value: separator, expected: "one character other than /")
+                throw ConfigurationError(
+                    name: "IMGPROXY_ARGUMENTS_SEPARATOR", value: separator, expected: "one character other than /")
             }
             urlConventions.argumentSeparator = character
         }
         urlConventions.baseURL = reader.string("IMGPROXY_BASE_URL") ?? ""
         if let text = reader.string("IMGPROXY_URL_REPLACEMENTS") {
             guard let rules = URLReplacement.rules(text) else {
-                throw ConfigurationError(name: "IMGPROXY_URL_REPLACEMENTS", value: text, expected: "pattern=replacement;pattern=replacement")
+                throw ConfigurationError(
+                    name: "IMGPROXY_URL_REPLACEMENTS", value: text, expected: "pattern=replacement;pattern=replacement")
             }
             urlConventions.replacements = rules
         }
         urlConventions.base64IncludesFilename = try reader.bool("IMGPROXY_BASE64_URL_INCLUDES_FILENAME") ?? false
         // As imgproxy: set but empty means no separator (a `?` is then part of the file name or key).
-        if let separator = environment["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR"] { urlConventions.storageQuerySeparator = separator }
+        if let separator = environment["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR"] {
+            urlConventions.storageQuerySeparator = separator
+        }
         if try reader.bool("IMGPROXY_USE_S3") == true {
             guard var signature = AWSSignature.fromEnvironment(environment) else {
-                throw ConfigurationError(name: "IMGPROXY_USE_S3", value: "true",
-                                         expected: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set")
+                throw ConfigurationError(
+                    name: "IMGPROXY_USE_S3", value: "true",
+                    expected: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set")
             }
             if let region = reader.string("IMGPROXY_S3_REGION") { signature.region = region }
             var s3 = S3LoaderConfiguration(signature: signature)
             if let text = reader.string("IMGPROXY_S3_ENDPOINT") {
-                guard let endpoint = URL(string: text), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? "") else {
-                    throw ConfigurationError(name: "IMGPROXY_S3_ENDPOINT", value: text, expected: "an http or https URL")
+                guard let endpoint = URL(string: text), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? "")
+                else {
+                    throw ConfigurationError(
+                        name: "IMGPROXY_S3_ENDPOINT", value: text, expected: "an http or https URL")
                 }
                 s3.endpoint = endpoint
             }
@@ -127,13 +147,15 @@ extension ServerConfiguration {
         if let root = reader.string("IMGPROXY_LOCAL_FILESYSTEM_ROOT") {
             localFileSystemRoot = URL(fileURLWithPath: root, isDirectory: true)
         }
-        presets = try Presets(reader.string("IMGPROXY_PRESETS"), separator: reader.string("IMGPROXY_PRESETS_SEPARATOR") ?? ",",
-                              onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
+        presets = try Presets(
+            reader.string("IMGPROXY_PRESETS"), separator: reader.string("IMGPROXY_PRESETS_SEPARATOR") ?? ",",
+            onlyPresets: try reader.bool("IMGPROXY_ONLY_PRESETS") ?? false)
         if let path = reader.string("IMGPROXY_PRESETS_PATH") {
             // imgproxy's file: one preset a line; empty lines and lines starting with `#` are skipped.
             let text: String
             do { text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) } catch {
-                throw ConfigurationError(name: "IMGPROXY_PRESETS_PATH", value: path, expected: "a readable UTF-8 file (\(error))")
+                throw ConfigurationError(
+                    name: "IMGPROXY_PRESETS_PATH", value: path, expected: "a readable UTF-8 file (\(error))")
             }
             try presets.add(lines: text, source: "IMGPROXY_PRESETS_PATH")
         }
@@ -149,7 +171,8 @@ extension ServerConfiguration {
         watermarkPath = environment["IMGPROXY_WATERMARK_PATH"].flatMap { $0.isEmpty ? nil : $0 }
         if let text = reader.string("IMGPROXY_WATERMARK_DATA") {
             guard let data = Data(base64Encoded: text) else {
-                throw ConfigurationError(name: "IMGPROXY_WATERMARK_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
+                throw ConfigurationError(
+                    name: "IMGPROXY_WATERMARK_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
             }
             watermarkData = data
         }
@@ -161,7 +184,8 @@ extension ServerConfiguration {
         }
         if let text = reader.string("IMGPROXY_WATERMARK_OPACITY") {
             guard let opacity = Double(text), opacity > 0, opacity <= 1 else {
-                throw ConfigurationError(name: "IMGPROXY_WATERMARK_OPACITY", value: text, expected: "a number above 0, at most 1")
+                throw ConfigurationError(
+                    name: "IMGPROXY_WATERMARK_OPACITY", value: text, expected: "a number above 0, at most 1")
             }
             watermarkOpacity = opacity
         }
@@ -198,14 +222,16 @@ extension ServerConfiguration {
     public init(file: URL, environment: [String: String]) throws(ConfigurationError) {
         let text: String
         do { text = try String(contentsOf: file, encoding: .utf8) } catch {
-            throw ConfigurationError(name: "config file", value: file.path, expected: "a readable UTF-8 file (\(error))")
+            throw ConfigurationError(
+                name: "config file", value: file.path, expected: "a readable UTF-8 file (\(error))")
         }
         var values: [String: String] = [:]
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigurationError(name: "\(file.lastPathComponent) line \(number + 1)", value: line, expected: "NAME=VALUE")
+                throw ConfigurationError(
+                    name: "\(file.lastPathComponent) line \(number + 1)", value: line, expected: "NAME=VALUE")
             }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
@@ -221,16 +247,19 @@ extension ServerConfiguration {
         let origin: FallbackImage.Origin
         if let text = reader.string("IMGPROXY_FALLBACK_IMAGE_DATA") {
             guard let data = Data(base64Encoded: text) else {
-                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
+                throw ConfigurationError(
+                    name: "IMGPROXY_FALLBACK_IMAGE_DATA", value: String(text.prefix(20)) + "...", expected: "base64")
             }
             origin = .bytes(data)
         } else if let path = reader.string("IMGPROXY_FALLBACK_IMAGE_PATH") {
             do { origin = .bytes(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_PATH", value: path, expected: "a readable file (\(error))")
+                throw ConfigurationError(
+                    name: "IMGPROXY_FALLBACK_IMAGE_PATH", value: path, expected: "a readable file (\(error))")
             }
         } else if let text = reader.string("IMGPROXY_FALLBACK_IMAGE_URL") {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                throw ConfigurationError(name: "IMGPROXY_FALLBACK_IMAGE_URL", value: text, expected: "an http or https URL")
+                throw ConfigurationError(
+                    name: "IMGPROXY_FALLBACK_IMAGE_URL", value: text, expected: "an http or https URL")
             }
             origin = .url(url)
         } else {
@@ -259,7 +288,10 @@ struct EnvironmentReader {
             switch value {
             case "1", "t", "T", "true", "TRUE", "True": return true
             case "0", "f", "F", "false", "FALSE", "False": return false
-            default: throw ConfigurationError(name: name, value: value, expected: "a Go boolean (1, t, T, true, TRUE, True or 0, f, F, false, FALSE, False)")
+            default:
+                throw ConfigurationError(
+                    name: name, value: value,
+                    expected: "a Go boolean (1, t, T, true, TRUE, True or 0, f, F, false, FALSE, False)")
             }
         }
         switch value.lowercased() {
@@ -292,7 +324,9 @@ struct EnvironmentReader {
         for text in names {
             let format = ImageFormat.fromFileExtension(text)
             guard format != .undefined else {
-                throw ConfigurationError(name: name, value: names.joined(separator: ","), expected: "image format names (jpeg, png, gif, webp, avif, jxl, ...)")
+                throw ConfigurationError(
+                    name: name, value: names.joined(separator: ","),
+                    expected: "image format names (jpeg, png, gif, webp, avif, jxl, ...)")
             }
             formats.append(format)
         }
@@ -308,7 +342,8 @@ struct EnvironmentReader {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let format = parts.count == 2 ? ImageFormat.fromFileExtension(parts[0]) : .undefined
             guard format != .undefined, let quality = Int(parts[1]), (1...100).contains(quality) else {
-                throw ConfigurationError(name: name, value: pair, expected: "format=quality pairs, quality 1–100 (jpeg=70,avif=40)")
+                throw ConfigurationError(
+                    name: name, value: pair, expected: "format=quality pairs, quality 1–100 (jpeg=70,avif=40)")
             }
             qualities[format] = quality
         }
@@ -326,8 +361,9 @@ struct EnvironmentReader {
         let keys = list("IMGPROXY_KEYS") ?? list("IMGPROXY_KEY") ?? []
         let salts = list("IMGPROXY_SALTS") ?? list("IMGPROXY_SALT") ?? []
         guard keys.count == salts.count else {
-            throw ConfigurationError(name: "IMGPROXY_KEY/IMGPROXY_SALT", value: "\(keys.count) keys, \(salts.count) salts",
-                                     expected: "as many salts as keys")
+            throw ConfigurationError(
+                name: "IMGPROXY_KEY/IMGPROXY_SALT", value: "\(keys.count) keys, \(salts.count) salts",
+                expected: "as many salts as keys")
         }
         var pairs: [URLSigner.KeyPair] = []
         for (key, salt) in zip(keys, salts) {
@@ -368,7 +404,8 @@ struct EnvironmentReader {
     /// `host:port`, `:port` (every interface, as imgproxy reads it) or `[v6]:port`.
     static func parseBind(_ text: String, name: String = "IMGPROXY_BIND") throws(ConfigurationError) -> (String, Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (0...65_535).contains(port) else {
+            (0...65_535).contains(port)
+        else {
             throw ConfigurationError(name: name, value: text, expected: "host:port or :port")
         }
         var host = String(text[..<colon])

@@ -182,15 +182,22 @@ public struct ServerConfiguration: Sendable {
     /// S3 sources.
     public var s3: S3LoaderConfiguration? {
         didSet {
-            if s3 == nil { urlConventions.schemes.remove(S3Loader.scheme) } else { urlConventions.schemes.insert(S3Loader.scheme) }
+            if s3 == nil {
+                urlConventions.schemes.remove(S3Loader.scheme)
+            } else {
+                urlConventions.schemes.insert(S3Loader.scheme)
+            }
         }
     }
     /// The directory `local:///path` sources are read under (`IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nil: no
     /// local sources. Nothing outside it is read, symbolic links and `..` included.
     public var localFileSystemRoot: URL? {
         didSet {
-            if localFileSystemRoot == nil { urlConventions.schemes.remove(FileLoader.localScheme) }
-            else { urlConventions.schemes.insert(FileLoader.localScheme) }
+            if localFileSystemRoot == nil {
+                urlConventions.schemes.remove(FileLoader.localScheme)
+            } else {
+                urlConventions.schemes.insert(FileLoader.localScheme)
+            }
         }
     }
     /// A path every route sits under (`IMGPROXY_PATH_PREFIX`, `/images`); empty: none.

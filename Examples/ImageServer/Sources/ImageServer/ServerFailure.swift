@@ -19,8 +19,9 @@ struct ServerFailure: Error, Sendable {
     static let overloadRetryAfterSeconds = 1
 
     /// imgproxy's answer to a full queue: 429 Too Many Requests.
-    static let overloaded = ServerFailure(status: 429, "overloaded: every worker is busy and the queue is full",
-                                          retryAfter: overloadRetryAfterSeconds)
+    static let overloaded = ServerFailure(
+        status: 429, "overloaded: every worker is busy and the queue is full",
+        retryAfter: overloadRetryAfterSeconds)
     static let deadlineExceeded = ServerFailure(status: 504, "the request took longer than the server's deadline")
 
     /// The answer for an error from fetching, decoding, transforming or encoding, with imgproxy's codes: a
@@ -69,6 +70,7 @@ extension ServerFailure: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 }

@@ -23,26 +23,34 @@ struct ServerMetrics: Sendable {
 
     /// One answered image request: its status and output format (`none` for errors and 304s without one).
     func countRequest(status: Int, format: String) {
-        CoreMetrics.Counter(label: "webimage_server_requests_total",
-                dimensions: [("status", String(status)), ("format", format)], factory: factory).increment()
+        CoreMetrics.Counter(
+            label: "webimage_server_requests_total",
+            dimensions: [("status", String(status)), ("format", format)], factory: factory
+        ).increment()
     }
 
     /// A result cache lookup: `memory`, `disk`, `redis` or `miss`.
     func countCacheLookup(tier: String) {
-        CoreMetrics.Counter(label: "webimage_server_result_cache_lookups_total", dimensions: [("tier", tier)], factory: factory).increment()
+        CoreMetrics.Counter(
+            label: "webimage_server_result_cache_lookups_total", dimensions: [("tier", tier)], factory: factory
+        ).increment()
     }
 
     /// How a source was found: `decoded` (the decoded-source cache), `kept_bytes` (fetched before,
     /// decoded again) or `fetched` (from its origin).
     func countSourceLookup(_ result: String) {
-        CoreMetrics.Counter(label: "webimage_server_source_lookups_total", dimensions: [("result", result)], factory: factory).increment()
+        CoreMetrics.Counter(
+            label: "webimage_server_source_lookups_total", dimensions: [("result", result)], factory: factory
+        ).increment()
     }
 
     /// A client connection closed by the server for being too slow: `read_request`, `write_response`
     /// or `linger` (the client did not close after the server's error answer). Idle keep-alive
     /// connections are closed by Hummingbird and not counted here.
     func countClientTimeout(_ reason: String) {
-        CoreMetrics.Counter(label: "webimage_server_client_timeouts_total", dimensions: [("reason", reason)], factory: factory).increment()
+        CoreMetrics.Counter(
+            label: "webimage_server_client_timeouts_total", dimensions: [("reason", reason)], factory: factory
+        ).increment()
     }
 
     /// Bytes held by the result cache's memory level and by the two source caches, read when `/metrics`
@@ -71,8 +79,10 @@ struct ServerMetrics: Sendable {
         for (event, counter) in events {
             let added = now[keyPath: counter] - before[keyPath: counter]
             guard added > 0 else { continue }
-            CoreMetrics.Counter(label: "webimage_server_redis_events_total", dimensions: [("event", event)], factory: factory)
-                .increment(by: added)
+            CoreMetrics.Counter(
+                label: "webimage_server_redis_events_total", dimensions: [("event", event)], factory: factory
+            )
+            .increment(by: added)
         }
     }
 

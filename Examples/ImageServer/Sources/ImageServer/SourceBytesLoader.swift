@@ -22,8 +22,10 @@ final class SourceBytesLoader: ImageLoader {
 
     /// Keeps up to `byteLimit` bytes of sources fetched through `upstream` (0 keeps none) and tells
     /// `onLookup` how each request was answered.
-    init(upstream: any ImageLoader, byteLimit: Int,
-         onLookup: @escaping @Sendable (_ answeredFromKeptBytes: Bool) -> Void = { _ in }) {
+    init(
+        upstream: any ImageLoader, byteLimit: Int,
+        onLookup: @escaping @Sendable (_ answeredFromKeptBytes: Bool) -> Void = { _ in }
+    ) {
         self.upstream = upstream
         self.onLookup = onLookup
         kept = LRUCache(costLimit: max(0, byteLimit))
@@ -34,10 +36,14 @@ final class SourceBytesLoader: ImageLoader {
 
     func canRequestImage(for url: URL) -> Bool { upstream.canRequestImage(for: url) }
 
-    func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool { upstream.shouldBlockFailedURL(url, error: error) }
+    func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
+        upstream.shouldBlockFailedURL(url, error: error)
+    }
 
-    func requestImage(with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
-                      completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void) -> any ImageOperation {
+    func requestImage(
+        with url: URL, options: ImageOptions, context: ImageContext, progress: LoadProgressHandler?,
+        completion: @escaping @Sendable (Result<LoadedImage, ImageError>) -> Void
+    ) -> any ImageOperation {
         let key = url.absoluteString
         let kept = keptBytes(forKey: key, refreshing: options.contains(.refreshCached))
         onLookup(kept != nil)
@@ -46,7 +52,8 @@ final class SourceBytesLoader: ImageLoader {
             completion(.success(LoadedImage(data: kept.data, response: kept.response)))
             return AnsweredOperation()
         }
-        return upstream.requestImage(with: url, options: options, context: context, progress: progress) { [self] result in
+        return upstream.requestImage(with: url, options: options, context: context, progress: progress) {
+            [self] result in
             if case .success(let loaded) = result { keep(loaded, forKey: key) }
             // What a decoding loader decoded was decoded for this request alone: the next request decodes
             // the kept bytes for itself.

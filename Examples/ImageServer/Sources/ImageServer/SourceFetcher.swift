@@ -74,12 +74,13 @@ struct SourceFetcher: Sendable {
         keptBytes = SourceBytesLoader(upstream: upstream, byteLimit: configuration.sourceBytesLimit) { kept in
             metrics.countSourceLookup(kept ? "kept_bytes" : "fetched")
         }
-        var decodeOptions = DecodeOptions(maxPixelCount: configuration.maxSourcePixels,
-                                          // The frame limit keeps the first frames (ImageService.firstFrames), as
-                                          // imgproxy does; the decoder's own cap bounds the bookkeeping.
-                                          maxFrameCount: DecodeOptions.defaultMaxFrameCount,
-                                          maxTotalPixelCount: configuration.maxTotalSourcePixels,
-                                          timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
+        var decodeOptions = DecodeOptions(
+            maxPixelCount: configuration.maxSourcePixels,
+            // The frame limit keeps the first frames (ImageService.firstFrames), as
+            // imgproxy does; the decoder's own cap bounds the bookkeeping.
+            maxFrameCount: DecodeOptions.defaultMaxFrameCount,
+            maxTotalPixelCount: configuration.maxTotalSourcePixels,
+            timeLimit: .milliseconds(Int(configuration.requestTimeout * 1000)))
         decodeOptions.thumbnailReducingGap = configuration.shrinkOnLoadGap
         // imgproxy's IMGPROXY_MAX_ANIMATION_FRAMES of 1: an animated source is its first frame.
         decodeOptions.firstFrameOnly = configuration.maxAnimationFrames <= 1

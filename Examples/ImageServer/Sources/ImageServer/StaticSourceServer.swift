@@ -23,8 +23,10 @@ public struct StaticSourceServer: Sendable {
         /// More answer headers (`Last-Modified`, `Cache-Control`, ...).
         public var headers: [(String, String)] = []
 
-        public init(data: Data, contentType: String, delay: Duration? = nil,
-                    release: (@Sendable () async -> Void)? = nil, location: String? = nil) {
+        public init(
+            data: Data, contentType: String, delay: Duration? = nil,
+            release: (@Sendable () async -> Void)? = nil, location: String? = nil
+        ) {
             self.data = data
             self.contentType = contentType
             self.delay = delay
@@ -57,9 +59,12 @@ public struct StaticSourceServer: Sendable {
     }
 
     /// The Hummingbird application serving the files; `onServerRunning` gets the bound port.
-    public func application(logger: Logger = Logger(label: "webimage-sources"),
-                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> Application<CallbackResponder<BasicRequestContext>> {
+    public func application(
+        logger: Logger = Logger(label: "webimage-sources"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
+        -> Application<CallbackResponder<BasicRequestContext>>
+    {
         let files = self.files
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let file = files[request.uri.path] else {
@@ -74,14 +79,17 @@ public struct StaticSourceServer: Sendable {
             for (name, value) in file.headers {
                 if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
             }
-            return Response(status: HTTPResponse.Status(code: file.status), headers: fields,
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
+            return Response(
+                status: HTTPResponse.Status(code: file.status), headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.data)))
         }
-        return Application(responder: responder,
-                           configuration: ApplicationConfiguration(address: .hostname(host, port: port),
-                                                                   serverName: "webimage-sources"),
-                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-                           logger: logger)
+        return Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port),
+                serverName: "webimage-sources"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
     }
 
     /// The image files of `directory` (by extension), each with its pixel size and animation, read by
@@ -97,7 +105,8 @@ public struct StaticSourceServer: Sendable {
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
             guard let image = try? ImageCodersManager.shared.decode(data, options: DecodeOptions()) else { continue }
             files["/" + name] = File(data: data, contentType: mimeType)
-            samples.append(DemoSample(fileName: name, width: image.width, height: image.height, isAnimated: image.isAnimated))
+            samples.append(
+                DemoSample(fileName: name, width: image.width, height: image.height, isAnimated: image.isAnimated))
         }
         return (files, samples)
     }

@@ -14,7 +14,9 @@ struct URLReplacement: Sendable, Equatable {
         var rules: [URLReplacement] = []
         for item in text.split(separator: ";", omittingEmptySubsequences: true) {
             guard let equals = item.firstIndex(of: "=") else { return nil }
-            rules.append(URLReplacement(pattern: String(item[..<equals]), replacement: String(item[item.index(after: equals)...])))
+            rules.append(
+                URLReplacement(
+                    pattern: String(item[..<equals]), replacement: String(item[item.index(after: equals)...])))
         }
         return rules
     }
@@ -22,7 +24,8 @@ struct URLReplacement: Sendable, Equatable {
     /// `url` with this rule applied (unchanged when the pattern does not match its start).
     func apply(to url: String) -> String {
         let text = Array(url.unicodeScalars)
-        guard let (end, captures) = Self.match(Array(pattern.unicodeScalars)[...], text[...], consumed: 0, captures: []) else {
+        guard let (end, captures) = Self.match(Array(pattern.unicodeScalars)[...], text[...], consumed: 0, captures: [])
+        else {
             return url
         }
         var result = String.UnicodeScalarView()
@@ -46,15 +49,19 @@ struct URLReplacement: Sendable, Equatable {
     /// Matches `pattern` at the start of `text`; a `*` takes as many non-`/` characters as it can and gives
     /// them back one by one until the rest matches (the leftmost, longest-first reading of imgproxy's
     /// regular expressions). Returns where the match ends and each `*`'s range.
-    private static func match(_ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>, consumed: Int,
-                              captures: [Range<Int>]) -> (end: Int, captures: [Range<Int>])? {
+    private static func match(
+        _ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>, consumed: Int,
+        captures: [Range<Int>]
+    ) -> (end: Int, captures: [Range<Int>])? {
         guard let head = pattern.first else { return (consumed, captures) }
         if head == "*" {
             let run = text.prefix { $0 != "/" }.count
             for length in stride(from: run, through: 0, by: -1) {
                 let start = text.startIndex
-                if let found = match(pattern.dropFirst(), text.dropFirst(length), consumed: consumed + length,
-                                     captures: captures + [start..<(start + length)]) {
+                if let found = match(
+                    pattern.dropFirst(), text.dropFirst(length), consumed: consumed + length,
+                    captures: captures + [start..<(start + length)])
+                {
                     return found
                 }
             }
@@ -71,7 +78,8 @@ struct URLReplacement: Sendable, Equatable {
         if braced { index += 1 }
         let digitsStart = index
         while index < template.count, ("0"..."9").contains(template[index]) { index += 1 }
-        guard index > digitsStart, let number = Int(String(String.UnicodeScalarView(template[digitsStart..<index]))) else {
+        guard index > digitsStart, let number = Int(String(String.UnicodeScalarView(template[digitsStart..<index])))
+        else {
             return nil
         }
         if braced {

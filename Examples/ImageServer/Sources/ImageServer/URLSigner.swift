@@ -56,9 +56,10 @@ public struct URLSigner: Sendable {
         pair.key.withUnsafeBytes { key in
             message.withUnsafeBytes { data in
                 digest.withUnsafeMutableBytes { out in
-                    _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count),
-                             data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
-                             out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+                    _ = HMAC(
+                        EVP_sha256(), key.baseAddress, Int32(key.count),
+                        data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
+                        out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
                 }
             }
         }
@@ -67,7 +68,9 @@ public struct URLSigner: Sendable {
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+        }
     }
 }
 

@@ -15,7 +15,8 @@ struct WebImageServerCommand: AsyncParsableCommand {
         commandName: "webimage-server",
         abstract: "An imgproxy-compatible image server on SwiftWebImage.",
         discussion: "Settings come from imgproxy's environment variables (IMGPROXY_BIND, IMGPROXY_KEY, ...); "
-            + "see Examples/ImageServer/README.md. LOG_LEVEL (or IMGPROXY_LOG_LEVEL) sets the log level (info by default).")
+            + "see Examples/ImageServer/README.md. LOG_LEVEL (or IMGPROXY_LOG_LEVEL) sets the log level (info by default)."
+    )
 
     @Option(name: .long, help: "A file of NAME=VALUE lines, under the environment's variables.")
     var config: String?
@@ -41,7 +42,8 @@ struct WebImageServerCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "webimage-server")
         let environment = ProcessInfo.processInfo.environment
-        var configuration = try config.map { try ServerConfiguration(file: URL(fileURLWithPath: $0), environment: environment) }
+        var configuration =
+            try config.map { try ServerConfiguration(file: URL(fileURLWithPath: $0), environment: environment) }
             ?? ServerConfiguration(environment: environment)
         var origin: Task<Void, any Error>?
         if demo {
@@ -52,8 +54,11 @@ struct WebImageServerCommand: AsyncParsableCommand {
             configuration.allowsLoopbackSources = true
             if configuration.signingKeys.isEmpty {
                 // The demo page shows signed URLs: a key and salt for this run only.
-                configuration.signingKeys = [URLSigner.KeyPair(key: Self.randomBytes(Self.demoKeyByteCount),
-                                                               salt: Self.randomBytes(Self.demoKeyByteCount))]
+                configuration.signingKeys = [
+                    URLSigner.KeyPair(
+                        key: Self.randomBytes(Self.demoKeyByteCount),
+                        salt: Self.randomBytes(Self.demoKeyByteCount))
+                ]
             }
             configuration.demo = DemoConfiguration(sourceBaseURL: sources.baseURL, samples: samples)
             logger.info("demo sources", metadata: ["url": "\(sources.baseURL)", "samples": "\(samples.count)"])

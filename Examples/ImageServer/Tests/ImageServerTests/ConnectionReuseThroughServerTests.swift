@@ -1,9 +1,10 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import WebImage
-@testable import ImageServer
-import LoopbackHTTPServer
 import WebImageTestSupport
+
+@testable import ImageServer
 
 /// Cache poisoning through the server: an origin that writes past a response's `Content-Length` on a
 /// keep-alive connection (a whole second response, or garbage) must never make the server answer another
@@ -51,34 +52,44 @@ struct ConnectionReuseThroughServerTests {
 
     @Test(arguments: Extra.allCases)
     func bytesAnOriginSendsPastAnAnswerNeverBecomeAnotherURLsImage(extra: Extra) async throws {
-        let origin = try OverflowingOrigin(files: ["/a.png": Fixtures.encoded(Self.aPixels, as: .png),
-                                                   "/b.png": Fixtures.encoded(Self.bPixels, as: .png)],
-                                           overflowingPath: "/a.png", extra: extra.bytes)
+        let origin = try OverflowingOrigin(
+            files: [
+                "/a.png": Fixtures.encoded(Self.aPixels, as: .png),
+                "/b.png": Fixtures.encoded(Self.bPixels, as: .png),
+            ],
+            overflowingPath: "/a.png", extra: extra.bytes)
         defer { origin.stop() }
         let servers = try await TestServers.start()
 
-        let first = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: origin.url("/a.png"), extension: "png"))
+        let first = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: origin.url("/a.png"), extension: "png"))
         #expect(first.status == 200)
         try Self.expectImage(first.body, is: Self.aPixels, "a.png")
 
         // a.png's connection is back in the loader's pool: now the origin writes past its answer, and
         // request 2 starts only once those bytes wait, unread, in the loader's socket.
         origin.releaseExtra()
-        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) { origin.extraWasSent }
-        try await eventuallyAsync("the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)) { LoopbackTCPTable.unreadBytes(fromPort: origin.port) > 0 }
+        try await eventuallyAsync("the origin wrote the extra bytes", timeout: .seconds(30), every: .milliseconds(10)) {
+            origin.extraWasSent
+        }
+        try await eventuallyAsync(
+            "the extra bytes reached the loader's socket", timeout: .seconds(30), every: .milliseconds(10)
+        ) { LoopbackTCPTable.unreadBytes(fromPort: origin.port) > 0 }
 
         let bPath = servers.plainPath(source: origin.url("/b.png"), extension: "png")
         for answer in ["fetched", "from the result cache"] {
             let reply = try await HTTPClient.get(servers.baseURL + bPath)
             guard reply.status == 200 else {
-                Issue.record("b.png \(answer): \(reply.status) \(String(decoding: reply.body.prefix(200), as: UTF8.self))")
+                Issue.record(
+                    "b.png \(answer): \(reply.status) \(String(decoding: reply.body.prefix(200), as: UTF8.self))")
                 continue
             }
             try Self.expectImage(reply.body, is: Self.bPixels, "b.png \(answer)")
         }
         let metrics = try await ServerEdgeTests.metricsText(servers)
-        #expect(ServerEdgeTests.sample(metrics, "webimage_server_result_cache_lookups_total{tier=\"memory\"}") == 1,
-                "the second answer came from the result cache")
+        #expect(
+            ServerEdgeTests.sample(metrics, "webimage_server_result_cache_lookups_total{tier=\"memory\"}") == 1,
+            "the second answer came from the result cache")
         #expect(origin.requests(for: "/b.png") == 1)
 
         // b.png was asked on a connection of its own; a.png's carried nothing more.
@@ -90,14 +101,19 @@ struct ConnectionReuseThroughServerTests {
     }
 
     /// Decodes `body` and expects exactly `expected`'s size and pixels (PNG in, PNG out: lossless).
-    static func expectImage(_ body: Data, is expected: PixelBuffer, _ what: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectImage(
+        _ body: Data, is expected: PixelBuffer, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let image = try Fixtures.decode(body)
-        let smuggled = image.width == smuggledPixels.width && image.height == smuggledPixels.height ? " (the smuggled image)" : ""
-        #expect(image.width == expected.width && image.height == expected.height,
-                "\(what) is \(image.width)x\(image.height)\(smuggled), not \(expected.width)x\(expected.height)",
-                sourceLocation: sourceLocation)
-        #expect(image.pixels.converted(to: .rgba8).packed().bytes == expected.converted(to: .rgba8).packed().bytes,
-                "\(what): other pixels", sourceLocation: sourceLocation)
+        let smuggled =
+            image.width == smuggledPixels.width && image.height == smuggledPixels.height ? " (the smuggled image)" : ""
+        #expect(
+            image.width == expected.width && image.height == expected.height,
+            "\(what) is \(image.width)x\(image.height)\(smuggled), not \(expected.width)x\(expected.height)",
+            sourceLocation: sourceLocation)
+        #expect(
+            image.pixels.converted(to: .rgba8).packed().bytes == expected.converted(to: .rgba8).packed().bytes,
+            "\(what): other pixels", sourceLocation: sourceLocation)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import WebImage
+
 @testable import ImageServer
 
 /// imgproxy's environment variables for output defaults, source requests, presets files and the
@@ -10,7 +11,8 @@ import WebImage
     /// `IMGPROXY_FORMAT_QUALITY`: `format=quality` pairs, imgproxy's default `webp=79,avif=63,jxl=77`; bad pairs stop the server.
     @Test func formatQualityIsRead() throws {
         #expect(try ServerConfiguration(environment: [:]).formatQuality == [.webp: 79, .avif: 63, .jpegXL: 77])
-        let configuration = try ServerConfiguration(environment: ["IMGPROXY_FORMAT_QUALITY": "jpeg=70, avif=40,webp=60"])
+        let configuration = try ServerConfiguration(environment: ["IMGPROXY_FORMAT_QUALITY": "jpeg=70, avif=40,webp=60"]
+        )
         // Laid over the defaults, as imgproxy does: JPEG XL keeps its 77.
         #expect(configuration.formatQuality == [.jpeg: 70, .avif: 40, .webp: 60, .jpegXL: 77])
         for bad in ["jpeg", "jpeg=0", "jpeg=101", "nope=50", "jpeg=x"] {
@@ -25,7 +27,9 @@ import WebImage
         let plain = try await TestServers.start()
         let low = try await TestServers.start { $0.formatQuality[.jpeg] = 5 }
         func size(_ servers: TestServers, _ options: String = "") async throws -> Int {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "jpg"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "jpg"))
             #expect(reply.status == 200)
             return reply.body.count
         }
@@ -33,8 +37,10 @@ import WebImage
         #expect(try await size(low, "q:80") == (try await size(plain)))
         #expect(try await size(low, "fq:jpeg:80") == (try await size(plain)))
         // Another format keeps IMGPROXY_QUALITY.
-        let webpLow = try await HTTPClient.get(low.baseURL + low.plainPath(source: low.sourceURL("/photo.jpg"), extension: "webp"))
-        let webpPlain = try await HTTPClient.get(plain.baseURL + plain.plainPath(source: plain.sourceURL("/photo.jpg"), extension: "webp"))
+        let webpLow = try await HTTPClient.get(
+            low.baseURL + low.plainPath(source: low.sourceURL("/photo.jpg"), extension: "webp"))
+        let webpPlain = try await HTTPClient.get(
+            plain.baseURL + plain.plainPath(source: plain.sourceURL("/photo.jpg"), extension: "webp"))
         #expect(webpLow.body == webpPlain.body)
         try await low.stop()
         try await plain.stop()
@@ -46,10 +52,15 @@ import WebImage
     @Test func sourceAddressVariables() throws {
         let unset = try ServerConfiguration(environment: [:])
         #expect(!unset.allowsLoopbackSources && !unset.allowsLinkLocalSources && !unset.allowsPrivateSources)
-        let names = ["IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES",
-                     "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES"]
+        let names = [
+            "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES",
+            "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES",
+        ]
         func flags(_ configuration: ServerConfiguration) -> [Bool] {
-            [configuration.allowsLoopbackSources, configuration.allowsLinkLocalSources, configuration.allowsPrivateSources]
+            [
+                configuration.allowsLoopbackSources, configuration.allowsLinkLocalSources,
+                configuration.allowsPrivateSources,
+            ]
         }
         for (index, name) in names.enumerated() {
             for text in ["1", "t", "T", "true", "TRUE", "True"] {
@@ -57,17 +68,23 @@ import WebImage
                 #expect(flags(try ServerConfiguration(environment: [name: text])) == expected, "\(name)=\(text)")
             }
             for text in ["0", "f", "F", "false", "FALSE", "False"] {
-                #expect(flags(try ServerConfiguration(environment: [name: text])) == [false, false, false], "\(name)=\(text)")
+                #expect(
+                    flags(try ServerConfiguration(environment: [name: text])) == [false, false, false],
+                    "\(name)=\(text)")
             }
             for bad in ["yes", "on", "tRUE", "2"] {
-                #expect(throws: ConfigurationError.self, "\(name)=\(bad)") { try ServerConfiguration(environment: [name: bad]) }
+                #expect(throws: ConfigurationError.self, "\(name)=\(bad)") {
+                    try ServerConfiguration(environment: [name: bad])
+                }
             }
         }
         let all = try ServerConfiguration(environment: Dictionary(uniqueKeysWithValues: names.map { ($0, "true") }))
-        let loader = SourceFetcher(configuration: all, coders: .shared, metrics: ServerMetrics()).httpLoader.configuration
+        let loader = SourceFetcher(configuration: all, coders: .shared, metrics: ServerMetrics()).httpLoader
+            .configuration
         #expect(loader.refusesPrivateAddresses)
         #expect(loader.allowsLoopbackAddresses && loader.allowsLinkLocalAddresses && loader.allowsPrivateNetworks)
-        let none = SourceFetcher(configuration: unset, coders: .shared, metrics: ServerMetrics()).httpLoader.configuration
+        let none = SourceFetcher(configuration: unset, coders: .shared, metrics: ServerMetrics()).httpLoader
+            .configuration
         #expect(!none.allowsLoopbackAddresses && !none.allowsLinkLocalAddresses && !none.allowsPrivateNetworks)
     }
 
@@ -75,14 +92,21 @@ import WebImage
     /// separator (`?` by default) the file name or key, after it the query (an S3 object's version; ignored
     /// for a local file); set but empty, no separator, so `?` is part of the name. HTTP sources keep theirs.
     @Test func sourceURLQuerySeparator() async throws {
-        #expect(ImageURLPath.storageURL("s3://bucket/a/b.png?123", separator: "?") == "s3://bucket/a/b.png?versionId=123")
+        #expect(
+            ImageURLPath.storageURL("s3://bucket/a/b.png?123", separator: "?") == "s3://bucket/a/b.png?versionId=123")
         #expect(ImageURLPath.storageURL("local:///a/b.png?123", separator: "?") == "local:///a/b.png")
         #expect(ImageURLPath.storageURL("s3://bucket/a?b.png", separator: "") == "s3://bucket/a%3Fb.png")
-        #expect(ImageURLPath.storageURL("s3://bucket/a?b#c.png!!v2", separator: "!!") == "s3://bucket/a%3Fb%23c.png?versionId=v2")
+        #expect(
+            ImageURLPath.storageURL("s3://bucket/a?b#c.png!!v2", separator: "!!")
+                == "s3://bucket/a%3Fb%23c.png?versionId=v2")
         #expect(ImageURLPath.storageURL("http://host/a.png?x=1", separator: "!!") == "http://host/a.png?x=1")
         #expect(try ServerConfiguration(environment: [:]).urlConventions.storageQuerySeparator == "?")
-        #expect(try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]).urlConventions.storageQuerySeparator == "")
-        #expect(try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": "!!"]).urlConventions.storageQuerySeparator == "!!")
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": ""]).urlConventions
+                .storageQuerySeparator == "")
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": "!!"]).urlConventions
+                .storageQuerySeparator == "!!")
 
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("query-separator-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -112,7 +136,8 @@ import WebImage
     @Test func pngGammaIsAppliedOnlyWhenAsked() async throws {
         #expect(try ServerConfiguration(environment: [:]).appliesPNGGamma == false)
         #expect(try ServerConfiguration(environment: ["WEBIMAGE_SERVER_PNG_GAMMA": "true"]).appliesPNGGamma)
-        let ramp = PixelBuffer(width: 4, height: 1, layout: .rgb8, bytes: [0, 0, 0, 64, 64, 64, 128, 128, 128, 255, 255, 255])
+        let ramp = PixelBuffer(
+            width: 4, height: 1, layout: .rgb8, bytes: [0, 0, 0, 64, 64, 64, 128, 128, 128, 255, 255, 255])
         var bytes = [UInt8](Fixtures.encoded(ramp, as: .png))
         func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
         func crc32(_ data: [UInt8]) -> UInt32 {
@@ -124,11 +149,13 @@ import WebImage
             return ~crc
         }
         let chunk = Array("gAMA".utf8) + bigEndian(100_000)
-        bytes.insert(contentsOf: bigEndian(4) + chunk + bigEndian(crc32(chunk)), at: 8 + 25)  // after the signature and IHDR
+        // after the signature and IHDR
+        bytes.insert(contentsOf: bigEndian(4) + chunk + bigEndian(crc32(chunk)), at: 8 + 25)
         var files = Fixtures.standardFiles
         files["/linear.png"] = .init(data: Data(bytes), contentType: "image/png")
         func level(_ servers: TestServers) async throws -> Int {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/linear.png"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(source: servers.sourceURL("/linear.png"), extension: "png"))
             #expect(reply.status == 200)
             let pixels = try Fixtures.decode(reply.body).pixels
             return Int(pixels.bytes[pixels.layout.bytesPerPixel])
@@ -147,7 +174,8 @@ import WebImage
         #expect(configuration.userAgent == "imgproxy/3.31 (test)")
         let fetcher = SourceFetcher(configuration: configuration, coders: .shared, metrics: ServerMetrics())
         #expect(fetcher.httpLoader.configuration.userAgent == "imgproxy/3.31 (test)")
-        let unset = SourceFetcher(configuration: try ServerConfiguration(environment: [:]), coders: .shared, metrics: ServerMetrics())
+        let unset = SourceFetcher(
+            configuration: try ServerConfiguration(environment: [:]), coders: .shared, metrics: ServerMetrics())
         #expect(unset.httpLoader.configuration.userAgent.hasPrefix("SwiftWebImage/"))
     }
 
@@ -174,10 +202,13 @@ import WebImage
     /// `IMGPROXY_PRESETS`; `IMGPROXY_PRESETS_SEPARATOR` divides the variable's presets.
     @Test func presetsFileIsRead() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("presets-\(UUID()).txt")
-        try "# thumbnails\nsmall=rs:fit:16:16\n\n# larger\nwide=rs:fit:40:40/f:png\n".write(to: file, atomically: true, encoding: .utf8)
+        try "# thumbnails\nsmall=rs:fit:16:16\n\n# larger\nwide=rs:fit:40:40/f:png\n".write(
+            to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let configuration = try ServerConfiguration(environment: [
-            "IMGPROXY_PRESETS_PATH": file.path, "IMGPROXY_PRESETS": "tiny=rs:fit:8:8;gray=sat:0", "IMGPROXY_PRESETS_SEPARATOR": ";"])
+            "IMGPROXY_PRESETS_PATH": file.path, "IMGPROXY_PRESETS": "tiny=rs:fit:8:8;gray=sat:0",
+            "IMGPROXY_PRESETS_SEPARATOR": ";",
+        ])
         #expect(configuration.presets.options["small"] == ["rs:fit:16:16"])
         #expect(configuration.presets.options["wide"] == ["rs:fit:40:40", "f:png"])
         #expect(configuration.presets.options["tiny"] == ["rs:fit:8:8"])
@@ -187,7 +218,8 @@ import WebImage
             try ServerConfiguration(environment: ["IMGPROXY_PRESETS_PATH": file.path + ".missing"])
         }
         let servers = try await TestServers.start { $0.presets = configuration.presets }
-        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "pr:wide", source: servers.sourceURL("/photo.jpg")))
+        let reply = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(options: "pr:wide", source: servers.sourceURL("/photo.jpg")))
         #expect(reply.status == 200)
         #expect(reply.header("Content-Type") == "image/png")
         #expect(try Fixtures.decode(reply.body).width == 40)
@@ -199,16 +231,24 @@ import WebImage
     @Test func watermarkFromDataWithBaseOpacity() async throws {
         let mark = Fixtures.encoded(Fixtures.alphaPixels(), as: .png)
         let configuration = try ServerConfiguration(environment: [
-            "IMGPROXY_WATERMARK_DATA": mark.base64EncodedString(), "IMGPROXY_WATERMARK_OPACITY": "0.5"])
+            "IMGPROXY_WATERMARK_DATA": mark.base64EncodedString(), "IMGPROXY_WATERMARK_OPACITY": "0.5",
+        ])
         #expect(configuration.watermarkData == mark)
         #expect(configuration.watermarkOpacity == 0.5)
-        for bad in [["IMGPROXY_WATERMARK_DATA": "!!"], ["IMGPROXY_WATERMARK_OPACITY": "0"], ["IMGPROXY_WATERMARK_OPACITY": "1.5"]] {
+        for bad in [
+            ["IMGPROXY_WATERMARK_DATA": "!!"], ["IMGPROXY_WATERMARK_OPACITY": "0"],
+            ["IMGPROXY_WATERMARK_OPACITY": "1.5"],
+        ] {
             #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: bad) }
         }
-        let half = try await TestServers.start { $0.watermarkData = mark; $0.watermarkOpacity = 0.5 }
+        let half = try await TestServers.start {
+            $0.watermarkData = mark; $0.watermarkOpacity = 0.5
+        }
         let full = try await TestServers.start { $0.watermarkData = mark }
         func body(_ servers: TestServers, _ options: String) async throws -> Data {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
             #expect(reply.status == 200)
             return reply.body
         }
@@ -228,16 +268,20 @@ import WebImage
         #expect(try !ServerConfiguration(environment: ["IMGPROXY_STRIP_COLOR_PROFILE": "false"]).stripsColorProfile)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let profile = try Data(contentsOf: root.appendingPathComponent("Tests/ColorManagementTests/Profiles/display-p3.icc"))
+        let profile = try Data(
+            contentsOf: root.appendingPathComponent("Tests/ColorManagementTests/Profiles/display-p3.icc"))
         WebImage.registerBuiltInCoders()
-        let png = try ImageCodersManager.shared.encode(Image(pixels: Fixtures.photoPixels()), as: .png,
-                                                       options: EncodeOptions(iccProfile: profile))
+        let png = try ImageCodersManager.shared.encode(
+            Image(pixels: Fixtures.photoPixels()), as: .png,
+            options: EncodeOptions(iccProfile: profile))
         var files = Fixtures.standardFiles
         files["/p3.png"] = .init(data: png, contentType: "image/png")
         var raw = DecodeOptions()
         raw.colorConversion = .off
         func profileOf(_ servers: TestServers, _ options: String) async throws -> Data? {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL("/p3.png"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: options, source: servers.sourceURL("/p3.png"), extension: "png"))
             #expect(reply.status == 200)
             return try ImageCodersManager.shared.decode(reply.body, options: raw).metadata.iccProfile
         }
@@ -253,8 +297,12 @@ import WebImage
 
     /// Answer-option booleans are Go's `strconv.ParseBool`: `T`, `TRUE` and `True` are true, `tRUE` is not.
     @Test func booleansAreGosParseBool() async throws {
-        for text in ["1", "t", "T", "true", "TRUE", "True"] { #expect(ResponseOptions.bool(Substring(text)), "\(text)") }
-        for text in ["tRUE", "yes", "on", "0", "f", "", "truE"] { #expect(!ResponseOptions.bool(Substring(text)), "\(text)") }
+        for text in ["1", "t", "T", "true", "TRUE", "True"] {
+            #expect(ResponseOptions.bool(Substring(text)), "\(text)")
+        }
+        for text in ["tRUE", "yes", "on", "0", "f", "", "truE"] {
+            #expect(!ResponseOptions.bool(Substring(text)), "\(text)")
+        }
         let servers = try await TestServers.start()
         let photo = servers.sourceURL("/photo.jpg")
         let upper = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "att:T", source: photo))
@@ -292,14 +340,18 @@ import WebImage
     /// `IMGPROXY_WEBP_EFFORT` is libwebp's method, as `WEBIMAGE_SERVER_WEBP_EFFORT` (which wins).
     @Test func webpEffortIsRead() throws {
         #expect(try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "2"]).webpEffort == 2)
-        #expect(try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "2", "WEBIMAGE_SERVER_WEBP_EFFORT": "5"]).webpEffort == 5)
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "2", "WEBIMAGE_SERVER_WEBP_EFFORT": "5"])
+                .webpEffort == 5)
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_WEBP_EFFORT": "0"]) }
     }
 
     /// Over `IMGPROXY_MAX_ANIMATION_FRAMES` (or `maf`), an animation keeps its first frames, as imgproxy
     /// loads `min(pages, max_animation_frames)` of them, instead of being refused.
     @Test func longerAnimationsKeepTheirFirstFrames() async throws {
-        let servers = try await TestServers.start { $0.maxAnimationFrames = 2; $0.allowsSecurityOptions = true }
+        let servers = try await TestServers.start {
+            $0.maxAnimationFrames = 2; $0.allowsSecurityOptions = true
+        }
         let gif = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/anim.gif")))
         #expect(gif.status == 200)
         #expect(gif.header("Content-Type") == "image/gif")
@@ -309,9 +361,12 @@ import WebImage
         if let animation = image.animation, image.frameCount == 2 {
             #expect(try animation.frame(at: 1).pixels.bytes[0] > 100 && animation.frame(at: 1).pixels.bytes[0] < 140)
         }
-        let three = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "maf:3", source: servers.sourceURL("/anim.gif")))
+        let three = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(options: "maf:3", source: servers.sourceURL("/anim.gif")))
         #expect(try Fixtures.decode(three.body).frameCount == 3)
-        let webp = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "maf:2", source: servers.sourceURL("/anim.gif"), extension: "webp"))
+        let webp = try await HTTPClient.get(
+            servers.baseURL
+                + servers.plainPath(options: "maf:2", source: servers.sourceURL("/anim.gif"), extension: "webp"))
         #expect(try Fixtures.decode(webp.body).frameCount == 2)
         try await servers.stop()
     }
@@ -319,17 +374,26 @@ import WebImage
     /// `IMGPROXY_WATERMARK_URL`: the watermark is fetched as a source when a URL first asks for `wm:`, and
     /// draws what the same image from a file draws.
     @Test func watermarkFromAURL() async throws {
-        #expect(try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "https://cdn.example.com/mark.png"])
-            .watermarkURL == URL(string: "https://cdn.example.com/mark.png"))
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "mark.png"]) }
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "https://cdn.example.com/mark.png"])
+                .watermarkURL == URL(string: "https://cdn.example.com/mark.png"))
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["IMGPROXY_WATERMARK_URL": "mark.png"])
+        }
         let mark = Fixtures.encoded(Fixtures.alphaPixels(), as: .png)
         var files = Fixtures.standardFiles
         files["/mark.png"] = .init(data: mark, contentType: "image/png")
         // The watermark comes from the first servers' origin, on loopback as any test source.
         let byData = try await TestServers.start(files: files) { $0.watermarkData = mark }
-        let expected = try await HTTPClient.get(byData.baseURL + byData.plainPath(options: "wm:1:ce", source: byData.sourceURL("/photo.jpg"), extension: "png"))
-        let byURL = try await TestServers.start(files: files) { $0.watermarkURL = URL(string: byData.sourceURL("/mark.png")) }
-        let marked = try await HTTPClient.get(byURL.baseURL + byURL.plainPath(options: "wm:1:ce", source: byURL.sourceURL("/photo.jpg"), extension: "png"))
+        let expected = try await HTTPClient.get(
+            byData.baseURL
+                + byData.plainPath(options: "wm:1:ce", source: byData.sourceURL("/photo.jpg"), extension: "png"))
+        let byURL = try await TestServers.start(files: files) {
+            $0.watermarkURL = URL(string: byData.sourceURL("/mark.png"))
+        }
+        let marked = try await HTTPClient.get(
+            byURL.baseURL + byURL.plainPath(options: "wm:1:ce", source: byURL.sourceURL("/photo.jpg"), extension: "png")
+        )
         #expect(marked.status == 200)
         #expect(try Fixtures.decode(marked.body).pixels == (try Fixtures.decode(expected.body).pixels))
         try await byURL.stop()
@@ -338,10 +402,18 @@ import WebImage
 
     /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION` refuses animations with larger frames (422); stills pass.
     @Test func maxAnimationFrameResolutionDefault() async throws {
-        #expect(try ServerConfiguration(environment: ["IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION": "0.5"]).maxAnimationFrameResolution == 0.5)
-        let servers = try await TestServers.start { $0.maxAnimationFrames = 10; $0.maxAnimationFrameResolution = 0.0001 }
-        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/anim.gif"))).status == 422)
-        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"))).status == 200)
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION": "0.5"])
+                .maxAnimationFrameResolution == 0.5)
+        let servers = try await TestServers.start {
+            $0.maxAnimationFrames = 10; $0.maxAnimationFrameResolution = 0.0001
+        }
+        #expect(
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/anim.gif"))).status
+                == 422)
+        #expect(
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+                .status == 200)
         try await servers.stop()
     }
 
@@ -351,7 +423,9 @@ import WebImage
         let mark = Fixtures.encoded(Fixtures.alphaPixels(), as: .png)
         let servers = try await TestServers.start { $0.watermarkData = mark }
         func pixels(_ options: String) async throws -> Image {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: options, source: servers.sourceURL("/photo.jpg"), extension: "png"))
             #expect(reply.status == 200)
             return try Fixtures.decode(reply.body)
         }
@@ -369,10 +443,13 @@ import WebImage
     @Test func etagBusterChangesTags() async throws {
         #expect(try ServerConfiguration(environment: ["IMGPROXY_ETAG_BUSTER": "v2"]).etagBuster == "v2")
         let plain = try await TestServers.start { $0.usesETag = true }
-        let busted = try await TestServers.start { $0.usesETag = true; $0.etagBuster = "v2" }
+        let busted = try await TestServers.start {
+            $0.usesETag = true; $0.etagBuster = "v2"
+        }
         func tag(_ servers: TestServers, ifNoneMatch: String? = nil) async throws -> (Int, String?) {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")),
-                                                 headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")),
+                headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
             return (reply.status, reply.header("ETag"))
         }
         let (_, old) = try await tag(plain)
@@ -390,6 +467,7 @@ import WebImage
         #expect(ServerConfiguration.logLevel(environment: [:]) == .info)
         #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "warn"]) == .warning)
         #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "debug"]) == .debug)
-        #expect(ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "error", "LOG_LEVEL": "trace"]) == .trace)
+        #expect(
+            ServerConfiguration.logLevel(environment: ["IMGPROXY_LOG_LEVEL": "error", "LOG_LEVEL": "trace"]) == .trace)
     }
 }

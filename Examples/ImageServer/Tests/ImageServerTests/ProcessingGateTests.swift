@@ -1,7 +1,8 @@
 import Synchronization
 import Testing
-@testable import ImageServer
 import WebImageTestSupport
+
+@testable import ImageServer
 
 /// The gate's bounds: slots, the queue, and each key's share of both.
 @Suite(.timeLimit(.minutes(1)))

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+
 @testable import ImageServer
 
 /// The routes through Hummingbird's router test framework: no socket, no origin; what needs a real
@@ -27,7 +28,9 @@ import Testing
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/plain; version=0.0.4")
-                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("webimage_server_queue_depth"))
+                #expect(
+                    String(decoding: response.body.readableBytesView, as: UTF8.self).contains(
+                        "webimage_server_queue_depth"))
             }
         }
     }
@@ -47,8 +50,9 @@ import Testing
         try await Self.server().application().test(.router) { client in
             try await client.execute(uri: "/demo", method: .get) { #expect($0.status == .notFound) }
         }
-        let demo = DemoConfiguration(sourceBaseURL: URL(string: "http://127.0.0.1:1/")!,
-                                     samples: [DemoSample(fileName: "a.jpg", width: 4, height: 3, isAnimated: false)])
+        let demo = DemoConfiguration(
+            sourceBaseURL: URL(string: "http://127.0.0.1:1/")!,
+            samples: [DemoSample(fileName: "a.jpg", width: 4, height: 3, isAnimated: false)])
         try await Self.server { $0.demo = demo }.application().test(.router) { client in
             try await client.execute(uri: "/demo", method: .get) { response in
                 #expect(response.status == .ok)
@@ -81,13 +85,17 @@ import Testing
             try await client.execute(uri: "/health", method: .get, headers: [.origin: "https://app.example"]) {
                 #expect($0.headers[.accessControlAllowOrigin] == "https://app.example")
             }
-            try await client.execute(uri: "/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get,
-                                     headers: [.origin: "https://app.example"]) { response in
+            try await client.execute(
+                uri: "/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get,
+                headers: [.origin: "https://app.example"]
+            ) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example")
             }
-            try await client.execute(uri: "/insecure/plain/http://example.com/a.jpg", method: .options,
-                                     headers: [.origin: "https://app.example", .accessControlRequestMethod: "GET"]) { response in
+            try await client.execute(
+                uri: "/insecure/plain/http://example.com/a.jpg", method: .options,
+                headers: [.origin: "https://app.example", .accessControlRequestMethod: "GET"]
+            ) { response in
                 #expect(response.status == .noContent)
                 #expect(response.headers[.accessControlAllowMethods]?.contains("GET") == true)
             }
@@ -100,11 +108,15 @@ import Testing
     }
 
     @Test func pathPrefixAndHealthCheckPath() async throws {
-        let configuration = try ServerConfiguration(environment: ["IMGPROXY_PATH_PREFIX": "images/",
-                                                                  "IMGPROXY_HEALTH_CHECK_PATH": "ping"])
+        let configuration = try ServerConfiguration(environment: [
+            "IMGPROXY_PATH_PREFIX": "images/",
+            "IMGPROXY_HEALTH_CHECK_PATH": "ping",
+        ])
         #expect(configuration.pathPrefix == "/images")
         #expect(configuration.healthCheckPath == "/ping")
-        try await RouterTests.server { $0.pathPrefix = "/images"; $0.healthCheckPath = "/ping" }.application().test(.router) { client in
+        try await RouterTests.server {
+            $0.pathPrefix = "/images"; $0.healthCheckPath = "/ping"
+        }.application().test(.router) { client in
             try await client.execute(uri: "/images/health", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/images/ping", method: .get) { #expect($0.status == .ok) }
             // Processing URLs outside the prefix are not found; inside it they are read without it.
@@ -114,7 +126,8 @@ import Testing
             }
             try await client.execute(uri: "/images/insecure/rs:nonsense/plain/http://example.com/a.jpg", method: .get) {
                 #expect($0.status == .notFound)
-                #expect(String(decoding: $0.body.readableBytesView, as: UTF8.self).contains("invalid processing options"))
+                #expect(
+                    String(decoding: $0.body.readableBytesView, as: UTF8.self).contains("invalid processing options"))
             }
         }
     }

@@ -1,15 +1,18 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import WebImage
-@testable import ImageServer
-import LoopbackHTTPServer
 import WebImageTestSupport
+
+@testable import ImageServer
 
 /// The server under clients and origins that misbehave: connections that idle, drip or never read,
 /// oversized heads, stalled origins, options that cannot be applied, a disk level with a limit.
 @Suite struct ServerEdgeTests {
     /// Waits (polling, with a long bound for loaded machines) until `condition` holds; false if it never did.
-    static func eventually(within limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    static func eventually(
+        within limit: Duration = .seconds(60), _ condition: () async throws -> Bool
+    ) async rethrows -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if try await condition() { return true }
@@ -20,8 +23,10 @@ import WebImageTestSupport
 
     /// What `operation` returns, or nil when it has not returned within `limit` (then cancelled): a bound
     /// for a broken run, not a guess at how long anything takes.
-    static func within<T: Sendable>(_ limit: Duration = .seconds(60),
-                                    _ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+    static func within<T: Sendable>(
+        _ limit: Duration = .seconds(60),
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
@@ -78,7 +83,10 @@ import WebImageTestSupport
             if await connection.read(timeout: .milliseconds(50)) == .closed { closed = true; break }
         }
         #expect(closed)
-        #expect(Self.sample(try await Self.metricsText(servers), "webimage_server_client_timeouts_total{reason=\"read_request\"}") >= 1)
+        #expect(
+            Self.sample(
+                try await Self.metricsText(servers), "webimage_server_client_timeouts_total{reason=\"read_request\"}")
+                >= 1)
         try await servers.stop()
     }
 
@@ -97,9 +105,12 @@ import WebImageTestSupport
         let connection = try RawConnection(port: servers.serverPort, receiveBuffer: 4096)
         connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
         // The client reads nothing until the server says it gave up on the write.
-        #expect(try await Self.eventually {
-            Self.sample(try await Self.metricsText(servers), "webimage_server_client_timeouts_total{reason=\"write_response\"}") >= 1
-        })
+        #expect(
+            try await Self.eventually {
+                Self.sample(
+                    try await Self.metricsText(servers),
+                    "webimage_server_client_timeouts_total{reason=\"write_response\"}") >= 1
+            })
         let (bytes, closed) = await connection.readUntilClosed(limit: .seconds(60))
         #expect(closed)
         #expect(bytes.count < png.count, "the whole answer was never sent")
@@ -107,7 +118,9 @@ import WebImageTestSupport
     }
 
     @Test func oversizedHeadsLeaveNoSocketBehind() async throws {
-        let servers = try await TestServers.start { configuration in configuration.clientDeadlines.keepAlive = .seconds(300) }
+        let servers = try await TestServers.start { configuration in
+            configuration.clientDeadlines.keepAlive = .seconds(300)
+        }
         // Each head is over Hummingbird's 80 KB header limit: 400, then the server closes its side.
         // The clients stay open and never close theirs: the server must still let go of every socket.
         let head = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 100_000) + "\r\n\r\n"
@@ -117,12 +130,15 @@ import WebImageTestSupport
             client.send(head)
             // Read at once: past the linger time the server closes with the head's rest unread, which
             // resets the connection and may drop the 400 before it is read.
-            guard case .bytes(let bytes) = await client.read(timeout: .seconds(30)) else { Issue.record("no answer"); return }
+            guard case .bytes(let bytes) = await client.read(timeout: .seconds(30)) else {
+                Issue.record("no answer"); return
+            }
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             clients.append(client)
         }
-        #expect(await Self.eventually { LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort) == 0 },
-                "server sockets still held: \(LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort))")
+        #expect(
+            await Self.eventually { LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort) == 0 },
+            "server sockets still held: \(LoopbackTCPTable.serverSocketsHeld(port: servers.serverPort))")
         withExtendedLifetime(clients) {}
         try await servers.stop()
     }
@@ -136,7 +152,9 @@ import WebImageTestSupport
         let second = try RawConnection(port: servers.serverPort)
         for connection in [first, second] {
             connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            guard case .bytes(let bytes) = await connection.read(timeout: .seconds(30)) else { Issue.record("no answer"); return }
+            guard case .bytes(let bytes) = await connection.read(timeout: .seconds(30)) else {
+                Issue.record("no answer"); return
+            }
             #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         }
         // A third connection is accepted by the kernel but not served while the two stay open.
@@ -146,7 +164,9 @@ import WebImageTestSupport
         withExtendedLifetime(first) {}
         second.closeSocket()
         // Once one closes, the waiting one is served.
-        guard case .bytes(let bytes) = await third.read(timeout: .seconds(30)) else { Issue.record("never served"); return }
+        guard case .bytes(let bytes) = await third.read(timeout: .seconds(30)) else {
+            Issue.record("never served"); return
+        }
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         try await servers.stop()
     }
@@ -159,10 +179,13 @@ import WebImageTestSupport
             configuration.workers = 1
             configuration.queueSize = 0
         }
-        let held = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"))) }
+        let held = Task {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg")))
+        }
         #expect(await Self.eventually { servers.server.service.downloads.runningCount == 1 })
         // The only worker is free: another source is fetched and processed meanwhile.
-        let other = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let other = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(other.status == 200)
         #expect(servers.server.service.gate.runningCount == 0)
         origin.open()
@@ -177,8 +200,9 @@ import WebImageTestSupport
         let origin = AsyncGate()
         defer { origin.open() }
         var markFiles = Fixtures.standardFiles
-        markFiles["/held-mark.png"] = .init(data: Fixtures.encoded(Fixtures.alphaPixels(), as: .png), contentType: "image/png",
-                                            release: { await origin.wait() })
+        markFiles["/held-mark.png"] = .init(
+            data: Fixtures.encoded(Fixtures.alphaPixels(), as: .png), contentType: "image/png",
+            release: { await origin.wait() })
         let markOrigin = try await TestServers.start(files: markFiles)
         let servers = try await TestServers.start { configuration in
             Fixtures.waitForHeldSources(&configuration)
@@ -187,12 +211,16 @@ import WebImageTestSupport
             configuration.watermarkURL = URL(string: markOrigin.sourceURL("/held-mark.png"))
         }
         let marked = Task {
-            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "wm:1:ce", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: "wm:1:ce", source: servers.sourceURL("/photo.jpg"), extension: "png"))
         }
         await origin.arrived(1)
-        let other = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let other = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(other.status == 200)
-        #expect(servers.server.service.gate.runningCount == 0, "the marked request holds no worker while its mark is held")
+        #expect(
+            servers.server.service.gate.runningCount == 0, "the marked request holds no worker while its mark is held")
         origin.open()
         #expect(try await marked.value.status == 200)
         try await servers.stop()
@@ -212,15 +240,22 @@ import WebImageTestSupport
         }
         let downloads = servers.server.service.downloads
         let held = servers.sourceURL("/held.jpg")
-        let first = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:10:10", source: held)) }
+        let first = Task {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:10:10", source: held))
+        }
         #expect(await Self.eventually { downloads.runningCount == 1 })
-        let second = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: held)) }
+        let second = Task {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:20:20", source: held))
+        }
         #expect(await Self.eventually { downloads.queuedCount == 1 })
         let elsewhere = "http://localhost:\(servers.sourcePort)/photo.jpg"
         // Bounded, so that a regression fails here instead of waiting out the held origin.
-        let answered = try await Self.within { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: elsewhere)).status }
+        let answered = try await Self.within {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: elsewhere)).status
+        }
         #expect(answered == 200)
-        #expect(downloads.runningCount == 1 && downloads.queuedCount == 1, "the stalled origin's requests are still held")
+        #expect(
+            downloads.runningCount == 1 && downloads.queuedCount == 1, "the stalled origin's requests are still held")
         origin.open()
         #expect(try await first.value.status == 200)
         #expect(try await second.value.status == 200)
@@ -236,11 +271,17 @@ import WebImageTestSupport
             configuration.downloadConcurrency = 1
         }
         let photo = servers.sourceURL("/photo.jpg")
-        #expect(try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:40:40", source: photo)).status == 200)
-        let held = Task { try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"))) }
+        #expect(
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:40:40", source: photo)).status
+                == 200)
+        let held = Task {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg")))
+        }
         #expect(await Self.eventually { servers.server.service.downloads.runningCount == 1 })
         // Another size of the photo: its bytes are kept, so it needs no download and no slot.
-        let again = try await Self.within { try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:30:30", source: photo)).status }
+        let again = try await Self.within {
+            try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:30:30", source: photo)).status
+        }
         #expect(again == 200)
         origin.open()
         #expect(try await held.value.status == 200)
@@ -251,11 +292,13 @@ import WebImageTestSupport
         let servers = try await TestServers.start()
         let source = servers.sourceURL("/photo.jpg")
         for options in ["rs:force:12000:12000:1", "rs:fit:100:100:1/pd:16384"] {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
             #expect((400..<500).contains(reply.status), "\(options): \(reply.status)")
         }
         // Nothing was cached under those URLs: a second ask fails the same way.
-        let again = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:force:12000:12000:1", source: source, extension: "png"))
+        let again = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(options: "rs:force:12000:12000:1", source: source, extension: "png"))
         #expect((400..<500).contains(again.status))
         try await servers.stop()
     }
@@ -264,11 +307,13 @@ import WebImageTestSupport
         let servers = try await TestServers.start()
         let source = servers.sourceURL("/photo.jpg")
         for options in ["bl:1000", "sh:300", "bl:201", "sh:101"] {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
             #expect(reply.status == 404, "\(options): \(reply.status)")
         }
         for options in ["bl:200", "sh:100"] {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(options: options, source: source, extension: "png"))
             #expect(reply.status == 200, "\(options): \(reply.status)")
         }
         try await servers.stop()
@@ -284,7 +329,9 @@ import WebImageTestSupport
         }
         let source = servers.sourceURL("/photo.jpg")
         for side in 20..<60 {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:force:\(side * 8):\(side * 6)", source: source, extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: "rs:force:\(side * 8):\(side * 6)", source: source, extension: "png"))
             #expect(reply.status == 200)
         }
         let disk = try #require(servers.server.service.resultCache.local)
@@ -302,11 +349,14 @@ import WebImageTestSupport
         let servers = try await TestServers.start(files: files) { configuration in
             configuration.allowedSources = ["http://127.0.0.1:*/allowed/"]
         }
-        let outside = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/out.jpg")))
+        let outside = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/out.jpg")))
         #expect(outside.status == 404, "a hop out of the allow-list is refused by the loader: \(outside.status)")
-        let inside = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/in.jpg")))
+        let inside = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/allowed/in.jpg")))
         #expect(inside.status == 200)
-        let direct = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let direct = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(direct.status == 404)
         try await servers.stop()
     }

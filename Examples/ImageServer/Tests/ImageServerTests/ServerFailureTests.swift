@@ -1,5 +1,6 @@
 import Testing
 import WebImage
+
 @testable import ImageServer
 
 /// The imgproxy status codes the server answers for the framework's errors, loading failures included:

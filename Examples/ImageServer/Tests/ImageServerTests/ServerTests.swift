@@ -1,22 +1,26 @@
 import Foundation
 import Testing
 import WebImage
-@testable import ImageServer
 import WebImageTestSupport
+
+@testable import ImageServer
 
 /// The server in-process on 127.0.0.1 with an origin on another loopback port, driven over real HTTP.
 @Suite struct ServerTests {
-    static let key = "736563726574"   // "secret"
-    static let salt = "68656c6c6f"    // "hello"
+    static let key = "736563726574"  // "secret"
+    static let salt = "68656c6c6f"  // "hello"
 
     static func signed(_ configuration: inout ServerConfiguration) throws {
-        configuration.signingKeys = try EnvironmentReader(values: ["IMGPROXY_KEY": key, "IMGPROXY_SALT": salt]).keyPairs()
+        configuration.signingKeys = try EnvironmentReader(values: ["IMGPROXY_KEY": key, "IMGPROXY_SALT": salt])
+            .keyPairs()
     }
 
     @Test func bothURLFormsServeTheSource() async throws {
         let servers = try await TestServers.start(configure: Self.signed)
-        for path in [servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
-                     servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png")] {
+        for path in [
+            servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
+            servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
+        ] {
             let reply = try await HTTPClient.get(servers.baseURL + path)
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "image/png")
@@ -31,8 +35,10 @@ import WebImageTestSupport
         let good = servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "jpg")
         #expect(try await HTTPClient.get(servers.baseURL + good).status == 200)
         let unsigned = String(good.drop { $0 != "/" }.dropFirst().drop { $0 != "/" })
-        for bad in ["/insecure" + unsigned, "/AAAA" + unsigned, "/" + unsigned.dropFirst(),
-                    good.replacingOccurrences(of: "@jpg", with: "@png")] {
+        for bad in [
+            "/insecure" + unsigned, "/AAAA" + unsigned, "/" + unsigned.dropFirst(),
+            good.replacingOccurrences(of: "@jpg", with: "@png"),
+        ] {
             let reply = try await HTTPClient.get(servers.baseURL + bad)
             #expect(reply.status == 403 || reply.status == 404, "\(bad)")
         }
@@ -55,8 +61,9 @@ import WebImageTestSupport
         let servers = try await TestServers.start { configuration in
             configuration.allowedSources = ["http://127.0.0.1:1/only-here/"]
         }
-        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
-        #expect(reply.status == 404)   // imgproxy's status for a source outside the allow-list
+        let reply = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        #expect(reply.status == 404)  // imgproxy's status for a source outside the allow-list
         #expect(String(decoding: reply.body, as: UTF8.self).contains("not allowed"))
         try await servers.stop()
     }
@@ -65,7 +72,7 @@ import WebImageTestSupport
         let servers = try await TestServers.start { configuration in configuration.allowsLoopbackSources = false }
         for source in [servers.sourceURL("/photo.jpg"), "http://localhost:\(servers.sourcePort)/photo.jpg"] {
             let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: source))
-            #expect(reply.status == 404, "\(source)")   // imgproxy: a source address error is 404
+            #expect(reply.status == 404, "\(source)")  // imgproxy: a source address error is 404
             #expect(String(decoding: reply.body, as: UTF8.self).contains("refused"))
         }
         try await servers.stop()
@@ -75,18 +82,22 @@ import WebImageTestSupport
         let servers = try await TestServers.start { configuration in configuration.maxSourceFileSize = 64 * 1024 }
         let bomb = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/bomb.png")))
         #expect(bomb.status == 422)
-        let text = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/not-an-image.txt")))
+        let text = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/not-an-image.txt")))
         #expect(text.status == 422)
-        let missing = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/missing.jpg")))
+        let missing = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/missing.jpg")))
         #expect(missing.status == 404)
-        let next = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let next = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(next.status == 200)
         try await servers.stop()
     }
 
     @Test func oversizedSourceFilesAreRefused() async throws {
         let servers = try await TestServers.start { configuration in configuration.maxSourceFileSize = 100 }
-        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let reply = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(reply.status == 422)
         try await servers.stop()
     }
@@ -108,17 +119,21 @@ import WebImageTestSupport
         #expect(refused.header("Content-Type") == "image/jpeg")
         // Alpha keeps PNG; an animation keeps GIF; an explicit extension wins (and still says `Vary: Accept`,
         // as imgproxy's answers all do once negotiation is on).
-        let alpha = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/alpha.png")))
+        let alpha = try await HTTPClient.get(
+            servers.baseURL + servers.encodedPath(source: servers.sourceURL("/alpha.png")))
         #expect(alpha.header("Content-Type") == "image/png")
-        let gif = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")))
+        let gif = try await HTTPClient.get(
+            servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")))
         #expect(gif.header("Content-Type") == "image/gif")
         #expect(try Fixtures.decode(gif.body).frameCount == 3)
-        let animatedWebP = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")),
-                                                   headers: ["Accept": "image/webp"])
+        let animatedWebP = try await HTTPClient.get(
+            servers.baseURL + servers.encodedPath(source: servers.sourceURL("/anim.gif")),
+            headers: ["Accept": "image/webp"])
         #expect(animatedWebP.header("Content-Type") == "image/webp")
         #expect(try Fixtures.decode(animatedWebP.body).frameCount == 3)
-        let explicit = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
-                                                headers: ["Accept": "image/webp"])
+        let explicit = try await HTTPClient.get(
+            servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg"), extension: "png"),
+            headers: ["Accept": "image/webp"])
         #expect(explicit.header("Content-Type") == "image/png")
         #expect(explicit.header("Vary") == "Accept")
         try await servers.stop()
@@ -130,8 +145,9 @@ import WebImageTestSupport
             configuration.negotiatesAVIF = true
             configuration.maxAnimationFrames = 500
         }
-        let reply = try await HTTPClient.get(servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg")),
-                                             headers: ["Accept": "image/avif,image/webp"])
+        let reply = try await HTTPClient.get(
+            servers.baseURL + servers.encodedPath(source: servers.sourceURL("/photo.jpg")),
+            headers: ["Accept": "image/avif,image/webp"])
         let expected = ImageCodersManager.shared.canEncode(to: .avif) ? "image/avif" : "image/webp"
         #expect(reply.header("Content-Type") == expected)
         try await servers.stop()
@@ -190,7 +206,9 @@ import WebImageTestSupport
         let path = first.plainPath(source: first.sourceURL("/photo.jpg"), extension: "png")
         let made = try await HTTPClient.get(first.baseURL + path)
         #expect(made.status == 200)
-        try await eventuallyAsync("the Redis tier holds a key (writes are write-behind)", timeout: .seconds(60)) { redis.keyCount() > 0 }
+        try await eventuallyAsync("the Redis tier holds a key (writes are write-behind)", timeout: .seconds(60)) {
+            redis.keyCount() > 0
+        }
         try await first.stop()
         let second = try await TestServers.start { configuration in
             configuration.resultRedisURLs = [redis.url]
@@ -212,7 +230,8 @@ import WebImageTestSupport
         try await waitUntilAsync {
             let text = String(decoding: try await HTTPClient.get(second.baseURL + "/metrics").body, as: UTF8.self)
             return text.split(separator: "\n").contains { line in
-                line.hasPrefix("webimage_server_redis_node_up{") && line.split(separator: " ").last.flatMap { Double($0) } == 0
+                line.hasPrefix("webimage_server_redis_node_up{")
+                    && line.split(separator: " ").last.flatMap { Double($0) } == 0
             }
         }
         try await second.stop()
@@ -222,7 +241,7 @@ import WebImageTestSupport
         // The origin holds `/held.jpg` until the 503 is seen, so the download slot and its queue stay full
         // however slow the machine.
         let origin = AsyncGate()
-        defer { origin.open() }   // also when an expectation throws first: no origin request is left waiting
+        defer { origin.open() }  // also when an expectation throws first: no origin request is left waiting
         let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin)) { configuration in
             configuration.workers = 1
             configuration.downloadConcurrency = 1
@@ -232,11 +251,13 @@ import WebImageTestSupport
         let queueLimit = downloads.queueLimit
         let heldTasks = (0...queueLimit).map { index in
             // Different options: different results, each waiting for its own download slot.
-            let path = servers.plainPath(options: "q:\(50 + index)", source: servers.sourceURL("/held.jpg"), extension: "png")
+            let path = servers.plainPath(
+                options: "q:\(50 + index)", source: servers.sourceURL("/held.jpg"), extension: "png")
             return Task { try await HTTPClient.get(servers.baseURL + path) }
         }
         try await waitUntil { downloads.runningCount == 1 && downloads.queuedCount == queueLimit }
-        let refused = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
+        let refused = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg")))
         #expect(refused.status == 429)
         #expect(refused.header("Retry-After") == String(ServerFailure.overloadRetryAfterSeconds))
         origin.open()
@@ -252,7 +273,8 @@ import WebImageTestSupport
             configuration.downloadTimeout = 120
         }
         let started = ContinuousClock.now
-        let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/hang.jpg")))
+        let reply = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/hang.jpg")))
         #expect(reply.status == 504)
         // The deadline ended it, not the origin (which answers after a minute) nor the download timeout.
         #expect(ContinuousClock.now - started < .seconds(Fixtures.hangSeconds / 2))
@@ -276,7 +298,7 @@ import WebImageTestSupport
             }
         }
         #expect(failure?.status == 504)
-        #expect(ContinuousClock.now - started < .seconds(5)) // the work alone would take ten
+        #expect(ContinuousClock.now - started < .seconds(5))  // the work alone would take ten
         try await waitUntil { finished.isSet }
         #expect(sawCancellation.isSet)
     }
@@ -284,9 +306,11 @@ import WebImageTestSupport
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
         let origin = AsyncGate()
         defer { origin.open() }
-        let servers = try await TestServers.start(files: Fixtures.files(holdingOn: origin), configure: Fixtures.waitForHeldSources)
+        let servers = try await TestServers.start(
+            files: Fixtures.files(holdingOn: origin), configure: Fixtures.waitForHeldSources)
         let gate = servers.server.service.downloads
-        async let inFlight = HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png"))
+        async let inFlight = HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/held.jpg"), extension: "png"))
         try await waitUntil { gate.runningCount == 1 }
         await servers.group.triggerGracefulShutdown()
         // The request is still at the origin when the shutdown begins.
@@ -300,7 +324,8 @@ import WebImageTestSupport
     @Test func metricsAndHealth() async throws {
         let servers = try await TestServers.start()
         #expect(try await HTTPClient.get(servers.baseURL + "/health").status == 200)
-        _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "webp"))
+        _ = try await HTTPClient.get(
+            servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: "webp"))
         _ = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/bomb.png")))
         let reply = try await HTTPClient.get(servers.baseURL + "/metrics")
         let text = String(decoding: reply.body, as: UTF8.self)
@@ -316,7 +341,8 @@ import WebImageTestSupport
     @Test func fourFormatsOfOneSourceDecodeItOnce() async throws {
         let servers = try await TestServers.start()
         for ext in ["png", "webp", "jpg", "gif"] {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: ext))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(source: servers.sourceURL("/photo.jpg"), extension: ext))
             #expect(reply.status == 200)
         }
         let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
@@ -331,7 +357,9 @@ import WebImageTestSupport
         let servers = try await TestServers.start()
         let source = servers.sourceURL("/photo.jpg")
         for side in 10..<20 {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:\(side):\(side)", source: source, extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL + servers.plainPath(options: "rs:fit:\(side):\(side)", source: source, extension: "png")
+            )
             #expect(reply.status == 200)
             let image = try Fixtures.decode(reply.body)
             #expect(max(image.width, image.height) == side)
@@ -346,7 +374,10 @@ import WebImageTestSupport
     @Test func sourceBytesOffFetchesEverySize() async throws {
         let servers = try await TestServers.start { $0.sourceBytesLimit = 0 }
         for side in [10, 11, 12] {
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:\(side):\(side)", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(
+                        options: "rs:fit:\(side):\(side)", source: servers.sourceURL("/photo.jpg"), extension: "png"))
             #expect(reply.status == 200)
         }
         let text = String(decoding: try await HTTPClient.get(servers.baseURL + "/metrics").body, as: UTF8.self)
@@ -359,7 +390,9 @@ import WebImageTestSupport
         var sizes: [Int] = []
         for effort in [0, 6] {
             let servers = try await TestServers.start { $0.webpEffort = effort }
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "q:80", source: servers.sourceURL("/photo.jpg"), extension: "webp"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(options: "q:80", source: servers.sourceURL("/photo.jpg"), extension: "webp"))
             #expect(reply.status == 200 && reply.body.starts(with: Array("RIFF".utf8)))
             sizes.append(reply.body.count)
             try await servers.stop()
@@ -372,7 +405,10 @@ import WebImageTestSupport
         var sizes: [EncodeOptions.RowFilter: Int] = [:]
         for filter in EncodeOptions.RowFilter.allCases {
             let servers = try await TestServers.start { $0.pngRowFilter = filter }
-            let reply = try await HTTPClient.get(servers.baseURL + servers.plainPath(options: "rs:fit:32:32", source: servers.sourceURL("/photo.jpg"), extension: "png"))
+            let reply = try await HTTPClient.get(
+                servers.baseURL
+                    + servers.plainPath(
+                        options: "rs:fit:32:32", source: servers.sourceURL("/photo.jpg"), extension: "png"))
             #expect(reply.status == 200)
             let image = try Fixtures.decode(reply.body)
             #expect(image.format == .png && image.width == 32 && image.height == 24)
@@ -386,14 +422,19 @@ import WebImageTestSupport
 
     @Test func demoPageListsSignedURLsThatLoad() async throws {
         let files = Fixtures.standardFiles.filter { ["/photo.jpg", "/alpha.png", "/anim.gif"].contains($0.key) }
-        let samples = [DemoSample(fileName: "photo.jpg", width: Fixtures.photoSize.width, height: Fixtures.photoSize.height, isAnimated: false),
-                       DemoSample(fileName: "anim.gif", width: 24, height: 24, isAnimated: true)]
+        let samples = [
+            DemoSample(
+                fileName: "photo.jpg", width: Fixtures.photoSize.width, height: Fixtures.photoSize.height,
+                isAnimated: false),
+            DemoSample(fileName: "anim.gif", width: 24, height: 24, isAnimated: true),
+        ]
         let servers = try await TestServers.start(files: files) { configuration in
             try Self.signed(&configuration)
             configuration.demo = DemoConfiguration(sourceBaseURL: URL(string: "http://127.0.0.1:1/")!, samples: [])
         }
-        let page = DemoPage(demo: DemoConfiguration(sourceBaseURL: URL(string: servers.sourceURL("/"))!, samples: samples),
-                            signer: servers.server.service.signer)
+        let page = DemoPage(
+            demo: DemoConfiguration(sourceBaseURL: URL(string: servers.sourceURL("/"))!, samples: samples),
+            signer: servers.server.service.signer)
         #expect(!page.entries().isEmpty)
         for entry in page.entries() {
             let reply = try await HTTPClient.get(servers.baseURL + entry.path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ImageServer
 
 @Suite struct URLSignerTests {
@@ -27,7 +28,9 @@ import Testing
         let signer = URLSigner(keyPairs: [.init(key: Self.key, salt: Self.salt)], signatureSize: 8)
         let short = signer.signature(for: Self.path)
         #expect(Base64URL.decode(Substring(short))?.count == 8)
-        #expect(Base64URL.decode(Substring(Self.expected))?.prefix(8).elementsEqual(Base64URL.decode(Substring(short))!) == true)
+        #expect(
+            Base64URL.decode(Substring(Self.expected))?.prefix(8).elementsEqual(Base64URL.decode(Substring(short))!)
+                == true)
         #expect(signer.verify(signature: Substring(short), path: Substring(Self.path)))
     }
 
@@ -59,10 +62,14 @@ import Testing
         let relative = try ImageURLPath("/sig/rs,fit,10,10/q,70/plain/cats/tom.jpg", conventions: conventions)
         #expect(relative.optionSegments == ["rs:fit:10:10", "q:70"])
         #expect(relative.sourceURL.absoluteString == "http://images.example/cats/tom.jpg")
-        let environment = try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": ",",
-                                                                "IMGPROXY_BASE_URL": "http://images.example/"])
+        let environment = try ServerConfiguration(environment: [
+            "IMGPROXY_ARGUMENTS_SEPARATOR": ",",
+            "IMGPROXY_BASE_URL": "http://images.example/",
+        ])
         #expect(environment.urlConventions == conventions)
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": "//"]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": "//"])
+        }
     }
 
     /// imgproxy's options/processing_options_test.go: TestParsePlainURLWithReplacement,
@@ -77,27 +84,37 @@ import Testing
         let base64 = try ImageURLPath("/sig/size:100:100/\(encoded).png", conventions: conventions)
         #expect(base64.sourceURL.absoluteString == "http://images.dev/lorem/dolor/ipsum.jpg?param=value")
         // `$1` works as `${1}`; a pattern that does not match leaves the URL alone.
-        #expect(URLReplacement(pattern: "s3://*/", replacement: "https://$1.s3.example/").apply(to: "s3://bucket/a.jpg")
+        #expect(
+            URLReplacement(pattern: "s3://*/", replacement: "https://$1.s3.example/").apply(to: "s3://bucket/a.jpg")
                 == "https://bucket.s3.example/a.jpg")
-        #expect(URLReplacement(pattern: "s3://*/", replacement: "x").apply(to: "http://bucket/a.jpg") == "http://bucket/a.jpg")
+        #expect(
+            URLReplacement(pattern: "s3://*/", replacement: "x").apply(to: "http://bucket/a.jpg")
+                == "http://bucket/a.jpg")
         // The last segment is a file name with IMGPROXY_BASE64_URL_INCLUDES_FILENAME.
         let origin = Base64URL.encode(Array("http://images.dev/lorem/ipsum.jpg?param=value".utf8))
-        let named = try ImageURLPath("/sig/size:100:100/\(origin).png/puppy.jpg",
-                                     conventions: ImageURLPath.Conventions(base64IncludesFilename: true))
+        let named = try ImageURLPath(
+            "/sig/size:100:100/\(origin).png/puppy.jpg",
+            conventions: ImageURLPath.Conventions(base64IncludesFilename: true))
         #expect(named.sourceURL.absoluteString == "http://images.dev/lorem/ipsum.jpg?param=value")
         #expect(named.extensionFormat == .png)
         // The base URL is prepended only to URLs that do not start with it.
         let based = ImageURLPath.Conventions(baseURL: "http://images.dev/")
-        #expect(try ImageURLPath("/sig/plain/lorem/ipsum.jpg@png", conventions: based).sourceURL.absoluteString
+        #expect(
+            try ImageURLPath("/sig/plain/lorem/ipsum.jpg@png", conventions: based).sourceURL.absoluteString
                 == "http://images.dev/lorem/ipsum.jpg")
-        #expect(try ImageURLPath("/sig/plain/http://images.dev/lorem/ipsum.jpg", conventions: based).sourceURL.absoluteString
+        #expect(
+            try ImageURLPath("/sig/plain/http://images.dev/lorem/ipsum.jpg", conventions: based).sourceURL
+                .absoluteString
                 == "http://images.dev/lorem/ipsum.jpg")
         let environment = try ServerConfiguration(environment: [
             "IMGPROXY_URL_REPLACEMENTS": "test://*/=test2://images.dev/${1}/dolor/;test2://=http://",
-            "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true"])
+            "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true",
+        ])
         #expect(environment.urlConventions.replacements == rules)
         #expect(environment.urlConventions.base64IncludesFilename)
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["IMGPROXY_URL_REPLACEMENTS": "no-equals"]) }
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(environment: ["IMGPROXY_URL_REPLACEMENTS": "no-equals"])
+        }
     }
 
     @Test func plainForm() throws {
@@ -117,14 +134,17 @@ import Testing
     }
 
     @Test func base64FormSplitBySlashes() throws {
-        let path = try ImageURLPath("/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
+        let path = try ImageURLPath(
+            "/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
         #expect(path.optionSegments == ["rs:fill:300:400:0", "g:sm"])
         #expect(path.sourceURL.absoluteString == "http://example.com/images/curiosity.jpg")
         #expect(path.extensionFormat == .png)
     }
 
-    @Test(arguments: ["", "/", "/sig", "/sig/", "/sig/plain/", "/sig/plain/ftp%3A%2F%2Fx%2Fa.png",
-                      "/sig/plain/file%3A%2F%2F%2Fetc%2Fpasswd", "/sig/@@@", "/sig/plain/http%3A%2F%2Fx%2Fa.png@nope"])
+    @Test(arguments: [
+        "", "/", "/sig", "/sig/", "/sig/plain/", "/sig/plain/ftp%3A%2F%2Fx%2Fa.png",
+        "/sig/plain/file%3A%2F%2F%2Fetc%2Fpasswd", "/sig/@@@", "/sig/plain/http%3A%2F%2Fx%2Fa.png@nope",
+    ])
     func malformedPathsAreRefused(_ target: String) {
         #expect(throws: ImageURLPath.Malformed.self) { try ImageURLPath(target) }
     }
@@ -183,18 +203,21 @@ import Testing
         #expect(configuration.sourceBytesLimit == 1000 && configuration.sourceMemoryLimit == 2000)
         #expect(configuration.resultMemoryLimit == 0 && configuration.shrinkOnLoadGap == 2)
         #expect(configuration.webpEffort == 2 && configuration.pngRowFilter == .adaptive)
-        #expect(configuration.resultRedisURLs == ["redis://a:1", "redis://b:2"] && configuration.resultRedisTimeout == 1.5)
+        #expect(
+            configuration.resultRedisURLs == ["redis://a:1", "redis://b:2"] && configuration.resultRedisTimeout == 1.5)
         let defaults = try ServerConfiguration(environment: [:])
         #expect(defaults.shrinkOnLoadGap == 1 && defaults.webpEffort == nil)
         #expect(defaults.resultRedisURLs.isEmpty && defaults.resultRedisTimeout == 0.25)
     }
 
     @Test func badValuesNameTheirVariable() {
-        for (name, value) in [("IMGPROXY_TTL", "soon"), ("IMGPROXY_BIND", "nowhere"), ("IMGPROXY_KEY", "xyz"),
-                              ("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "maybe"), ("IMGPROXY_QUALITY", "101"),
-                              ("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", "0.5"), ("WEBIMAGE_SERVER_SOURCE_BYTES", "-1"),
-                              ("WEBIMAGE_SERVER_WEBP_EFFORT", "7"), ("WEBIMAGE_SERVER_REDIS_TIMEOUT", "0"),
-                              ("WEBIMAGE_SERVER_PNG_ROW_FILTER", "paeth")] {
+        for (name, value) in [
+            ("IMGPROXY_TTL", "soon"), ("IMGPROXY_BIND", "nowhere"), ("IMGPROXY_KEY", "xyz"),
+            ("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "maybe"), ("IMGPROXY_QUALITY", "101"),
+            ("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", "0.5"), ("WEBIMAGE_SERVER_SOURCE_BYTES", "-1"),
+            ("WEBIMAGE_SERVER_WEBP_EFFORT", "7"), ("WEBIMAGE_SERVER_REDIS_TIMEOUT", "0"),
+            ("WEBIMAGE_SERVER_PNG_ROW_FILTER", "paeth"),
+        ] {
             var environment = [name: value]
             if name == "IMGPROXY_KEY" { environment["IMGPROXY_SALT"] = "00" }
             #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: environment) }

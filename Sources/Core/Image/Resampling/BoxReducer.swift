@@ -19,8 +19,10 @@ struct BoxReducer {
     private var sourceRow = 0
     private(set) var next: SeparableResampler
 
-    init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, factorX: Int, factorY: Int,
-         then next: (_ width: Int, _ height: Int) -> SeparableResampler) {
+    init(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, factorX: Int, factorY: Int,
+        then next: (_ width: Int, _ height: Int) -> SeparableResampler
+    ) {
         self.factorX = factorX
         self.factorY = factorY
         self.sourceWidth = sourceWidth

@@ -23,19 +23,25 @@ struct FixedPointBoxReducer {
 
     /// Nil when the engine for the reduced rows would not stay within a level of Float, or blocks are
     /// larger than ``largestBlock``.
-    init?(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, factorX: Int, factorY: Int,
-          width: Int, height: Int, filter: ResamplingFilter) {
+    init?(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, factorX: Int, factorY: Int,
+        width: Int, height: Int, filter: ResamplingFilter
+    ) {
         guard factorX.multipliedReportingOverflow(by: factorY).partialValue <= Self.largestBlock,
-              factorX <= Self.largestBlock, factorY <= Self.largestBlock else { return nil }
+            factorX <= Self.largestBlock, factorY <= Self.largestBlock
+        else { return nil }
         let reducedWidth = BoxReducer.reducedSize(source: sourceWidth, factor: factorX)
         let reducedHeight = BoxReducer.reducedSize(source: sourceHeight, factor: factorY)
         let averaged = factorX > 1 || factorY > 1
-        let input: FixedPointResampler.Input = layout == .rgba8 ? .premultiplied(fromBlockAverages: averaged)
+        let input: FixedPointResampler.Input =
+            layout == .rgba8
+            ? .premultiplied(fromBlockAverages: averaged)
             : (averaged ? .centredQ7 : .bytes)
-        guard let next = FixedPointResampler(
-            sourceWidth: reducedWidth, sourceHeight: reducedHeight, layout: layout,
-            columns: ResamplingWeights(source: reducedWidth, destination: width, filter: filter),
-            rows: ResamplingWeights(source: reducedHeight, destination: height, filter: filter), input: input)
+        guard
+            let next = FixedPointResampler(
+                sourceWidth: reducedWidth, sourceHeight: reducedHeight, layout: layout,
+                columns: ResamplingWeights(source: reducedWidth, destination: width, filter: filter),
+                rows: ResamplingWeights(source: reducedHeight, destination: height, filter: filter), input: input)
         else { return nil }
         self.next = next
         self.factorX = factorX
@@ -70,7 +76,8 @@ struct FixedPointBoxReducer {
                 case .rgba8:
                     var sum = SIMD4<UInt32>()
                     for x in (block * factorX)..<end {
-                        let p = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(src + x * 4).loadUnaligned(as: SIMD4<UInt8>.self))
+                        let p = SIMD4<UInt32>(
+                            truncatingIfNeeded: UnsafeRawPointer(src + x * 4).loadUnaligned(as: SIMD4<UInt8>.self))
                         sum &+= p &* SIMD4(p.w, p.w, p.w, 255)
                     }
                     for c in 0..<4 { sums[block * 4 + c] &+= sum[c] }
@@ -91,7 +98,9 @@ struct FixedPointBoxReducer {
         guard next.wantsNextRow else { return next.skipRow() }
         let factorX = self.factorX, sourceWidth = self.sourceWidth, reducedWidth = self.reducedWidth
         let rows = UInt32(rowsInBlock), layout = self.layout
-        func pixelCount(_ block: Int) -> UInt32 { rows * UInt32(min(sourceWidth, (block + 1) * factorX) - block * factorX) }
+        func pixelCount(_ block: Int) -> UInt32 {
+            rows * UInt32(min(sourceWidth, (block + 1) * factorX) - block * factorX)
+        }
         sums.withUnsafeBufferPointer { sums in
             if layout == .rgba8 {
                 let y = next.nextSourceRow, ringRows = next.ringRows
@@ -99,8 +108,9 @@ struct FixedPointBoxReducer {
                     for block in 0..<reducedWidth {
                         let count = Double(pixelCount(block))
                         let s = block * 4
-                        out[block] = SIMD4(Float(Double(sums[s]) / (255 * count)), Float(Double(sums[s + 1]) / (255 * count)),
-                                           Float(Double(sums[s + 2]) / (255 * count)), Float(Double(sums[s + 3]) / (255 * count)))
+                        out[block] = SIMD4(
+                            Float(Double(sums[s]) / (255 * count)), Float(Double(sums[s + 1]) / (255 * count)),
+                            Float(Double(sums[s + 2]) / (255 * count)), Float(Double(sums[s + 3]) / (255 * count)))
                     }
                 }
             }

@@ -72,8 +72,10 @@ struct AlphaFallback {
     /// Output row `j`'s `pixels` (ascending) computed in Float from the kept rows, into `out` (the row's
     /// first byte). As the Float engine does: each source column the pixels read is summed vertically once
     /// (row after row, the first term a product), then each pixel horizontally.
-    mutating func recompute(pixels: [Int], columns: ResamplingWeights, rows: ResamplingWeights, row j: Int,
-                            ringRows: Int, into out: UnsafeMutablePointer<UInt8>) {
+    mutating func recompute(
+        pixels: [Int], columns: ResamplingWeights, rows: ResamplingWeights, row j: Int,
+        ringRows: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         // The source columns the pixels read, as ascending disjoint spans.
         var spans: [Range<Int>] = []
         for x in pixels {
@@ -144,8 +146,9 @@ extension FixedPointResampler {
         let base = j * width * 4
         let columns = self.columns, rows = self.rows, ringRows = self.ringRows
         output.withUnsafeMutableBufferPointer { out in
-            alphaFallback?.recompute(pixels: pixels, columns: columns, rows: rows, row: j, ringRows: ringRows,
-                                     into: out.baseAddress! + base)
+            alphaFallback?.recompute(
+                pixels: pixels, columns: columns, rows: rows, row: j, ringRows: ringRows,
+                into: out.baseAddress! + base)
         }
     }
 }

@@ -10,8 +10,9 @@ extension FixedPointResampler {
         var i = span.lowerBound
         while i + 16 <= span.upperBound {
             let bytes = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: SIMD16<Int16>(truncatingIfNeeded: bytes),
-                                                        as: SIMD16<Int16>.self)
+            UnsafeMutableRawPointer(out + i).storeBytes(
+                of: SIMD16<Int16>(truncatingIfNeeded: bytes),
+                as: SIMD16<Int16>.self)
             i += 16
         }
         while i < span.upperBound {
@@ -27,7 +28,8 @@ extension FixedPointResampler {
         var x = span.lowerBound
         while (x + 6) <= span.upperBound {
             let bytes = UnsafeRawPointer(src + x * 3).loadUnaligned(as: SIMD16<UInt8>.self)
-            let low = SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf), high = SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf)
+            let low = SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf),
+                high = SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf)
             let first = SIMD8<Int16>(low[0], low[1], low[2], 0, low[3], low[4], low[5], 0)
             let second = SIMD8<Int16>(low[6], low[7], high[0], 0, high[1], high[2], high[3], 0)
             UnsafeMutableRawPointer(out + x * 4).storeBytes(of: first, as: SIMD8<Int16>.self)
@@ -44,23 +46,28 @@ extension FixedPointResampler {
 
     /// RGBA bytes to premultiplied samples: each colour times alpha, alpha times 255 (levels × 255, exact),
     /// less 32512 so that 0...65025 fits Int16. Two pixels per step, in 16-bit lanes.
-    static func widenPremultiplying(_ src: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Int16>,
-                                    span: Range<Int>) {
+    static func widenPremultiplying(
+        _ src: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Int16>,
+        span: Range<Int>
+    ) {
         let centre = SIMD8<UInt16>(repeating: 32_512)
         var x = span.lowerBound
         while x + 2 <= span.upperBound {
-            let p = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(src + x * 4).loadUnaligned(as: SIMD8<UInt8>.self))
+            let p = SIMD8<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(src + x * 4).loadUnaligned(as: SIMD8<UInt8>.self))
             let factors = SIMD8<UInt16>(p[3], p[3], p[3], 255, p[7], p[7], p[7], 255)
             let premultiplied = (p &* factors) &- centre
-            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: premultiplied),
-                                                            as: SIMD8<Int16>.self)
+            UnsafeMutableRawPointer(out + x * 4).storeBytes(
+                of: SIMD8<Int16>(truncatingIfNeeded: premultiplied),
+                as: SIMD8<Int16>.self)
             x += 2
         }
         if x < span.upperBound {
             let s = src + x * 4
             let a = UInt16(s[3])
             let p = SIMD4<UInt16>(UInt16(s[0]) * a, UInt16(s[1]) * a, UInt16(s[2]) * a, a * 255) &- 32_512
-            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: SIMD4<Int16>(truncatingIfNeeded: p), as: SIMD4<Int16>.self)
+            UnsafeMutableRawPointer(out + x * 4).storeBytes(
+                of: SIMD4<Int16>(truncatingIfNeeded: p), as: SIMD4<Int16>.self)
         }
     }
 
@@ -68,9 +75,11 @@ extension FixedPointResampler {
 
     /// One widened gray row filtered into `width` samples: eight taps per step (runs are padded to a
     /// multiple of 8 with zero coefficients, and the widened row has that much slack).
-    static func horizontalGray(_ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
-                               taps: Int, width: Int, shift: Int32, offset: Int32,
-                               into out: UnsafeMutablePointer<Int16>) {
+    static func horizontalGray(
+        _ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
+        taps: Int, width: Int, shift: Int32, offset: Int32,
+        into out: UnsafeMutablePointer<Int16>
+    ) {
         let bias = Int32(1) << (shift - 1)
         first.withUnsafeBufferPointer { first in
             for x in 0..<width {
@@ -116,8 +125,10 @@ extension FixedPointResampler {
 
     /// One widened RGB row (four lanes per pixel; `coefficients` expanded four times) filtered into `width` pixels of three samples. Each
     /// pixel writes four lanes and the next overwrites the fourth; the ring row has slack for the last one.
-    static func horizontalRGB(_ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
-                              taps: Int, width: Int, shift: Int32, offset: Int32, into out: UnsafeMutablePointer<Int16>) {
+    static func horizontalRGB(
+        _ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
+        taps: Int, width: Int, shift: Int32, offset: Int32, into out: UnsafeMutablePointer<Int16>
+    ) {
         let bias = Int32(1) << (shift - 1)
         first.withUnsafeBufferPointer { first in
             for x in 0..<width {
@@ -131,8 +142,10 @@ extension FixedPointResampler {
     /// One widened premultiplied RGBA row (`coefficients` expanded four times) filtered into `width` pixels. A sum over 2^`bits` is
     /// `255 v − 32512` for a level `v`; it is stored as RGB's are, `(v − 128) × 128`, rounded (the scale by
     /// 128/255 is done in Float on these few outputs, so half levels stay exact).
-    static func horizontalRGBA(_ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
-                               taps: Int, width: Int, bits: Int, into out: UnsafeMutablePointer<Int16>) {
+    static func horizontalRGBA(
+        _ src: UnsafePointer<Int16>, coefficients: UnsafePointer<Int16>, first: [Int],
+        taps: Int, width: Int, bits: Int, into out: UnsafeMutablePointer<Int16>
+    ) {
         let scale = 128 / (255 * Float(1 << bits))
         let centre = SIMD4<Float>(repeating: -128 * 128 / 255)
         first.withUnsafeBufferPointer { first in
@@ -148,8 +161,10 @@ extension FixedPointResampler {
 
     /// The weighted sum of the ring rows at `slots`, eight samples at `i`.
     @inline(__always)
-    static func verticalSum(_ ring: UnsafePointer<Int16>, slots: UnsafeBufferPointer<Int>,
-                            coefficients: UnsafeBufferPointer<Int16>, at i: Int, start: Int32) -> SIMD8<Int32> {
+    static func verticalSum(
+        _ ring: UnsafePointer<Int16>, slots: UnsafeBufferPointer<Int>,
+        coefficients: UnsafeBufferPointer<Int16>, at i: Int, start: Int32
+    ) -> SIMD8<Int32> {
         var acc = SIMD8<Int32>(repeating: start)
         for k in 0..<slots.count {
             let samples = UnsafeRawPointer(ring + slots[k] + i).loadUnaligned(as: SIMD8<Int16>.self)
@@ -160,8 +175,10 @@ extension FixedPointResampler {
 
     /// Gray or RGB: `values` samples of the ring rows at `slots` weighed into bytes. Samples between the
     /// passes are `(v − 128) × 128`, so a byte is the sum shifted by `bits + 7`, plus 128, clamped.
-    static func verticalToBytes(_ ring: UnsafePointer<Int16>, slots: [Int], coefficients: [Int16], values: Int,
-                                bits: Int32, into out: UnsafeMutablePointer<UInt8>) {
+    static func verticalToBytes(
+        _ ring: UnsafePointer<Int16>, slots: [Int], coefficients: [Int16], values: Int,
+        bits: Int32, into out: UnsafeMutablePointer<UInt8>
+    ) {
         let shift = bits + 7
         let half = Int32(1) << (shift - 1)
         slots.withUnsafeBufferPointer { slots in
@@ -185,8 +202,10 @@ extension FixedPointResampler {
     /// RGBA: `pixels` premultiplied pixels of the ring rows at `slots` weighed, unpremultiplied and written;
     /// returns the pixels whose colour the error bound cannot keep within a level (alpha too low for it),
     /// left for the Float recomputation.
-    static func verticalToRGBA(_ ring: UnsafePointer<Int16>, slots: [Int], coefficients: [Int16], pixels: Int,
-                               bits: Int32, errorBound: Float, into out: UnsafeMutablePointer<UInt8>) -> [Int] {
+    static func verticalToRGBA(
+        _ ring: UnsafePointer<Int16>, slots: [Int], coefficients: [Int16], pixels: Int,
+        bits: Int32, errorBound: Float, into out: UnsafeMutablePointer<UInt8>
+    ) -> [Int] {
         // Samples between the passes are (v − 128) × 128: a sum over 2^(bits + 7), plus 128, is levels.
         let toLevels = 1 / Float(1 << (bits + 7))
         let centre = SIMD4<Float>(repeating: 128)
@@ -196,12 +215,17 @@ extension FixedPointResampler {
                 var x = 0
                 while x < pixels {
                     let sum = verticalSum(ring, slots: slots, coefficients: coefficients, at: x * 4, start: 0)
-                    if !writePixel(SIMD4<Float>(sum.lowHalf) * toLevels + centre, errorBound: errorBound,
-                                   into: out + x * 4) {
+                    if !writePixel(
+                        SIMD4<Float>(sum.lowHalf) * toLevels + centre, errorBound: errorBound,
+                        into: out + x * 4)
+                    {
                         unsure.append(x)
                     }
-                    if x + 1 < pixels, !writePixel(SIMD4<Float>(sum.highHalf) * toLevels + centre,
-                                                   errorBound: errorBound, into: out + (x + 1) * 4) {
+                    if x + 1 < pixels,
+                        !writePixel(
+                            SIMD4<Float>(sum.highHalf) * toLevels + centre,
+                            errorBound: errorBound, into: out + (x + 1) * 4)
+                    {
                         unsure.append(x + 1)
                     }
                     x += 2
@@ -227,7 +251,7 @@ extension FixedPointResampler {
                 if (min(max(high, 0), 1) - min(max(low, 0), 1)) * 255 >= 0.99 { return false }
             }
         } else if alpha > 0.5 - e {
-            return false   // alpha itself may round to 0 or to 1 in Float
+            return false  // alpha itself may round to 0 or to 1 in Float
         }
         // Alpha under half a level either way: a colour nobody sees; it is worked out as Float would.
         let clamped = min(255, max(0, alpha))

@@ -74,17 +74,20 @@ struct FixedPointResampler {
     /// An engine resampling `sourceWidth` x `sourceHeight` rows of `layout` to `width` x `height` with
     /// `filter`, fed bytes; nil when fixed point cannot stay within a level of Float for these weights.
     init?(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int, filter: ResamplingFilter) {
-        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
-                  columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
-                  rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter),
-                  input: layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes)
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+            columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
+            rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter),
+            input: layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes)
     }
 
     /// An engine for precomputed weights (a region of a larger resample), fed samples scaled as `input`
     /// says. Rows still arrive from row 0; rows and columns no output reads are passed over. Nil when the
     /// bound on the error does not keep every output within a level of the Float engine.
-    init?(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights,
-          rows: ResamplingWeights, input: Input) {
+    init?(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights,
+        rows: ResamplingWeights, input: Input
+    ) {
         let magnitude: Int, inputError: Double, tapMultiple: Int
         switch input {
         case .bytes: (magnitude, inputError) = (255, 0)
@@ -93,19 +96,25 @@ struct FixedPointResampler {
         }
         tapMultiple = layout == .gray8 ? 8 : 2
         // Bytes need 8 bits at least to become 7-fractional-bit samples; 22 keeps the shifts small.
-        guard let horizontal = FixedPointWeights(columns, sampleMagnitude: magnitude, tapMultiple: tapMultiple,
-                                                 maximumBits: 22, minimumBits: 8),
-              let vertical = FixedPointWeights(rows, sampleMagnitude: 32_768, tapMultiple: 1,
-                                               maximumBits: 22, minimumBits: 8),
-              // Samples between the passes hold -128...383 levels: overshoot up to Σ|w| < 2 fits.
-              horizontal.largestAbsoluteSum < 1.99 else { return nil }
+        guard
+            let horizontal = FixedPointWeights(
+                columns, sampleMagnitude: magnitude, tapMultiple: tapMultiple,
+                maximumBits: 22, minimumBits: 8),
+            let vertical = FixedPointWeights(
+                rows, sampleMagnitude: 32_768, tapMultiple: 1,
+                maximumBits: 22, minimumBits: 8),
+            // Samples between the passes hold -128...383 levels: overshoot up to Σ|w| < 2 fits.
+            horizontal.largestAbsoluteSum < 1.99
+        else { return nil }
         let isRGBA = layout == .rgba8
         // Half a unit of the 16-bit samples between the passes, in levels (RGBA's are scaled in Float,
         // which adds a few thousandths of a unit).
         let intermediateRounding = isRGBA ? 0.51 / 128 : 0.5 / 128
-        let horizontalError = inputError * horizontal.largestAbsoluteSum
+        let horizontalError =
+            inputError * horizontal.largestAbsoluteSum
             + 127.5 * horizontal.largestRoundingError + intermediateRounding
-        let fixedError = horizontalError * vertical.largestAbsoluteSum
+        let fixedError =
+            horizontalError * vertical.largestAbsoluteSum
             + 127.5 * horizontal.largestAbsoluteSum * vertical.largestRoundingError
         // The Float engine's own rounding: each of its sums adds at most half an ulp of 256 per term.
         let floatError = Double(horizontal.longestRun + vertical.longestRun + 4) * 256 / Double(1 << 24) + 0.002
@@ -129,7 +138,7 @@ struct FixedPointResampler {
         switch input {
         case .bytes: (intermediateShift, intermediateOffset) = (bits - 7, -16_384)
         case .centredQ7: (intermediateShift, intermediateOffset) = (bits, 0)
-        case .premultiplied: (intermediateShift, intermediateOffset) = (0, 0)   // scaled in Float instead
+        case .premultiplied: (intermediateShift, intermediateOffset) = (0, 0)  // scaled in Float instead
         }
         ringStride = (width * channels + 7) / 8 * 8 + 8
         ringRows = vertical.longestRun
@@ -210,14 +219,17 @@ struct FixedPointResampler {
                     let src = src.baseAddress!, out = ring.baseAddress! + slot, c = coefficients.baseAddress!
                     switch layout {
                     case .gray8:
-                        Self.horizontalGray(src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                                            width: width, shift: shift, offset: offset, into: out)
+                        Self.horizontalGray(
+                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                            width: width, shift: shift, offset: offset, into: out)
                     case .rgb8:
-                        Self.horizontalRGB(src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                                           width: width, shift: shift, offset: offset, into: out)
+                        Self.horizontalRGB(
+                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                            width: width, shift: shift, offset: offset, into: out)
                     case .rgba8:
-                        Self.horizontalRGBA(src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                                            width: width, bits: horizontal.bits, into: out)
+                        Self.horizontalRGBA(
+                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                            width: width, bits: horizontal.bits, into: out)
                     }
                 }
             }
@@ -247,11 +259,13 @@ struct FixedPointResampler {
                 let ring = ring.baseAddress!, out = out.baseAddress! + base
                 switch layout {
                 case .gray8, .rgb8:
-                    Self.verticalToBytes(ring, slots: slots, coefficients: coefficients, values: values, bits: bits,
-                                         into: out)
+                    Self.verticalToBytes(
+                        ring, slots: slots, coefficients: coefficients, values: values, bits: bits,
+                        into: out)
                 case .rgba8:
-                    lowAlpha = Self.verticalToRGBA(ring, slots: slots, coefficients: coefficients, pixels: width,
-                                                   bits: bits, errorBound: errorBound, into: out)
+                    lowAlpha = Self.verticalToRGBA(
+                        ring, slots: slots, coefficients: coefficients, pixels: width,
+                        bits: bits, errorBound: errorBound, into: out)
                 }
             }
         }

@@ -29,8 +29,10 @@ struct FixedPointWeights {
     /// The weights of `weights` with as many fractional bits as keep every coefficient within Int16 and
     /// every sum of `taps` products of a sample of magnitude up to `sampleMagnitude` within Int32, at most
     /// `maximumBits`; nil when not even `minimumBits` do (a kernel amplifying too much for 16 bits).
-    init?(_ weights: ResamplingWeights, sampleMagnitude: Int, tapMultiple: Int, maximumBits: Int,
-          minimumBits: Int) {
+    init?(
+        _ weights: ResamplingWeights, sampleMagnitude: Int, tapMultiple: Int, maximumBits: Int,
+        minimumBits: Int
+    ) {
         var largestWeight: Float = 0
         var absoluteSum = 0.0
         var longest = 1

@@ -15,15 +15,19 @@ public enum ImageResampler {
     /// an empty source gives zero pixels (transparent black) of the asked size. The output is allocated
     /// at the size asked for: callers taking sizes from users bound them first (as `ResizeTransformer`
     /// does with the decoder's pixel limit).
-    public static func resample(_ pixels: PixelBuffer, width: Int, height: Int,
-                                filter: ResamplingFilter) -> PixelBuffer {
+    public static func resample(
+        _ pixels: PixelBuffer, width: Int, height: Int,
+        filter: ResamplingFilter
+    ) -> PixelBuffer {
         resample(pixels, width: width, height: height, filter: filter, arithmetic: .automatic)
     }
 
     /// As ``resample(_:width:height:filter:)``, on the engine `arithmetic` names.
     @_spi(ResamplingEngines)
-    public static func resample(_ pixels: PixelBuffer, width: Int, height: Int, filter: ResamplingFilter,
-                                arithmetic: ResamplingArithmetic) -> PixelBuffer {
+    public static func resample(
+        _ pixels: PixelBuffer, width: Int, height: Int, filter: ResamplingFilter,
+        arithmetic: ResamplingArithmetic
+    ) -> PixelBuffer {
         let width = max(1, width), height = max(1, height)
         if pixels.width == width && pixels.height == height { return pixels }
         guard pixels.width > 0 && pixels.height > 0 else {
@@ -39,28 +43,36 @@ public enum ImageResampler {
     /// `sourceWidth` x `sourceHeight` to `width` x `height` within one level of the Float engine (when it
     /// does not, ``ResamplingArithmetic/fixedPoint`` runs it in Float).
     @_spi(ResamplingEngines)
-    public static func fixedPointStaysWithinOneLevel(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout,
-                                                     width: Int, height: Int, filter: ResamplingFilter) -> Bool {
+    public static func fixedPointStaysWithinOneLevel(
+        sourceWidth: Int, sourceHeight: Int, layout: PixelLayout,
+        width: Int, height: Int, filter: ResamplingFilter
+    ) -> Bool {
         guard filter != .nearest, sourceWidth > 0, sourceHeight > 0 else { return false }
-        return FixedPointResampler(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
-                                   width: max(1, width), height: max(1, height), filter: filter) != nil
+        return FixedPointResampler(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+            width: max(1, width), height: max(1, height), filter: filter) != nil
     }
 
     /// `pixels` through the fixed-point engine when `arithmetic` asks for it and it stays within a level
     /// of Float for these weights, else through the Float engine (which ``ResamplingArithmetic/automatic``
     /// picks here: it measured faster on whole-image resamples).
-    private static func run(_ pixels: PixelBuffer, columns: ResamplingWeights, rows: ResamplingWeights,
-                            arithmetic: ResamplingArithmetic) -> PixelBuffer {
+    private static func run(
+        _ pixels: PixelBuffer, columns: ResamplingWeights, rows: ResamplingWeights,
+        arithmetic: ResamplingArithmetic
+    ) -> PixelBuffer {
         if arithmetic == .fixedPoint,
-           var engine = FixedPointResampler(sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
-                                            columns: columns, rows: rows,
-                                            input: pixels.layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes) {
+            var engine = FixedPointResampler(
+                sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
+                columns: columns, rows: rows,
+                input: pixels.layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes)
+        {
             engine.recomputesFrom(pixels)
             feed(pixels) { engine.consume(row: $0) }
             return engine.finish()
         }
-        var engine = SeparableResampler(sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
-                                        columns: columns, rows: rows)
+        var engine = SeparableResampler(
+            sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
+            columns: columns, rows: rows)
         feed(pixels) { engine.consume(row: $0) }
         return engine.finish()
     }
@@ -70,18 +82,23 @@ public enum ImageResampler {
     /// resampling the whole image, then cropping (kernels near the region's edges read the pixels around
     /// it). What a resize that fills a box and crops the overflow needs. The region is clamped to the
     /// scaled image; sizes below 1 are taken as 1.
-    public static func resample(_ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
-                                region: (x: Int, y: Int, width: Int, height: Int),
-                                filter: ResamplingFilter) -> PixelBuffer {
-        resample(pixels, scaledWidth: scaledWidth, scaledHeight: scaledHeight, region: region, filter: filter,
-                 arithmetic: .automatic)
+    public static func resample(
+        _ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
+        region: (x: Int, y: Int, width: Int, height: Int),
+        filter: ResamplingFilter
+    ) -> PixelBuffer {
+        resample(
+            pixels, scaledWidth: scaledWidth, scaledHeight: scaledHeight, region: region, filter: filter,
+            arithmetic: .automatic)
     }
 
     /// As ``resample(_:scaledWidth:scaledHeight:region:filter:)``, on the engine `arithmetic` names.
     @_spi(ResamplingEngines)
-    public static func resample(_ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
-                                region: (x: Int, y: Int, width: Int, height: Int),
-                                filter: ResamplingFilter, arithmetic: ResamplingArithmetic) -> PixelBuffer {
+    public static func resample(
+        _ pixels: PixelBuffer, scaledWidth: Int, scaledHeight: Int,
+        region: (x: Int, y: Int, width: Int, height: Int),
+        filter: ResamplingFilter, arithmetic: ResamplingArithmetic
+    ) -> PixelBuffer {
         let scaledWidth = max(1, scaledWidth), scaledHeight = max(1, scaledHeight)
         let x = min(max(0, region.x), scaledWidth - 1), y = min(max(0, region.y), scaledHeight - 1)
         let width = min(max(1, region.width), scaledWidth - x), height = min(max(1, region.height), scaledHeight - y)
@@ -89,11 +106,14 @@ public enum ImageResampler {
             return PixelBuffer(width: width, height: height, layout: pixels.layout)
         }
         if filter == .nearest || (scaledWidth == pixels.width && scaledHeight == pixels.height) {
-            let whole = resample(pixels, width: scaledWidth, height: scaledHeight, filter: filter, arithmetic: arithmetic)
+            let whole = resample(
+                pixels, width: scaledWidth, height: scaledHeight, filter: filter, arithmetic: arithmetic)
             return whole.cropped(x: x, y: y, width: width, height: height)
         }
-        let columns = ResamplingWeights(source: pixels.width, destination: scaledWidth, filter: filter, outputs: x..<(x + width))
-        let rows = ResamplingWeights(source: pixels.height, destination: scaledHeight, filter: filter, outputs: y..<(y + height))
+        let columns = ResamplingWeights(
+            source: pixels.width, destination: scaledWidth, filter: filter, outputs: x..<(x + width))
+        let rows = ResamplingWeights(
+            source: pixels.height, destination: scaledHeight, filter: filter, outputs: y..<(y + height))
         return run(pixels, columns: columns, rows: rows, arithmetic: arithmetic)
     }
 
@@ -107,15 +127,18 @@ public enum ImageResampler {
 
     /// As ``resample(_:width:height:)``, on the engine `arithmetic` names.
     @_spi(ResamplingEngines)
-    public static func resample(_ pixels: PixelBuffer, width: Int, height: Int,
-                                arithmetic: ResamplingArithmetic) -> PixelBuffer {
+    public static func resample(
+        _ pixels: PixelBuffer, width: Int, height: Int,
+        arithmetic: ResamplingArithmetic
+    ) -> PixelBuffer {
         let width = max(1, width), height = max(1, height)
         if pixels.width == width && pixels.height == height { return pixels }
         guard pixels.width > 0 && pixels.height > 0 else {
             return PixelBuffer(width: width, height: height, layout: pixels.layout)
         }
-        var sampler = RowDownsampler(sourceWidth: pixels.width, sourceHeight: pixels.height,
-                                     layout: pixels.layout, width: width, height: height, arithmetic: arithmetic)
+        var sampler = RowDownsampler(
+            sourceWidth: pixels.width, sourceHeight: pixels.height,
+            layout: pixels.layout, width: width, height: height, arithmetic: arithmetic)
         feed(pixels) { sampler.consume(row: $0) }
         return sampler.finish()
     }
@@ -153,8 +176,10 @@ public enum ImageResampler {
     /// source; with `preserveAspectRatio`, the largest size that fits inside `limit` keeping the
     /// shape, otherwise exactly `limit` (clamped to the source). A limit side of 0 or less means no limit
     /// on that side.
-    public static func thumbnailSize(width: Int, height: Int, limit: PixelSize,
-                                     preserveAspectRatio: Bool) -> PixelSize {
+    public static func thumbnailSize(
+        width: Int, height: Int, limit: PixelSize,
+        preserveAspectRatio: Bool
+    ) -> PixelSize {
         guard limit.width > 0 || limit.height > 0 else { return PixelSize(width: width, height: height) }
         if !preserveAspectRatio {
             let w = limit.width > 0 ? min(width, limit.width) : width
@@ -164,7 +189,8 @@ public enum ImageResampler {
         let sx = limit.width > 0 ? Double(limit.width) / Double(width) : .infinity
         let sy = limit.height > 0 ? Double(limit.height) / Double(height) : .infinity
         let factor = min(1, min(sx, sy))
-        return PixelSize(width: max(1, Int((Double(width) * factor).rounded())),
-                         height: max(1, Int((Double(height) * factor).rounded())))
+        return PixelSize(
+            width: max(1, Int((Double(width) * factor).rounded())),
+            height: max(1, Int((Double(height) * factor).rounded())))
     }
 }

@@ -29,8 +29,9 @@ struct ResamplingWeights {
     init(source: Int, destination: Int, filter: ResamplingFilter, outputs: Range<Int>? = nil) {
         precondition(source > 0 && destination > 0, "resampling needs positive sizes")
         let outputs = outputs ?? 0..<destination
-        let key = ResamplingWeightsCache.Key(source: source, destination: destination, filter: filter,
-                                             outputs: outputs)
+        let key = ResamplingWeightsCache.Key(
+            source: source, destination: destination, filter: filter,
+            outputs: outputs)
         if let cached = ResamplingWeightsCache.shared.weights(for: key) {
             self = cached
             return
@@ -75,8 +76,10 @@ struct ResamplingWeights {
     }
 
     /// A kernel stretched by the scale when shrinking (so it covers every source pixel), as is when enlarging.
-    private static func kernelTaps(center: Double, scale: Double, source: Int,
-                                   filter: ResamplingFilter) -> (Int, [Double]) {
+    private static func kernelTaps(
+        center: Double, scale: Double, source: Int,
+        filter: ResamplingFilter
+    ) -> (Int, [Double]) {
         let stretch = max(scale, 1)
         let support = filter.support * stretch
         let lo = max(0, Int((center - support + 0.5).rounded(.down)))

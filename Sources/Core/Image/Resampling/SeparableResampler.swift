@@ -34,14 +34,16 @@ struct SeparableResampler {
     private var lowestOpenRow = 0
 
     init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, width: Int, height: Int, filter: ResamplingFilter) {
-        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
-                  columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
-                  rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter))
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
+            columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
+            rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter))
     }
 
     /// An engine for precomputed weights (a region of a larger resample). Rows still arrive from row 0;
     /// rows and columns no output reads are passed over.
-    init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights, rows: ResamplingWeights) {
+    init(sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights, rows: ResamplingWeights)
+    {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.layout = layout
@@ -87,8 +89,9 @@ struct SeparableResampler {
                     let pixel = SIMD4<Float>(source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
                     let factor = pixel.w * (1 / 255)
                     let scale = SIMD4<Float>(factor, factor, factor, 1)
-                    target.storeBytes(of: pixel * scale, toByteOffset: i * MemoryLayout<Float>.stride,
-                                      as: SIMD4<Float>.self)
+                    target.storeBytes(
+                        of: pixel * scale, toByteOffset: i * MemoryLayout<Float>.stride,
+                        as: SIMD4<Float>.self)
                     i += 4
                 }
             } else {
@@ -112,8 +115,10 @@ struct SeparableResampler {
         accumulators.withUnsafeMutableBufferPointer { all in
             guard let base = all.baseAddress, let src = row.baseAddress else { return }
             func target(_ j: Int) -> (acc: UnsafeMutablePointer<Float>, weight: Float, starts: Bool) {
-                (base + (j % slotCount) * slotStride, rows.weights[rows.offset[j] + y - rows.first[j]],
-                 y == rows.first[j])
+                (
+                    base + (j % slotCount) * slotStride, rows.weights[rows.offset[j] + y - rows.first[j]],
+                    y == rows.first[j]
+                )
             }
             // Two output rows per pass where both go on accumulating: the source row is read once for both.
             var j = open
@@ -140,8 +145,10 @@ struct SeparableResampler {
 
     /// `acc` set to (`starts`) or increased by `src` times `weight`, over `span`.
     @inline(__always)
-    private static func accumulate(_ src: UnsafePointer<Float>, _ span: Range<Int>, into acc: UnsafeMutablePointer<Float>,
-                                   _ weight: Float, starts: Bool) {
+    private static func accumulate(
+        _ src: UnsafePointer<Float>, _ span: Range<Int>, into acc: UnsafeMutablePointer<Float>,
+        _ weight: Float, starts: Bool
+    ) {
         if starts {
             for i in span { acc[i] = src[i] * weight }
         } else {
@@ -152,9 +159,11 @@ struct SeparableResampler {
     /// `first` increased by `src` times `firstWeight`, `second` by `src` times `secondWeight`, over `span`,
     /// in one pass (the same sums as two passes).
     @inline(__always)
-    private static func accumulate(_ src: UnsafePointer<Float>, _ span: Range<Int>,
-                                   into first: UnsafeMutablePointer<Float>, _ firstWeight: Float,
-                                   and second: UnsafeMutablePointer<Float>, _ secondWeight: Float) {
+    private static func accumulate(
+        _ src: UnsafePointer<Float>, _ span: Range<Int>,
+        into first: UnsafeMutablePointer<Float>, _ firstWeight: Float,
+        and second: UnsafeMutablePointer<Float>, _ secondWeight: Float
+    ) {
         for i in span {
             let value = src[i]
             first[i] += value * firstWeight
@@ -175,45 +184,53 @@ struct SeparableResampler {
         accumulators.withUnsafeBufferPointer { all in
             output.withUnsafeMutableBufferPointer { outAll in
                 columns.weights.withUnsafeBufferPointer { weightsAll in
-                columns.first.withUnsafeBufferPointer { firstAll in
-                columns.count.withUnsafeBufferPointer { countAll in
-                columns.offset.withUnsafeBufferPointer { offsetAll in
-                    guard let acc = all.baseAddress.map({ $0 + slot }), let out = outAll.baseAddress.map({ $0 + base }),
-                          let weights = weightsAll.baseAddress, let first = firstAll.baseAddress,
-                          let count = countAll.baseAddress, let offset = offsetAll.baseAddress else { return }
-                    switch layout {
-                    case .gray8:
-                        for x in 0..<width {
-                            let w = weights + offset[x]
-                            let s = acc + first[x]
-                            var sum: Float = 0
-                            for k in 0..<count[x] { sum += s[k] * w[k] }
-                            out[x] = byte(sum)
-                        }
-                    case .rgb8:
-                        Self.pixelSums(acc, stride: 3, width: width, first: first, count: count, offset: offset,
-                                       weights: weights) { x, sum in
-                            out[x * 3] = byte(sum.x)
-                            out[x * 3 + 1] = byte(sum.y)
-                            out[x * 3 + 2] = byte(sum.z)
-                        }
-                    case .rgba8:
-                        Self.pixelSums(acc, stride: 4, width: width, first: first, count: count, offset: offset,
-                                       weights: weights) { x, sum in
-                            let alpha = min(255, max(0, sum.w))
-                            var colour = SIMD4<Float>(0, 0, 0, alpha)
-                            if alpha > 0 {
-                                let unpremultiply = 255 / alpha
-                                colour = SIMD4(sum.x * unpremultiply, sum.y * unpremultiply,
-                                               sum.z * unpremultiply, alpha)
+                    columns.first.withUnsafeBufferPointer { firstAll in
+                        columns.count.withUnsafeBufferPointer { countAll in
+                            columns.offset.withUnsafeBufferPointer { offsetAll in
+                                guard let acc = all.baseAddress.map({ $0 + slot }),
+                                    let out = outAll.baseAddress.map({ $0 + base }),
+                                    let weights = weightsAll.baseAddress, let first = firstAll.baseAddress,
+                                    let count = countAll.baseAddress, let offset = offsetAll.baseAddress
+                                else { return }
+                                switch layout {
+                                case .gray8:
+                                    for x in 0..<width {
+                                        let w = weights + offset[x]
+                                        let s = acc + first[x]
+                                        var sum: Float = 0
+                                        for k in 0..<count[x] { sum += s[k] * w[k] }
+                                        out[x] = byte(sum)
+                                    }
+                                case .rgb8:
+                                    Self.pixelSums(
+                                        acc, stride: 3, width: width, first: first, count: count, offset: offset,
+                                        weights: weights
+                                    ) { x, sum in
+                                        out[x * 3] = byte(sum.x)
+                                        out[x * 3 + 1] = byte(sum.y)
+                                        out[x * 3 + 2] = byte(sum.z)
+                                    }
+                                case .rgba8:
+                                    Self.pixelSums(
+                                        acc, stride: 4, width: width, first: first, count: count, offset: offset,
+                                        weights: weights
+                                    ) { x, sum in
+                                        let alpha = min(255, max(0, sum.w))
+                                        var colour = SIMD4<Float>(0, 0, 0, alpha)
+                                        if alpha > 0 {
+                                            let unpremultiply = 255 / alpha
+                                            colour = SIMD4(
+                                                sum.x * unpremultiply, sum.y * unpremultiply,
+                                                sum.z * unpremultiply, alpha)
+                                        }
+                                        UnsafeMutableRawPointer(out + x * 4).storeBytes(
+                                            of: Self.bytes(colour),
+                                            as: SIMD4<UInt8>.self)
+                                    }
+                                }
                             }
-                            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: Self.bytes(colour),
-                                                                            as: SIMD4<UInt8>.self)
                         }
                     }
-                }
-                }
-                }
                 }
             }
         }
@@ -233,9 +250,11 @@ struct SeparableResampler {
     /// a chain of dependent additions, and four independent chains keep the adder busy instead of waiting
     /// on each addition's latency.
     @inline(__always)
-    private static func pixelSums(_ acc: UnsafePointer<Float>, stride: Int, width: Int, first: UnsafePointer<Int>,
-                                  count: UnsafePointer<Int>, offset: UnsafePointer<Int>, weights: UnsafePointer<Float>,
-                                  _ write: (Int, SIMD4<Float>) -> Void) {
+    private static func pixelSums(
+        _ acc: UnsafePointer<Float>, stride: Int, width: Int, first: UnsafePointer<Int>,
+        count: UnsafePointer<Int>, offset: UnsafePointer<Int>, weights: UnsafePointer<Float>,
+        _ write: (Int, SIMD4<Float>) -> Void
+    ) {
         let step = stride * MemoryLayout<Float>.stride
         var x = 0
         while x + 4 <= width {

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,15 +61,17 @@ enum AddressPolicy {
         case AF_INET:
             let ip = socketAddress.load(as: sockaddr_in.self).sin_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return Judgement(printable: bytes.map(String.init).joined(separator: "."), isPublic: isPublicIPv4(bytes),
-                             isPrivateNetwork: isPrivateNetworkIPv4(bytes), isLoopback: isLoopbackIPv4(bytes),
-                             isLinkLocal: isLinkLocalIPv4(bytes))
+            return Judgement(
+                printable: bytes.map(String.init).joined(separator: "."), isPublic: isPublicIPv4(bytes),
+                isPrivateNetwork: isPrivateNetworkIPv4(bytes), isLoopback: isLoopbackIPv4(bytes),
+                isLinkLocal: isLinkLocalIPv4(bytes))
         case AF_INET6:
             let ip = socketAddress.load(as: sockaddr_in6.self).sin6_addr
             let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            return Judgement(printable: describe(ipv6: bytes), isPublic: isPublicIPv6(bytes),
-                             isPrivateNetwork: isPrivateNetworkIPv6(bytes), isLoopback: isLoopbackIPv6(bytes),
-                             isLinkLocal: isLinkLocalIPv6(bytes))
+            return Judgement(
+                printable: describe(ipv6: bytes), isPublic: isPublicIPv6(bytes),
+                isPrivateNetwork: isPrivateNetworkIPv6(bytes), isLoopback: isLoopbackIPv6(bytes),
+                isLinkLocal: isLinkLocalIPv6(bytes))
         default:
             return Judgement(printable: "address family \(family)", isPublic: false, isPrivateNetwork: false)
         }
@@ -127,14 +130,14 @@ enum AddressPolicy {
     /// Four bytes in network order.
     static func isPublicIPv4(_ b: [UInt8]) -> Bool {
         switch (b[0], b[1]) {
-        case (0, _), (10, _), (127, _): return false                 // "this" network, private, loopback
-        case (100, let x) where x & 0xC0 == 64: return false         // 100.64/10 carrier-grade NAT
-        case (169, 254): return false                                // link-local (cloud metadata lives here)
-        case (172, let x) where x & 0xF0 == 16: return false         // 172.16/12 private
-        case (192, 168): return false                                // private
-        case (192, 0) where b[2] == 0: return false                  // 192.0.0/24 IETF protocol assignments
-        case (198, let x) where x & 0xFE == 18: return false         // 198.18/15 benchmarking
-        case (let a, _) where a >= 224: return false                 // multicast, reserved, broadcast
+        case (0, _), (10, _), (127, _): return false  // "this" network, private, loopback
+        case (100, let x) where x & 0xC0 == 64: return false  // 100.64/10 carrier-grade NAT
+        case (169, 254): return false  // link-local (cloud metadata lives here)
+        case (172, let x) where x & 0xF0 == 16: return false  // 172.16/12 private
+        case (192, 168): return false  // private
+        case (192, 0) where b[2] == 0: return false  // 192.0.0/24 IETF protocol assignments
+        case (198, let x) where x & 0xFE == 18: return false  // 198.18/15 benchmarking
+        case (let a, _) where a >= 224: return false  // multicast, reserved, broadcast
         default: return true
         }
     }
@@ -144,13 +147,16 @@ enum AddressPolicy {
         if b[0..<10].allSatisfy({ $0 == 0 }) {
             // ::, ::1, IPv4-compatible (::a.b.c.d) and IPv4-mapped (::ffff:a.b.c.d): judge the IPv4 inside.
             if b[10] == 0xFF && b[11] == 0xFF { return isPublicIPv4(Array(b[12..<16])) }
-            if b[10] == 0 && b[11] == 0 { return b[12..<15].allSatisfy({ $0 == 0 }) ? false : isPublicIPv4(Array(b[12..<16])) }
+            if b[10] == 0 && b[11] == 0 {
+                return b[12..<15].allSatisfy({ $0 == 0 }) ? false : isPublicIPv4(Array(b[12..<16]))
+            }
         }
-        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B { return isPublicIPv4(Array(b[12..<16])) } // NAT64
-        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return false }       // fe80::/10 link-local
-        if b[0] & 0xFE == 0xFC { return false }                         // fc00::/7 unique local
-        if b[0] == 0xFF { return false }                                // multicast
-        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8 { return false } // documentation
+        // NAT64
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B { return isPublicIPv4(Array(b[12..<16])) }
+        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return false }  // fe80::/10 link-local
+        if b[0] & 0xFE == 0xFC { return false }  // fc00::/7 unique local
+        if b[0] == 0xFF { return false }  // multicast
+        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8 { return false }  // documentation
         return true
     }
 

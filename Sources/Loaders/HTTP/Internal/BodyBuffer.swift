@@ -53,8 +53,10 @@ final class BodyBuffer {
         let size = capacity
         capacity = 0
         count = 0
-        return Data(bytesNoCopy: block, count: taken, deallocator: .custom { pointer, _ in
-            BodyBufferPool.shared.recycle(pointer, capacity: size)
-        })
+        return Data(
+            bytesNoCopy: block, count: taken,
+            deallocator: .custom { pointer, _ in
+                BodyBufferPool.shared.recycle(pointer, capacity: size)
+            })
     }
 }

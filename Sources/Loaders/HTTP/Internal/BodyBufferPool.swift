@@ -46,7 +46,9 @@ final class BodyBufferPool: Sendable {
                 state.pooledBytes -= block.capacity
                 return block
             }
-            if let pooled, let pointer = UnsafeMutableRawPointer(bitPattern: pooled.address) { return (pointer, pooled.capacity) }
+            if let pooled, let pointer = UnsafeMutableRawPointer(bitPattern: pooled.address) {
+                return (pointer, pooled.capacity)
+            }
         }
         guard let fresh = malloc(capacity) else { return nil }
         return (fresh, capacity)

@@ -1,4 +1,5 @@
 internal import CCurl
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,7 +115,8 @@ final class ConnectionRegistry {
     /// its endpoints did not parse), and counts that request. `mayMultiplex` says whether the transfer
     /// may speak HTTP/2; when it may not, every reused connection is checked.
     func admit(_ endpoints: ConnectionEndpoints?, mayMultiplex: Bool) -> Admission {
-        guard let endpoints, let descriptor = descriptor(for: endpoints), var connection = connections[descriptor] else {
+        guard let endpoints, let descriptor = descriptor(for: endpoints), var connection = connections[descriptor]
+        else {
             return .unknown
         }
         connection.requests += 1
@@ -137,7 +139,8 @@ final class ConnectionRegistry {
     /// head cannot make a multiplexed connection HTTP/1.x).
     func record(_ framing: Framing, on handle: Handle) {
         guard var connection = connections[handle.descriptor], connection.serial == handle.serial,
-              connection.framing != .multiplexed else { return }
+            connection.framing != .multiplexed
+        else { return }
         connection.framing = framing
         connections[handle.descriptor] = connection
     }
@@ -167,7 +170,8 @@ final class ConnectionRegistry {
     }
 
     private func forget(_ descriptor: Int32) {
-        if let endpoints = connections.removeValue(forKey: descriptor)?.endpoints, descriptors[endpoints] == descriptor {
+        if let endpoints = connections.removeValue(forKey: descriptor)?.endpoints, descriptors[endpoints] == descriptor
+        {
             descriptors.removeValue(forKey: endpoints)
         }
         unresolved.remove(descriptor)

@@ -1,4 +1,5 @@
 internal import CCurl
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,13 +26,15 @@ enum CurlCallbacks {
     static let openSocket: curl_opensocket_callback = { context, _, address in
         guard let context, let address else { return ccurl_socket_bad }
         let io = Unmanaged<TransferIO>.fromOpaque(context).takeUnretainedValue()
-        if io.checksConnectedAddresses, let refused = AddressPolicy.refusedAddress(address, except: io.guardExceptions) {
+        if io.checksConnectedAddresses, let refused = AddressPolicy.refusedAddress(address, except: io.guardExceptions)
+        {
             io.refusedAddress = refused
             return ccurl_socket_bad
         }
         // Close-on-exec, as libcurl's own sockets are: a server that spawns processes must not leak them.
-        let descriptor = socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
-                                address.pointee.protocol)
+        let descriptor = socket(
+            address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+            address.pointee.protocol)
         if descriptor >= 0 { io.connections.opened(descriptor) }
         return descriptor
     }
@@ -50,7 +53,8 @@ enum CurlCallbacks {
     static let prerequest: curl_prereq_callback = { context, remoteIP, localIP, remotePort, localPort in
         guard let context else { return ccurl_prereq_ok }
         let io = Unmanaged<TransferIO>.fromOpaque(context).takeUnretainedValue()
-        let endpoints = ConnectionEndpoints(remoteIP: remoteIP, remotePort: remotePort, localIP: localIP, localPort: localPort)
+        let endpoints = ConnectionEndpoints(
+            remoteIP: remoteIP, remotePort: remotePort, localIP: localIP, localPort: localPort)
         return io.admitConnection(endpoints) ? ccurl_prereq_ok : ccurl_prereq_abort
     }
 }

@@ -24,7 +24,7 @@ extension CurlErrorMapping {
             // missing) the client certificate is seen on the first read, as an alert.
             return .httpLoader(.tls(.handshakeFailed), message: message)
         case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
-             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED:
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED:
             return .httpLoader(.tls(.localConfiguration), message: message)
         default:
             return nil

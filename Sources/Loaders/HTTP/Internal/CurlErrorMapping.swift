@@ -6,8 +6,10 @@ enum CurlErrorMapping {
     /// `lastStatus` is the status of the last response head received (0 when none came); `inHead`
     /// whether the transfer ended before any body byte; `headerLimit` the loader's head size limit,
     /// reported when libcurl's own header limit stopped it.
-    static func error(for code: CURLcode, message: String, refusedAddress: String?, lastStatus: Int,
-                      inHead: Bool, headerLimit: Int) -> ImageError {
+    static func error(
+        for code: CURLcode, message: String, refusedAddress: String?, lastStatus: Int,
+        inHead: Bool, headerLimit: Int
+    ) -> ImageError {
         let status = lastStatus > 0 ? lastStatus : nil
         switch code {
         case CURLE_OPERATION_TIMEDOUT:

@@ -9,7 +9,9 @@ enum CurlGlobal {
     /// libcurl's version ("7.88.1"), for the User-Agent.
     static let versionString: String = {
         _ = isInitialized
-        guard let info = curl_version_info(ccurl_version_now), let version = info.pointee.version else { return "unknown" }
+        guard let info = curl_version_info(ccurl_version_now), let version = info.pointee.version else {
+            return "unknown"
+        }
         return String(cString: version)
     }()
 }

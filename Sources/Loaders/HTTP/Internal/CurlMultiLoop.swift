@@ -88,7 +88,9 @@ final class CurlMultiLoop {
             let work = scheduler.takeWork()
             if work.isShutDown { break }
             for id in work.cancels { stop(id) }
-            for start in work.starts { begin(start.id, Hop(request: start.request, attempt: start.attempt, redirects: 0)) }
+            for start in work.starts {
+                begin(start.id, Hop(request: start.request, attempt: start.attempt, redirects: 0))
+            }
             for resolution in work.resolutions { resume(resolution.id, resolution.result) }
             curl_multi_perform(multi, &stillRunning)
             var progressed = drainFinished()
@@ -114,7 +116,8 @@ final class CurlMultiLoop {
         let (scheduler, exceptions) = (scheduler, AddressPolicy.Exceptions(configuration))
         // getaddrinfo blocks: never on this thread, which drives every other transfer.
         DispatchQueue.global().async {
-            scheduler.deliverResolution(id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, except: exceptions))
+            scheduler.deliverResolution(
+                id, TargetCheck.pinnedAddress(host: url.host ?? "", port: port, except: exceptions))
         }
     }
 
@@ -124,8 +127,11 @@ final class CurlMultiLoop {
         switch result {
         case .success(let address): open(id, hop, pinnedAddress: address)
         case .failure(let error):
-            logger(hop.request).debug("target refused by the address guard", metadata: [
-                "url": "\(hop.request.url)", "error": "\(error)"])
+            logger(hop.request).debug(
+                "target refused by the address guard",
+                metadata: [
+                    "url": "\(hop.request.url)", "error": "\(error)",
+                ])
             answer(id, request: hop.request, status: nil, outcome: .failure(error), metrics: nil)
         }
     }
@@ -137,15 +143,22 @@ final class CurlMultiLoop {
         let request = hop.request
         let serial = nextSerial
         nextSerial += 1
-        let reuse: TransferIO.ConnectionReuse = isUnframed(request.connectionKey) ? .never : freshConnection ? .freshOnly : .pooled
-        guard let io = TransferIO(id: id, request: request, attempt: hop.attempt, serial: serial,
-                                  pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
-                                  reuse: reuse, scheduler: scheduler, validator: validator,
-                                  handles: handles, connections: connections,
-                                  share: request.handlesCookies ? cookieShare : share) else {
-            answer(id, request: request, status: nil,
-                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "curl_easy_init failed")),
-                   metrics: nil)
+        let reuse: TransferIO.ConnectionReuse =
+            isUnframed(request.connectionKey) ? .never : freshConnection ? .freshOnly : .pooled
+        guard
+            let io = TransferIO(
+                id: id, request: request, attempt: hop.attempt, serial: serial,
+                pinnedAddress: pinnedAddress, redirectsBefore: hop.redirects,
+                reuse: reuse, scheduler: scheduler, validator: validator,
+                handles: handles, connections: connections,
+                share: request.handlesCookies ? cookieShare : share)
+        else {
+            answer(
+                id, request: request, status: nil,
+                outcome: .failure(
+                    .httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "curl_easy_init failed")
+                ),
+                metrics: nil)
             return
         }
         transfers[id] = io
@@ -155,8 +168,11 @@ final class CurlMultiLoop {
         }
         curl_multi_add_handle(multi, io.easy)
         if hop.redirects == 0 && !freshConnection {
-            logger(request).debug("transfer started", metadata: [
-                "url": "\(request.url)", "transfer": "\(id)", "attempt": "\(hop.attempt)"])
+            logger(request).debug(
+                "transfer started",
+                metadata: [
+                    "url": "\(request.url)", "transfer": "\(id)", "attempt": "\(hop.attempt)",
+                ])
             scheduler.events.emit(.started(transferID: id, url: request.url))
         }
     }
@@ -208,7 +224,8 @@ final class CurlMultiLoop {
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                  let id = idsByHandle[easy], let io = transfers[id] else { continue }
+                let id = idsByHandle[easy], let io = transfers[id]
+            else { continue }
             let code = message.pointee.data.result
             any = true
             finish(io, code: code)
@@ -230,8 +247,9 @@ final class CurlMultiLoop {
             return
         }
         if case .success(let response) = outcome,
-           let error = validator.rejection(of: response, sentValidators: io.request.sentValidators),
-           !scheduler.hasResponseModifier(io.id) {
+            let error = validator.rejection(of: response, sentValidators: io.request.sentValidators),
+            !scheduler.hasResponseModifier(io.id)
+        {
             outcome = .failure(error)
         }
         detach(io)
@@ -247,9 +265,10 @@ final class CurlMultiLoop {
                 return
             }
             if shouldConsiderRetry(error) {
-                let decision = configuration.retryPolicy.decision(for: HTTPRetryContext(
-                    url: io.request.url, method: io.request.method, error: error, attempt: io.attempt,
-                    statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
+                let decision = configuration.retryPolicy.decision(
+                    for: HTTPRetryContext(
+                        url: io.request.url, method: io.request.method, error: error, attempt: io.attempt,
+                        statusCode: io.response?.statusCode, responseHeaders: io.response?.headers ?? [:]))
                 if case .retry(let delay) = decision, scheduler.parkForRetry(io.id) {
                     logRetry(io, reason: HTTPMetricsRecorder.retryReason(error), error: error, delay: delay)
                     let due = DispatchTime.now().uptimeNanoseconds + delay.uptimeNanoseconds
@@ -259,12 +278,16 @@ final class CurlMultiLoop {
             }
         }
         if let refused = io.refusedAddress {
-            logger(io.request).debug("connection refused by the address guard", metadata: [
-                "url": "\(io.request.url)", "address": "\(refused)"])
+            logger(io.request).debug(
+                "connection refused by the address guard",
+                metadata: [
+                    "url": "\(io.request.url)", "address": "\(refused)",
+                ])
         }
         let body = io.body.take()
-        answer(io.id, request: io.request, status: io.response?.statusCode, outcome: outcome.map { ($0, body) },
-               metrics: metrics, sentValidators: io.request.sentValidators)
+        answer(
+            io.id, request: io.request, status: io.response?.statusCode, outcome: outcome.map { ($0, body) },
+            metrics: metrics, sentValidators: io.request.sentValidators)
     }
 
     /// Starts the next hop of a redirect the event loop follows (see ``TransferIO/loaderFollowsRedirects``),
@@ -274,26 +297,46 @@ final class CurlMultiLoop {
         let url = io.request.url
         let redirects = io.redirectsBefore + 1
         guard redirects <= configuration.maxRedirects else {
-            logger(io.request).debug("redirect refused", metadata: [
-                "url": "\(url)", "target": "\(target)", "reason": "too many redirects"])
-            answer(io.id, request: io.request, status: io.response?.statusCode,
-                   outcome: .failure(.httpLoader(.network(curlCode: Int(CURLE_TOO_MANY_REDIRECTS.rawValue)),
-                                                 message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
-                   metrics: metrics)
+            logger(io.request).debug(
+                "redirect refused",
+                metadata: [
+                    "url": "\(url)", "target": "\(target)", "reason": "too many redirects",
+                ])
+            answer(
+                io.id, request: io.request, status: io.response?.statusCode,
+                outcome: .failure(
+                    .httpLoader(
+                        .network(curlCode: Int(CURLE_TOO_MANY_REDIRECTS.rawValue)),
+                        message: "Maximum (\(configuration.maxRedirects)) redirects followed")),
+                metrics: metrics)
             return
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil else {
-            logger(io.request).debug("redirect refused", metadata: [
-                "url": "\(url)", "target": "\(target)", "reason": "scheme"])
-            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.requestRefused(
-                reason: "redirect to a scheme other than http or https (\(target.absoluteString))")), metrics: metrics)
+            logger(io.request).debug(
+                "redirect refused",
+                metadata: [
+                    "url": "\(url)", "target": "\(target)", "reason": "scheme",
+                ])
+            answer(
+                io.id, request: io.request, status: io.response?.statusCode,
+                outcome: .failure(
+                    .requestRefused(
+                        reason: "redirect to a scheme other than http or https (\(target.absoluteString))")),
+                metrics: metrics)
             return
         }
         if let allowsRedirect = configuration.allowsRedirect, !allowsRedirect(target) {
-            logger(io.request).debug("redirect refused", metadata: [
-                "url": "\(url)", "target": "\(target)", "reason": "policy"])
-            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.requestRefused(
-                reason: "redirect to \(target.absoluteString) refused by the loader's redirect policy")), metrics: metrics)
+            logger(io.request).debug(
+                "redirect refused",
+                metadata: [
+                    "url": "\(url)", "target": "\(target)", "reason": "policy",
+                ])
+            answer(
+                io.id, request: io.request, status: io.response?.statusCode,
+                outcome: .failure(
+                    .requestRefused(
+                        reason: "redirect to \(target.absoluteString) refused by the loader's redirect policy")),
+                metrics: metrics)
             return
         }
         var next = io.request.redirected(to: target)
@@ -301,7 +344,9 @@ final class CurlMultiLoop {
             next.deadline = io.request.deadline ?? io.started + .milliseconds(io.request.timeout.wholeMilliseconds)
         }
         if let deadline = next.deadline, deadline <= .now {
-            answer(io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.timeout), metrics: metrics)
+            answer(
+                io.id, request: io.request, status: io.response?.statusCode, outcome: .failure(.timeout),
+                metrics: metrics)
             return
         }
         begin(io.id, Hop(request: next, attempt: io.attempt, redirects: redirects))
@@ -313,32 +358,42 @@ final class CurlMultiLoop {
     private func resend(_ io: TransferIO, because refusal: ConnectionRegistry.Refusal) {
         HTTPMetricsRecorder.recordStaleConnection(reason: refusal.rawValue)
         if refusal == .unreadBytes { markUnframed(io.request.connectionKey, request: io.request) }
-        logger(io.request).debug("pooled connection refused", metadata: [
-            "url": "\(io.request.url)", "transfer": "\(io.id)", "reason": "\(refusal.rawValue)"])
+        logger(io.request).debug(
+            "pooled connection refused",
+            metadata: [
+                "url": "\(io.request.url)", "transfer": "\(io.id)", "reason": "\(refusal.rawValue)",
+            ])
         // The bytes this attempt was to resume from go back to the store, for the new one to take.
         keepResumableData(of: io)
         guard io.reuse == .pooled else {
             // Not expected: a transfer on new connections never meets a reused one.
-            answer(io.id, request: io.request, status: nil, outcome: .failure(.httpLoader(
-                .network(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue)), message: "a new connection was refused (\(refusal.rawValue))")),
-                   metrics: nil)
+            answer(
+                io.id, request: io.request, status: nil,
+                outcome: .failure(
+                    .httpLoader(
+                        .network(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue)),
+                        message: "a new connection was refused (\(refusal.rawValue))")),
+                metrics: nil)
             return
         }
         var request = io.request
         if request.timeout > .zero, request.deadline == nil {
             request.deadline = io.started + .milliseconds(request.timeout.wholeMilliseconds)
         }
-        open(io.id, Hop(request: request, attempt: io.attempt, redirects: io.redirectsBefore),
-             pinnedAddress: io.pinnedAddress, freshConnection: true)
+        open(
+            io.id, Hop(request: request, attempt: io.attempt, redirects: io.redirectsBefore),
+            pinnedAddress: io.pinnedAddress, freshConnection: true)
     }
 
     /// Takes connection reuse away from `host` for ``unframedHostPenalty``.
     private func markUnframed(_ host: String, request: PreparedRequest) {
         if unframedHosts[host] == nil {
-            logger(request).notice("host sent bytes no request asked for: its connections are not reused for a while",
-                          metadata: ["host": "\(host)", "seconds": "\(Self.unframedHostPenalty.components.seconds)"])
+            logger(request).notice(
+                "host sent bytes no request asked for: its connections are not reused for a while",
+                metadata: ["host": "\(host)", "seconds": "\(Self.unframedHostPenalty.components.seconds)"])
         }
-        unframedHosts[host] = DispatchTime.now().uptimeNanoseconds + UInt64(Self.unframedHostPenalty.components.seconds) * 1_000_000_000
+        unframedHosts[host] =
+            DispatchTime.now().uptimeNanoseconds + UInt64(Self.unframedHostPenalty.components.seconds) * 1_000_000_000
     }
 
     /// Whether `host` is still without connection reuse; forgets it once its time is up.
@@ -365,9 +420,11 @@ final class CurlMultiLoop {
         scheduler.resumableData.store(resumable, for: io.request.key)
     }
 
-    private func answer(_ id: UInt64, request: PreparedRequest, status: Int?,
-                        outcome: Result<(ImageResponse, Data), ImageError>,
-                        metrics: HTTPTransferMetrics?, sentValidators: Bool = false) {
+    private func answer(
+        _ id: UInt64, request: PreparedRequest, status: Int?,
+        outcome: Result<(ImageResponse, Data), ImageError>,
+        metrics: HTTPTransferMetrics?, sentValidators: Bool = false
+    ) {
         let url = request.url
         let subscribers = scheduler.finish(id)
         var eventError: ImageError? = nil
@@ -379,8 +436,10 @@ final class CurlMultiLoop {
             case .failure(let error):
                 subscriber.completion(.failure(error))
             case .success(let (response, body)):
-                subscriber.completion(validator.result(response: response, body: body, for: subscriber,
-                                                       sentValidators: sentValidators))
+                subscriber.completion(
+                    validator.result(
+                        response: response, body: body, for: subscriber,
+                        sentValidators: sentValidators))
             }
         }
     }
@@ -403,20 +462,27 @@ final class CurlMultiLoop {
 
     private func logRetry(_ io: TransferIO, reason: String, error: ImageError, delay: Duration) {
         HTTPMetricsRecorder.recordRetry(reason: reason)
-        logger(io.request).debug("retrying", metadata: [
-            "url": "\(io.request.url)", "transfer": "\(io.id)", "attempt": "\(io.attempt)", "reason": "\(reason)",
-            "error": "\(error)", "delay_ms": "\(max(0, delay.wholeMilliseconds))"])
+        logger(io.request).debug(
+            "retrying",
+            metadata: [
+                "url": "\(io.request.url)", "transfer": "\(io.id)", "attempt": "\(io.attempt)", "reason": "\(reason)",
+                "error": "\(error)", "delay_ms": "\(max(0, delay.wholeMilliseconds))",
+            ])
     }
 
     /// One line and the metrics of a transfer's end (after its retries and redirects).
-    private func logFinished(_ id: UInt64, request: PreparedRequest, status: Int?, error: ImageError?,
-                             metrics: HTTPTransferMetrics?) {
+    private func logFinished(
+        _ id: UInt64, request: PreparedRequest, status: Int?, error: ImageError?,
+        metrics: HTTPTransferMetrics?
+    ) {
         let result = error == nil ? "success" : (error == .cancelled ? "cancelled" : "failure")
         HTTPMetricsRecorder.recordFinished(status: status, result: result, metrics: metrics)
         let logger = logger(request)
         guard logger.logLevel <= .debug else { return }
-        var metadata: Logger.Metadata = ["url": "\(request.url)", "transfer": "\(id)",
-                                         "status": "\(status.map(String.init) ?? "none")"]
+        var metadata: Logger.Metadata = [
+            "url": "\(request.url)", "transfer": "\(id)",
+            "status": "\(status.map(String.init) ?? "none")",
+        ]
         if let metrics {
             metadata["bytes"] = "\(metrics.bytesReceived)"
             metadata["ttfb_ms"] = "\(metrics.firstByte.wholeMilliseconds)"

@@ -13,7 +13,8 @@ struct DecompressionGuard {
     /// A guard for a response with these header fields (names lowercased), or nil when its body is not
     /// decoded (no compressed coding, decoding off, or no cap).
     init?(headers: [String: String], configuration: HTTPContentDecoding) {
-        guard let ratio = configuration.maxDecompressionRatio, Self.isDecoded(headers: headers, configuration: configuration)
+        guard let ratio = configuration.maxDecompressionRatio,
+            Self.isDecoded(headers: headers, configuration: configuration)
         else { return nil }
         let transfer = Self.codings(headers["transfer-encoding"])
         maxRatio = max(1, ratio)

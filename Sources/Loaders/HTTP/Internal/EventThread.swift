@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,12 +16,14 @@ enum EventThread {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            Thread.current.name = "WebImageHTTPLoader"
-            body.run()
-            return nil
-        }, box.toOpaque())
+        let result = pthread_create(
+            &thread, &attributes,
+            { context in
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                Thread.current.name = "WebImageHTTPLoader"
+                body.run()
+                return nil
+            }, box.toOpaque())
         if result != 0 { box.release() }
         return result
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,8 @@ enum HTTPDate {
             }
         }
         guard let day, var year, let month, let clock, (1...31).contains(day),
-              (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
+            (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
+        else { return nil }
         if year < 100 { year += year < twoDigitYearPivot ? 2000 : 1900 }
         var fields = tm()
         fields.tm_year = Int32(year - 1900)

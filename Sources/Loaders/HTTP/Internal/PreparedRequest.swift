@@ -33,14 +33,17 @@ struct PreparedRequest: Sendable {
     /// Whether an interrupted body of this request may be kept and resumed: a GET whose headers ask
     /// for no range of their own.
     var isResumable: Bool {
-        method == "GET" && !headerLines.contains { line in
-            let lowered = line.lowercased()
-            return lowered.hasPrefix("range:") || lowered.hasPrefix("if-range:")
-        }
+        method == "GET"
+            && !headerLines.contains { line in
+                let lowered = line.lowercased()
+                return lowered.hasPrefix("range:") || lowered.hasPrefix("if-range:")
+            }
     }
 
-    init(url: URL, method: String, headerLines: [String], timeout: Duration, handlesCookies: Bool,
-         allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String) {
+    init(
+        url: URL, method: String, headerLines: [String], timeout: Duration, handlesCookies: Bool,
+        allowsInvalidCertificates: Bool, sentValidators: Bool, hostKey: String
+    ) {
         self.url = url
         self.method = method
         self.headerLines = headerLines
@@ -49,9 +52,10 @@ struct PreparedRequest: Sendable {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.sentValidators = sentValidators
         self.hostKey = hostKey
-        self.key = TransferKey(url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
-                          handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
-                          timeout: timeout)
+        self.key = TransferKey(
+            url: url.absoluteString, method: method, headerLines: headerLines.sorted(),
+            handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+            timeout: timeout)
     }
 
     /// The request for the next hop of a redirect the event loop follows: the same request at `url`,
@@ -63,16 +67,21 @@ struct PreparedRequest: Sendable {
     }
 
     func redirected(to url: URL) -> PreparedRequest {
-        let sameOrigin = url.scheme?.lowercased() == self.url.scheme?.lowercased()
+        let sameOrigin =
+            url.scheme?.lowercased() == self.url.scheme?.lowercased()
             && url.host?.lowercased() == self.url.host?.lowercased()
             && Self.effectivePort(url) == Self.effectivePort(self.url)
-        let lines = sameOrigin ? headerLines : headerLines.filter {
-            let name = $0.prefix { $0 != ":" }.lowercased()
-            return name != "authorization" && name != "cookie"
-        }
-        var next = PreparedRequest(url: url, method: method, headerLines: lines, timeout: timeout,
-                                   handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
-                                   sentValidators: sentValidators, hostKey: hostKey)
+        let lines =
+            sameOrigin
+            ? headerLines
+            : headerLines.filter {
+                let name = $0.prefix { $0 != ":" }.lowercased()
+                return name != "authorization" && name != "cookie"
+            }
+        var next = PreparedRequest(
+            url: url, method: method, headerLines: lines, timeout: timeout,
+            handlesCookies: handlesCookies, allowsInvalidCertificates: allowsInvalidCertificates,
+            sentValidators: sentValidators, hostKey: hostKey)
         next.sendsCredentials = sendsCredentials && sameOrigin
         next.logger = logger
         next.deadline = deadline

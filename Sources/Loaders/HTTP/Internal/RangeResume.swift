@@ -20,8 +20,9 @@ enum RangeResume {
         if let encoding = headers["content-encoding"], encoding.lowercased() != "identity" { return nil }
         if let etag = headers["etag"], etag.hasPrefix("\""), etag.count >= 2 { return etag }
         if let lastModified = headers["last-modified"], let modified = HTTPDate.parse(lastModified),
-           let dateHeader = headers["date"], let date = HTTPDate.parse(dateHeader),
-           date.timeIntervalSince(modified) >= strongLastModifiedMargin {
+            let dateHeader = headers["date"], let date = HTTPDate.parse(dateHeader),
+            date.timeIntervalSince(modified) >= strongLastModifiedMargin
+        {
             return lastModified
         }
         return nil

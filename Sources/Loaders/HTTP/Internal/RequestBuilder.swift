@@ -8,7 +8,8 @@ struct RequestBuilder: Sendable {
 
     func prepare(url: URL, options: ImageOptions, context: ImageContext) -> Result<PreparedRequest, ImageError> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
-              !host.isEmpty else {
+            !host.isEmpty
+        else {
             return .failure(.invalidURL(url.absoluteString))
         }
         var headers: [String: String] = [
@@ -29,7 +30,8 @@ struct RequestBuilder: Sendable {
             }
             request = modified
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  request.url.host?.isEmpty == false else {
+                request.url.host?.isEmpty == false
+            else {
                 return .failure(.invalidURL(request.url.absoluteString))
             }
         }

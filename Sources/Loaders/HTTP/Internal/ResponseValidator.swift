@@ -15,7 +15,8 @@ final class ResponseValidator: Sendable {
     init(configuration: HTTPLoaderConfiguration) {
         self.configuration = configuration
         tls = TLSOptions(configuration.tls)
-        environmentProxy = configuration.proxy == .environment
+        environmentProxy =
+            configuration.proxy == .environment
             ? EnvironmentProxy(configuration.proxyEnvironment ?? ProcessInfo.processInfo.environment) : nil
     }
 
@@ -36,8 +37,10 @@ final class ResponseValidator: Sendable {
 
     /// One caller's result from the transfer's response and body: its response modifier, the checks,
     /// then its decryptor.
-    func result(response: ImageResponse, body: Data, for subscriber: Subscriber,
-                sentValidators: Bool) -> Result<LoadedImage, ImageError> {
+    func result(
+        response: ImageResponse, body: Data, for subscriber: Subscriber,
+        sentValidators: Bool
+    ) -> Result<LoadedImage, ImageError> {
         var response = response
         if let modifier = subscriber.responseModifier {
             do { response = try modifier.modify(response) } catch { return .failure(error) }
@@ -50,7 +53,9 @@ final class ResponseValidator: Sendable {
             }
             data = decrypted
         }
-        guard !data.isEmpty else { return .failure(.badImageData(reason: "empty body from \(response.url.absoluteString)")) }
+        guard !data.isEmpty else {
+            return .failure(.badImageData(reason: "empty body from \(response.url.absoluteString)"))
+        }
         return .success(LoadedImage(data: data, image: nil, response: response))
     }
 

@@ -46,7 +46,8 @@ final class ResumableDataStore: Sendable {
             if let old = state.entries.removeValue(forKey: key) { state.byteCount -= old.resumable.data.count }
             // Few entries (capacity / minimum size): a scan for the oldest is cheaper than a list.
             while state.byteCount + size > capacity,
-                  let oldest = state.entries.min(by: { $0.value.stamp < $1.value.stamp }) {
+                let oldest = state.entries.min(by: { $0.value.stamp < $1.value.stamp })
+            {
                 state.entries.removeValue(forKey: oldest.key)
                 state.byteCount -= oldest.value.resumable.data.count
             }

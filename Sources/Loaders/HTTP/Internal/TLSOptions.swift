@@ -13,8 +13,16 @@ struct TLSOptions: Sendable {
     init(_ configuration: HTTPTLSConfiguration) {
         self.configuration = configuration
         caBlob = configuration.trustedCertificatesPEM.map { [UInt8]($0) }
-        if case .pem(let bytes) = configuration.clientCertificate?.certificate { certificateBlob = [UInt8](bytes) } else { certificateBlob = nil }
-        if case .pem(let bytes) = configuration.clientCertificate?.privateKey { keyBlob = [UInt8](bytes) } else { keyBlob = nil }
+        if case .pem(let bytes) = configuration.clientCertificate?.certificate {
+            certificateBlob = [UInt8](bytes)
+        } else {
+            certificateBlob = nil
+        }
+        if case .pem(let bytes) = configuration.clientCertificate?.privateKey {
+            keyBlob = [UInt8](bytes)
+        } else {
+            keyBlob = nil
+        }
         pins = configuration.pinnedPublicKeyOption
     }
 
@@ -43,7 +51,9 @@ struct TLSOptions: Sendable {
             }
             _ = ccurl_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
             _ = ccurl_easy_setopt_string(easy, CURLOPT_SSLKEYTYPE, "PEM")
-            if let password = client.privateKeyPassword { _ = ccurl_easy_setopt_string(easy, CURLOPT_KEYPASSWD, password) }
+            if let password = client.privateKeyPassword {
+                _ = ccurl_easy_setopt_string(easy, CURLOPT_KEYPASSWD, password)
+            }
         }
         if let pins { _ = ccurl_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pins) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,9 @@ import Glibc
 enum TargetCheck {
     /// The address to pin `host` to, or `.requestRefused` when any of its addresses is neither public nor
     /// among `exceptions`, or ``HTTPLoaderFailure/network(curlCode:)`` 6 when the name does not resolve.
-    static func pinnedAddress(host: String, port: Int, except exceptions: AddressPolicy.Exceptions) -> Result<String, ImageError> {
+    static func pinnedAddress(
+        host: String, port: Int, except exceptions: AddressPolicy.Exceptions
+    ) -> Result<String, ImageError> {
         // URL.host keeps the brackets of an IPv6 literal on some platforms.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         // Any family; every socket type (an address may repeat, once per type: harmless here).
@@ -23,8 +26,10 @@ enum TargetCheck {
         let status = getaddrinfo(name, String(port), &hints, &list)
         guard status == 0, let first = list else {
             // CURLE_COULDNT_RESOLVE_HOST, as libcurl would have reported it.
-            return .failure(.httpLoader(.network(curlCode: 6),
-                                           message: "Could not resolve host: \(name) (\(String(cString: gai_strerror(status))))"))
+            return .failure(
+                .httpLoader(
+                    .network(curlCode: 6),
+                    message: "Could not resolve host: \(name) (\(String(cString: gai_strerror(status))))"))
         }
         // `list` is ours until freeaddrinfo; nothing below keeps a pointer into it.
         defer { freeaddrinfo(list) }
@@ -35,12 +40,20 @@ enum TargetCheck {
             guard let address = current.pointee.ai_addr else { continue }
             let judged = AddressPolicy.judge(family: current.pointee.ai_family, UnsafeRawPointer(address))
             guard judged.isAllowed(except: exceptions) else {
-                return .failure(.requestRefused(reason: "\(name) resolves to the non-public address \(judged.printable), which is not allowed"))
+                return .failure(
+                    .requestRefused(
+                        reason: "\(name) resolves to the non-public address \(judged.printable), which is not allowed"))
             }
-            if pinned == nil { pinned = current.pointee.ai_family == AF_INET6 ? "[\(judged.printable)]" : judged.printable }
+            if pinned == nil {
+                pinned = current.pointee.ai_family == AF_INET6 ? "[\(judged.printable)]" : judged.printable
+            }
         }
-        guard let pinned else { return .failure(.httpLoader(.network(curlCode: 6),
-                                                                  message: "Could not resolve host: \(name) (no address)")) }
+        guard let pinned else {
+            return .failure(
+                .httpLoader(
+                    .network(curlCode: 6),
+                    message: "Could not resolve host: \(name) (no address)"))
+        }
         return .success(pinned)
     }
 }

@@ -78,10 +78,12 @@ final class TransferIO {
     /// with the guard on; a pinned transfer's target was judged before it started).
     private(set) var checksConnectedAddresses = false
 
-    init?(id: UInt64, request: PreparedRequest, attempt: Int, serial: UInt64, pinnedAddress: String? = nil,
-          redirectsBefore: Int = 0, reuse: ConnectionReuse = .pooled, scheduler: TransferScheduler,
-          validator: ResponseValidator, handles: EasyHandlePool, connections: ConnectionRegistry,
-          share: UnsafeMutableRawPointer) {
+    init?(
+        id: UInt64, request: PreparedRequest, attempt: Int, serial: UInt64, pinnedAddress: String? = nil,
+        redirectsBefore: Int = 0, reuse: ConnectionReuse = .pooled, scheduler: TransferScheduler,
+        validator: ResponseValidator, handles: EasyHandlePool, connections: ConnectionRegistry,
+        share: UnsafeMutableRawPointer
+    ) {
         guard let easy = handles.take() else { return nil }
         self.handles = handles
         self.connections = connections
@@ -91,7 +93,8 @@ final class TransferIO {
         self.attempt = attempt
         self.serial = serial
         self.pinnedAddress = pinnedAddress
-        loaderFollowsRedirects = pinnedAddress != nil || validator.environmentProxy?.differsByScheme == true
+        loaderFollowsRedirects =
+            pinnedAddress != nil || validator.environmentProxy?.differsByScheme == true
             || validator.configuration.allowsRedirect != nil
         self.redirectsBefore = redirectsBefore
         started = .now
@@ -116,7 +119,7 @@ final class TransferIO {
 
     private func configure(share: UnsafeMutableRawPointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        setLong(CURLOPT_NOSIGNAL, 1)   // timeouts must not use signals in a multithreaded process
+        setLong(CURLOPT_NOSIGNAL, 1)  // timeouts must not use signals in a multithreaded process
         setString(CURLOPT_URL, request.url.absoluteString)
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -128,14 +131,16 @@ final class TransferIO {
         if let deadline = request.deadline {
             // A later hop of a chain the event loop follows: only what is left of the chain's timeout.
             let left = ContinuousClock.now.duration(to: deadline).components
-            setLong(CURLOPT_TIMEOUT_MS, max(1, Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)))
+            setLong(
+                CURLOPT_TIMEOUT_MS, max(1, Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)))
         } else {
             setLong(CURLOPT_TIMEOUT_MS, request.timeout.wholeMilliseconds)
         }
         setLong(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         setLong(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime.roundedUpSeconds)
         setLong(CURLOPT_BUFFERSIZE, HTTPContentDecoding.receiveBufferSize)
-        setLong(CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
+        setLong(
+            CURLOPT_HTTP_VERSION, configuration.enablesHTTP2 ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1))
         // Wait for an HTTP/2 connection being set up rather than opening a second one. Only for https:
         // plain http never multiplexes here, and waiting would hold each new transfer until the first
         // one's response head proves that.
@@ -276,7 +281,9 @@ final class TransferIO {
             headerBytes = 0
             // The status line shows how the connection frames responses (libcurl writes "HTTP/2 200"
             // for HTTP/2), which decides whether it is checked before its next request.
-            if let connection { connections.record(bytes.starts(with: "HTTP/1".utf8) ? .http1 : .multiplexed, on: connection) }
+            if let connection {
+                connections.record(bytes.starts(with: "HTTP/1".utf8) ? .http1 : .multiplexed, on: connection)
+            }
         }
         headerBytes += bytes.count
         if headerBytes > configuration.maxHeaderSize {
@@ -303,7 +310,8 @@ final class TransferIO {
     /// the size limit, so the transfer stops now rather than when body bytes come, or never come.
     private func refusesDeclaredLength() -> Bool {
         guard let declared = headerFields["content-length"].flatMap({ Int64($0) }),
-              declared > Int64(configuration.maxResponseSize) else { return false }
+            declared > Int64(configuration.maxResponseSize)
+        else { return false }
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         // A 1xx is followed by the real head; a redirect's body is not ours (and is thrown away); a
@@ -345,12 +353,15 @@ final class TransferIO {
             failure = .responseTooLarge(limit: configuration.maxResponseSize)
             return 0
         }
-        if let decompressionGuard, decompressionGuard.isExceeded(decoded: body.count + bytes.count, received: receivedBytes()) {
+        if let decompressionGuard,
+            decompressionGuard.isExceeded(decoded: body.count + bytes.count, received: receivedBytes())
+        {
             failure = .httpLoader(.decompressionRatioExceeded(limit: decompressionGuard.maxRatio))
             return 0
         }
         guard body.append(bytes) else {
-            failure = .httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
+            failure = .httpLoader(
+                .network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
             return 0
         }
         deliverProgress(newBytes: bytes)
@@ -402,12 +413,14 @@ final class TransferIO {
         if let prefix {
             let appended = prefix.withUnsafeBytes { body.append($0) }
             guard appended else {
-                failure = .httpLoader(.network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
+                failure = .httpLoader(
+                    .network(curlCode: Int(CURLE_OUT_OF_MEMORY.rawValue)), message: "out of memory for the body")
                 return false
             }
         }
         if let error = validator.rejection(of: head, sentValidators: request.sentValidators),
-           !scheduler.hasResponseModifier(id) {
+            !scheduler.hasResponseModifier(id)
+        {
             failure = error
             return false
         }
@@ -431,10 +444,11 @@ final class TransferIO {
         case 206:
             let declared = head.headers["content-range"] ?? "no Content-Range"
             guard let range = RangeResume.contentRange(declared), range.first == offset,
-                  range.complete.map({ range.last == $0 - 1 }) ?? true,
-                  length < 0 || Int(length) == range.last - range.first + 1,
-                  // Encoded bytes would not line up with the decoded ones we kept.
-                  head.headers["content-encoding"].map({ $0.lowercased() == "identity" }) ?? true else {
+                range.complete.map({ range.last == $0 - 1 }) ?? true,
+                length < 0 || Int(length) == range.last - range.first + 1,
+                // Encoded bytes would not line up with the decoded ones we kept.
+                head.headers["content-encoding"].map({ $0.lowercased() == "identity" }) ?? true
+            else {
                 return .refused("asked for bytes \(offset)- and got \(declared)")
             }
             let complete = curl_off_t(range.complete ?? (range.last + 1))
@@ -459,8 +473,9 @@ final class TransferIO {
     func resumableData() -> ResumableData? {
         if let resumingFrom { return resumingFrom }
         guard request.isResumable, !rangeRefused, let response, response.statusCode == 200,
-              body.count >= max(1, configuration.minimumResumableBytes),
-              let validator = RangeResume.validator(for: response.headers) else { return nil }
+            body.count >= max(1, configuration.minimumResumableBytes),
+            let validator = RangeResume.validator(for: response.headers)
+        else { return nil }
         if let expectedBytes, Int64(body.count) >= expectedBytes { return nil }
         return ResumableData(data: body.copy(), validator: validator)
     }
@@ -524,13 +539,19 @@ final class TransferIO {
         }
         if let failure { return .failure(failure) }
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-        if let tlsError = CurlErrorMapping.tlsError(for: code, message: message, easy: easy) { return .failure(tlsError) }
-        if let codingError = CurlErrorMapping.contentEncodingError(for: code, message: message) { return .failure(codingError) }
+        if let tlsError = CurlErrorMapping.tlsError(for: code, message: message, easy: easy) {
+            return .failure(tlsError)
+        }
+        if let codingError = CurlErrorMapping.contentEncodingError(for: code, message: message) {
+            return .failure(codingError)
+        }
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        return .failure(CurlErrorMapping.error(for: code, message: message, refusedAddress: refusedAddress,
-                                               lastStatus: status, inHead: response == nil,
-                                               headerLimit: configuration.maxHeaderSize))
+        return .failure(
+            CurlErrorMapping.error(
+                for: code, message: message, refusedAddress: refusedAddress,
+                lastStatus: status, inHead: response == nil,
+                headerLimit: configuration.maxHeaderSize))
     }
 
     /// libcurl's measurements of this attempt.

@@ -5,7 +5,13 @@ enum TransferPriority: Int, Sendable, Comparable, CaseIterable {
     case low = 0, normal = 1, high = 2
 
     init(_ options: ImageOptions) {
-        if options.contains(.highPriority) { self = .high } else if options.contains(.lowPriority) { self = .low } else { self = .normal }
+        if options.contains(.highPriority) {
+            self = .high
+        } else if options.contains(.lowPriority) {
+            self = .low
+        } else {
+            self = .normal
+        }
     }
 
     static func < (lhs: TransferPriority, rhs: TransferPriority) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -51,8 +51,10 @@ struct TransferQueue: Sendable {
         }
 
         /// Takes from the next host in the rotation that has a live entry and may start one.
-        mutating func take(order: HTTPLoaderConfiguration.ExecutionOrder, isLive: (Entry) -> Bool,
-                           canStart: (String) -> Bool) -> Entry? {
+        mutating func take(
+            order: HTTPLoaderConfiguration.ExecutionOrder, isLive: (Entry) -> Bool,
+            canStart: (String) -> Bool
+        ) -> Entry? {
             var visited = 0
             while visited < rotation.count {
                 if cursor >= rotation.count { cursor = 0 }
@@ -75,8 +77,10 @@ struct TransferQueue: Sendable {
         }
 
         /// Pops the next live entry of `host`'s lane in `order`, dropping stale ones on the way.
-        private mutating func takeLive(_ host: String, order: HTTPLoaderConfiguration.ExecutionOrder,
-                                       isLive: (Entry) -> Bool) -> Entry? {
+        private mutating func takeLive(
+            _ host: String, order: HTTPLoaderConfiguration.ExecutionOrder,
+            isLive: (Entry) -> Bool
+        ) -> Entry? {
             var lane = lanes[host]!
             var head = heads[host]!
             // Take the lane out of the dictionary while editing, so the array is not copied.
@@ -139,8 +143,10 @@ struct TransferQueue: Sendable {
     /// Takes the next entry that `isLive` accepts and whose host `canStart` allows, highest priority
     /// first, hosts in rotation within a priority. Stale entries met on the way are dropped; live ones
     /// whose host is busy stay in place.
-    mutating func take(order: HTTPLoaderConfiguration.ExecutionOrder, isLive: (Entry) -> Bool,
-                       canStart: (String) -> Bool) -> Entry? {
+    mutating func take(
+        order: HTTPLoaderConfiguration.ExecutionOrder, isLive: (Entry) -> Bool,
+        canStart: (String) -> Bool
+    ) -> Entry? {
         for index in stride(from: levels.count - 1, through: 0, by: -1) where !levels[index].isEmpty {
             if let entry = levels[index].take(order: order, isLive: isLive, canStart: canStart) { return entry }
         }

@@ -66,14 +66,17 @@ final class TransferScheduler: Sendable {
         maxQueued = configuration.maxQueuedRequests
         maxPerHost = max(1, configuration.maxConnectionsPerHost)
         maxPerMultiplexedHost = max(1, configuration.maxStreamsPerMultiplexedHost)
-        state = Locked(State(maxConcurrent: max(1, configuration.maxConcurrentDownloads), order: configuration.executionOrder))
+        state = Locked(
+            State(maxConcurrent: max(1, configuration.maxConcurrentDownloads), order: configuration.executionOrder))
     }
 
     // MARK: Callers
 
     /// Adds a caller to the transfer for `request`, creating and queueing one when none is running.
-    func enqueue(_ request: PreparedRequest, priority: TransferPriority, partialImages: PartialImageSource?,
-                 makeSubscriber: (HTTPDownloadToken) -> Subscriber) -> Result<HTTPDownloadToken, ImageError> {
+    func enqueue(
+        _ request: PreparedRequest, priority: TransferPriority, partialImages: PartialImageSource?,
+        makeSubscriber: (HTTPDownloadToken) -> Subscriber
+    ) -> Result<HTTPDownloadToken, ImageError> {
         let key = request.key
         let hostKey = request.hostKey
         var created = false
@@ -90,7 +93,8 @@ final class TransferScheduler: Sendable {
                     // Raise it: a fresh entry in the higher bucket; the old one goes stale.
                     record.priority = priority
                     record.queueTicket = state.nextTicket
-                    state.queue.append(.init(transferID: id, ticket: state.nextTicket, host: hostKey), priority: priority)
+                    state.queue.append(
+                        .init(transferID: id, ticket: state.nextTicket, host: hostKey), priority: priority)
                     state.nextTicket += 1
                     wake(&state)
                 }
@@ -103,7 +107,8 @@ final class TransferScheduler: Sendable {
             let id = state.nextID
             state.nextID += 1
             let token = HTTPDownloadToken(transferID: id, subscriberID: subscriberID, scheduler: self)
-            var record = TransferRecord(id: id, request: request, subscribers: [makeSubscriber(token)], priority: priority)
+            var record = TransferRecord(
+                id: id, request: request, subscribers: [makeSubscriber(token)], priority: priority)
             record.partialImageSource = partialImages
             record.queueTicket = state.nextTicket
             state.queue.append(.init(transferID: id, ticket: state.nextTicket, host: hostKey), priority: priority)
@@ -124,14 +129,16 @@ final class TransferScheduler: Sendable {
         defer { if leftQueue { HTTPMetricsRecorder.queuedRequestsChanged(by: -1) } }
         let outcome: (removed: Bool, stoppedURL: URL?) = state.withLock { state in
             guard var record = state.records[token.transferID],
-                  let index = record.subscribers.firstIndex(where: { $0.token.subscriberID == token.subscriberID })
+                let index = record.subscribers.firstIndex(where: { $0.token.subscriberID == token.subscriberID })
             else { return (false, nil) }
             record.subscribers.remove(at: index)
             guard record.subscribers.isEmpty else {
                 state.records[record.id] = record
                 return (true, nil)
             }
-            if state.keyIndex[record.request.key] == record.id { state.keyIndex.removeValue(forKey: record.request.key) }
+            if state.keyIndex[record.request.key] == record.id {
+                state.keyIndex.removeValue(forKey: record.request.key)
+            }
             switch record.phase {
             case .queued:
                 state.queuedCount -= 1
@@ -159,16 +166,17 @@ final class TransferScheduler: Sendable {
         return outcome.removed
     }
 
-
     /// Transfers queued, running, waiting to retry, or being torn down.
     var liveTransferCount: Int { state.withLock { $0.records.count } }
 
     var maxConcurrentDownloads: Int {
         get { state.withLock { $0.maxConcurrent } }
-        set { state.withLock { state in
-            state.maxConcurrent = max(1, newValue)
-            wake(&state)
-        } }
+        set {
+            state.withLock { state in
+                state.maxConcurrent = max(1, newValue)
+                wake(&state)
+            }
+        }
     }
 
     var executionOrder: HTTPLoaderConfiguration.ExecutionOrder {
@@ -211,16 +219,18 @@ final class TransferScheduler: Sendable {
             guard !state.isShutDown else { return work }
             var queue = state.queue
             state.queue = TransferQueue()
-            while state.running < state.maxConcurrent, let entry = queue.take(
-                order: state.order,
-                isLive: { entry in
-                    guard let record = state.records[entry.transferID] else { return false }
-                    return record.phase == .queued && record.queueTicket == entry.ticket
-                },
-                canStart: { host in
-                    let limit = state.multiplexedHosts.contains(host) ? maxPerMultiplexedHost : maxPerHost
-                    return state.runningPerHost[host, default: 0] < limit
-                }) {
+            while state.running < state.maxConcurrent,
+                let entry = queue.take(
+                    order: state.order,
+                    isLive: { entry in
+                        guard let record = state.records[entry.transferID] else { return false }
+                        return record.phase == .queued && record.queueTicket == entry.ticket
+                    },
+                    canStart: { host in
+                        let limit = state.multiplexedHosts.contains(host) ? maxPerMultiplexedHost : maxPerHost
+                        return state.runningPerHost[host, default: 0] < limit
+                    })
+            {
                 var record = state.records[entry.transferID]!
                 record.phase = .running
                 record.attempts += 1
@@ -264,14 +274,18 @@ final class TransferScheduler: Sendable {
 
     /// The callers due a progress report now (throttled per caller), and the partial-image source when
     /// one of them wants partial images.
-    func progressTargets(_ id: UInt64, now: UInt64) -> (handlers: [(LoadProgressHandler, Bool)], partial: PartialImageSource?) {
+    func progressTargets(
+        _ id: UInt64, now: UInt64
+    ) -> (handlers: [(LoadProgressHandler, Bool)], partial: PartialImageSource?) {
         state.withLock { state in
             guard var record = state.records[id] else { return ([], nil) }
             var due: [(LoadProgressHandler, Bool)] = []
             for index in record.subscribers.indices {
                 guard let handler = record.subscribers[index].progress else { continue }
                 let subscriber = record.subscribers[index]
-                if subscriber.lastProgress != 0 && now &- subscriber.lastProgress < subscriber.progressInterval { continue }
+                if subscriber.lastProgress != 0 && now &- subscriber.lastProgress < subscriber.progressInterval {
+                    continue
+                }
                 record.subscribers[index].lastProgress = now
                 due.append((handler, subscriber.wantsPartialImages))
             }
@@ -308,7 +322,9 @@ final class TransferScheduler: Sendable {
     /// Parks a failed running transfer for a retry; false when no caller is left to retry for.
     func parkForRetry(_ id: UInt64) -> Bool {
         let parked = state.withLock { state in
-            guard var record = state.records[id], record.phase == .running, !record.subscribers.isEmpty else { return false }
+            guard var record = state.records[id], record.phase == .running, !record.subscribers.isEmpty else {
+                return false
+            }
             record.phase = .waitingForRetry
             state.records[id] = record
             releaseSlot(&state, record.request.hostKey)
@@ -327,8 +343,9 @@ final class TransferScheduler: Sendable {
             requeued = true
             record.phase = .queued
             record.queueTicket = state.nextTicket
-            state.queue.pushNext(.init(transferID: id, ticket: state.nextTicket, host: record.request.hostKey),
-                                 priority: record.priority, order: state.order)
+            state.queue.pushNext(
+                .init(transferID: id, ticket: state.nextTicket, host: record.request.hostKey),
+                priority: record.priority, order: state.order)
             state.nextTicket += 1
             state.queuedCount += 1
             state.records[id] = record

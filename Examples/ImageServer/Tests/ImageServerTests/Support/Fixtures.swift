@@ -48,11 +48,14 @@ enum Fixtures {
     static func animatedGIF() -> Data {
         WebImage.registerBuiltInCoders()
         let frames = [UInt8(0), 120, 240].map { red in
-            ImageFrame(pixels: PixelBuffer(width: 24, height: 24, layout: .rgba8,
-                                           bytes: [UInt8]((0..<(24 * 24)).flatMap { _ in [red, 60, 90, 255] })),
-                       duration: .milliseconds(100))
+            ImageFrame(
+                pixels: PixelBuffer(
+                    width: 24, height: 24, layout: .rgba8,
+                    bytes: [UInt8]((0..<(24 * 24)).flatMap { _ in [red, 60, 90, 255] })),
+                duration: .milliseconds(100))
         }
-        return try! ImageCodersManager.shared.encode(Image(frames: frames, format: .gif), as: .gif, options: EncodeOptions())
+        return try! ImageCodersManager.shared.encode(
+            Image(frames: frames, format: .gif), as: .gif, options: EncodeOptions())
     }
 
     /// A PNG whose header declares 20,000 x 20,000 pixels (400 MP) with almost no data: a pixel bomb the
@@ -93,7 +96,8 @@ enum Fixtures {
         "/anim.gif": .init(data: animatedGIF(), contentType: "image/gif"),
         "/bomb.png": .init(data: pixelBombPNG(), contentType: "image/png"),
         "/not-an-image.txt": .init(data: Data("hello".utf8), contentType: "text/plain"),
-        "/hang.jpg": .init(data: encoded(photoPixels(), as: .jpeg), contentType: "image/jpeg", delay: .seconds(hangSeconds)),
+        "/hang.jpg": .init(
+            data: encoded(photoPixels(), as: .jpeg), contentType: "image/jpeg", delay: .seconds(hangSeconds)),
     ]
 
     /// How long `/hang.jpg` keeps the server waiting: far past any deadline a test sets.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -136,7 +137,8 @@ final class OverflowingOrigin: Sendable {
             // The answer is complete and the loader has put the connection back in its pool; the extra
             // bytes go in a write of their own once the test says so.
             guard release.wait(timeout: .now() + Self.releaseBound) == .success,
-                  !state.withLock({ $0.isStopped }) else { return }
+                !state.withLock({ $0.isStopped })
+            else { return }
             guard LoopbackSocket.send(descriptor, extra) else { return }
             state.withLock { $0.extraSent = true }
         }
@@ -165,6 +167,7 @@ final class OverflowingOrigin: Sendable {
     /// A 200 carrying `body` with its exact length, or a 404.
     static func response(_ body: Data?) -> [UInt8] {
         guard let body else { return Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8) }
-        return Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + Array(body)
+        return Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            + Array(body)
     }
 }

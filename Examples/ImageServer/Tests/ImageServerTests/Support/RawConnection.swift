@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +49,8 @@ final class RawConnection: Sendable {
 
     func read(timeout: Duration) -> ReadResult {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&poller, 1, milliseconds) > 0 else { return .nothing }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 import WebImageTestSupport
+
 @testable import ImageServer
 
 /// An image server and its origin, both on 127.0.0.1 with ports picked by the system, run in one
@@ -26,8 +27,10 @@ final class TestServers: Sendable {
 
     /// Starts the origin with `files`, then the server with `configure` applied to a configuration that
     /// binds a free loopback port and may fetch from loopback.
-    static func start(files: [String: StaticSourceServer.File] = Fixtures.standardFiles,
-                      configure: (inout ServerConfiguration) throws -> Void = { _ in }) async throws -> TestServers {
+    static func start(
+        files: [String: StaticSourceServer.File] = Fixtures.standardFiles,
+        configure: (inout ServerConfiguration) throws -> Void = { _ in }
+    ) async throws -> TestServers {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -42,15 +45,20 @@ final class TestServers: Sendable {
         let app = server.application { port in serverPort.report(port) }
         let metricsPort = ReportedPort()
         let metricsApp = server.metricsApplication { port in metricsPort.report(port) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [source, app] + (metricsApp.map { [$0] } ?? []) + server.backgroundServices(), logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [source, app] + (metricsApp.map { [$0] } ?? []) + server.backgroundServices(), logger: logger)
+        )
         let running = Task { try await group.run() }
-        return TestServers(server: server, serverPort: try await serverPort.wait(), sourcePort: try await sourcePort.wait(),
-                           metricsPort: metricsApp == nil ? nil : try await metricsPort.wait(), group: group, running: running)
+        return TestServers(
+            server: server, serverPort: try await serverPort.wait(), sourcePort: try await sourcePort.wait(),
+            metricsPort: metricsApp == nil ? nil : try await metricsPort.wait(), group: group, running: running)
     }
 
-    private init(server: ImageServer, serverPort: Int, sourcePort: Int, metricsPort: Int?, group: ServiceGroup,
-                 running: Task<Void, any Error>) {
+    private init(
+        server: ImageServer, serverPort: Int, sourcePort: Int, metricsPort: Int?, group: ServiceGroup,
+        running: Task<Void, any Error>
+    ) {
         self.server = server
         self.serverPort = serverPort
         self.sourcePort = sourcePort
@@ -111,7 +119,8 @@ extension Fixtures {
     /// The standard files with `/held.jpg` added: a photo answered only once `gate` opens.
     static func files(holdingOn gate: AsyncGate) -> [String: StaticSourceServer.File] {
         var files = standardFiles
-        files["/held.jpg"] = .init(data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.wait() })
+        files["/held.jpg"] = .init(
+            data: files["/photo.jpg"]!.data, contentType: "image/jpeg", release: { await gate.wait() })
         return files
     }
 
