@@ -30,35 +30,23 @@ public final class LoopbackHTTPServer: Sendable {
         var prefixRoutes: [(prefix: String, handler: Handler)] = []
         var counts: [String: Int] = [:]
         var log: [HTTPServerRequest] = []
-        var connections: Set<Int32> = []
-        var acceptedCount = 0
-        var isShutDown = false
     }
 
-    /// Guards the routes, the request log and counts, and the set of open connection sockets.
+    /// Guards the routes and the request log and counts.
     private let state = Locked(State())
-    /// Every thread (acceptor and connections) enters on start and leaves on exit; shutdown waits on it.
-    private let threads = DispatchGroup()
-    private let listener: Int32
+    /// The socket, its accept loop and the connection threads.
+    private let listener: LoopbackListener
     /// The port the server listens on.
-    public let port: UInt16
+    public var port: UInt16 { listener.port }
     /// The IPv4 address the server listens on ("127.0.0.1" unless another was asked for).
-    public let address: String
+    public var address: String { listener.address }
 
     /// Binds `address` (127.0.0.1 by default; any 127.x.y.z works on Linux, which gives tests a second
     /// loopback host) on a free port and starts accepting.
     public init(address: String = "127.0.0.1") throws {
-        self.address = address
-        let (fd, port) = try LoopbackSocket.bound(address: address)
-        guard listen(fd, 1024) == 0 else {
-            let code = errno
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-        listener = fd
-        self.port = port
-        threads.enter()
-        Thread { [self] in acceptLoop() }.start()
+        listener = try LoopbackListener(address: address, noDelay: true)
+        // Holds the server until shutdown ends the accept loop, as a running server should be held.
+        listener.start { [self] socket, number in serve(socket, number: number) }
     }
 
     deinit { shutdown() }
@@ -86,54 +74,14 @@ public final class LoopbackHTTPServer: Sendable {
     public var totalRequestCount: Int { state.withLock { $0.log.count } }
 
     /// Connections accepted so far (open or closed).
-    public var acceptedConnectionCount: Int { state.withLock { $0.acceptedCount } }
+    public var acceptedConnectionCount: Int { listener.acceptedCount }
 
     /// Stops accepting, closes every connection and waits for every server thread to end.
     /// Handlers blocked on something other than their connection must be released first.
-    public func shutdown() {
-        let open: Set<Int32>? = state.withLock { state in
-            guard !state.isShutDown else { return nil }
-            state.isShutDown = true
-            return state.connections
-        }
-        guard let open else { return }
-        // shutdown() wakes threads blocked in accept/recv/poll on these sockets; each closes its own.
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        for fd in open { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-        threads.wait()
-        close(listener)
-    }
+    public func shutdown() { listener.shutdown() }
 
-    private func acceptLoop() {
-        defer { threads.leave() }
-        while true {
-            let fd = accept(listener, nil, nil)
-            // Not inherited by child processes the tests start (nghttpd, the webimage command).
-            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
-            let number: Int? = state.withLock { state in
-                guard !state.isShutDown else { return nil }
-                state.connections.insert(fd)
-                state.acceptedCount += 1
-                return state.acceptedCount
-            }
-            guard let number else { close(fd); return }
-            var yes: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            threads.enter()
-            Thread { [self] in serve(fd, number: number) }.start()
-        }
-    }
-
+    /// Answers requests on one connection until it ends (the listener closes the socket).
     private func serve(_ fd: Int32, number: Int) {
-        defer {
-            state.withLock { _ = $0.connections.remove(fd) }
-            close(fd)
-            threads.leave()
-        }
         let connection = HTTPServerConnection(fd: fd, number: number)
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {

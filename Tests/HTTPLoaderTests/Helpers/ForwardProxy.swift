@@ -12,83 +12,33 @@ import Glibc
 /// connection. It only ever connects to 127.x.y.z, so no test traffic leaves the machine, and it logs
 /// every request line it is asked for.
 final class ForwardProxy: Sendable {
-    private struct State {
-        var requestLines: [String] = []
-        var sockets: Set<Int32> = []
-        var isShutDown = false
-    }
-
-    /// Guards the request log and the open sockets (closed at shutdown to wake their threads).
-    private let state = Locked(State())
-    private let threads = DispatchGroup()
-    private let listener: Int32
-    let port: UInt16
+    /// Guards the request log.
+    private let log = Locked([String]())
+    /// The socket, its accept loop and the connection threads; upstream sockets are tracked there too.
+    private let listener: LoopbackListener
+    var port: UInt16 { listener.port }
 
     /// `http://127.0.0.1:<port>`.
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The request lines received so far ("CONNECT 127.0.0.1:8080 HTTP/1.1").
-    var requestLines: [String] { state.withLock { $0.requestLines } }
+    var requestLines: [String] { log.withLock { $0 } }
 
     init() throws {
-        let (fd, port) = try LoopbackSocket.listening(backlog: 128)
-        listener = fd
-        self.port = port
-        threads.enter()
-        Thread { [self] in acceptLoop() }.start()
+        listener = try LoopbackListener(backlog: 128)
+        listener.start { [self] client, _ in serve(client) }
     }
 
     deinit { shutdown() }
 
-    func shutdown() {
-        let open: Set<Int32>? = state.withLock { state in
-            guard !state.isShutDown else { return nil }
-            state.isShutDown = true
-            return state.sockets
-        }
-        guard let open else { return }
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        for fd in open { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-        threads.wait()
-        close(listener)
-    }
+    func shutdown() { listener.shutdown() }
 
-    private func acceptLoop() {
-        defer { threads.leave() }
-        while true {
-            let fd = accept(listener, nil, nil)
-            // Not inherited by child processes the tests start (nghttpd, the webimage command).
-            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
-            guard track(fd) else { close(fd); return }
-            threads.enter()
-            Thread { [self] in serve(fd) }.start()
-        }
-    }
-
-    /// Adds `fd` to the sockets closed at shutdown; false when already shut down.
-    private func track(_ fd: Int32) -> Bool {
-        state.withLock { state in
-            guard !state.isShutDown else { return false }
-            state.sockets.insert(fd)
-            return true
-        }
-    }
-
-    private func untrackAndClose(_ fd: Int32) {
-        state.withLock { _ = $0.sockets.remove(fd) }
-        close(fd)
-    }
-
+    /// Serves one client connection (the listener closes it afterwards).
     private func serve(_ client: Int32) {
-        defer { untrackAndClose(client); threads.leave() }
         guard let (head, rest) = Self.readHead(client) else { return }
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst()
-        state.withLock { $0.requestLines.append(requestLine) }
+        log.withLock { $0.append(requestLine) }
         let parts = requestLine.split(separator: " ").map(String.init)
         guard parts.count == 3 else { return }
         if parts[0] == "CONNECT" {
@@ -96,7 +46,7 @@ final class ForwardProxy: Sendable {
                 Self.send(client, Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8))
                 return
             }
-            defer { untrackAndClose(upstream) }
+            defer { listener.close(upstream) }
             Self.send(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
             if !rest.isEmpty { Self.send(upstream, rest) }
             Self.relay(client, upstream)
@@ -107,7 +57,7 @@ final class ForwardProxy: Sendable {
                 Self.send(client, Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n".utf8))
                 return
             }
-            defer { untrackAndClose(upstream) }
+            defer { listener.close(upstream) }
             // Origin form upstream, and one request per connection: both sides close after it.
             let path = target.path.isEmpty ? "/" : target.path + (target.query.map { "?" + $0 } ?? "")
             let kept = lines.filter {
@@ -129,7 +79,7 @@ final class ForwardProxy: Sendable {
         let host = String(authority[..<colon])
         guard host.hasPrefix("127.") else { return nil }
         guard let fd = try? LoopbackSocket.connected(to: port, address: host) else { return nil }
-        guard track(fd) else { close(fd); return nil }
+        guard listener.track(fd) else { return nil }
         return fd
     }
 

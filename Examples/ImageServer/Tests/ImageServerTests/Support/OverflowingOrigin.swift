@@ -12,13 +12,14 @@ import Glibc
 /// write of its own (a whole second response, or garbage) and sets ``extraWasSent``. Every other path
 /// is answered with its own file. Records which connection each request came on.
 ///
-/// Its accept loop and connections run on threads of their own, never on Swift's cooperative pool:
-/// they block in `accept`, `recv` and on the release, and the image server under test shares the pool.
+/// Its connections run on threads of their own (a ``LoopbackListener``), never on Swift's cooperative
+/// pool: they block in `recv` and on the release, and the image server under test shares the pool.
 final class OverflowingOrigin: Sendable {
-    let port: Int
+    var port: Int { Int(listener.port) }
     /// The path whose answer is followed by `extra`.
     let overflowingPath: String
-    private let listener: Int32
+    /// The socket, its accept loop and the connection threads.
+    private let listener: LoopbackListener
     private let files: [String: Data]
     private let extra: [UInt8]
     /// Signalled once by ``releaseExtra()`` (and by ``stop()``, so no connection thread outlives it).
@@ -26,18 +27,11 @@ final class OverflowingOrigin: Sendable {
 
     private struct State {
         var requests: [(path: String, connection: Int)] = []
-        var acceptedConnections = 0
         var extraSent = false
         var isStopped = false
-        /// Connections open now, for ``stop()`` to shut down. A connection thread removes its descriptor
-        /// under the lock before closing it, and ``stop()`` shuts descriptors down under the lock, so it
-        /// never reaches a number that was closed and given to another socket of the process.
-        var open: Set<Int32> = []
-        /// Whether the accept loop has closed the listener (same rule as `open`).
-        var listenerClosed = false
     }
 
-    /// Guards the request record and the connections, written by the accept and connection threads.
+    /// Guards the request record and the stop flag, written by the connection threads.
     private let state = Mutex(State())
 
     /// The longest a connection waits for ``releaseExtra()``: a bound for a failed test, not a timing.
@@ -49,10 +43,8 @@ final class OverflowingOrigin: Sendable {
         self.files = files
         self.overflowingPath = overflowingPath
         self.extra = extra
-        let (descriptor, port) = try LoopbackSocket.listening(backlog: 16)
-        listener = descriptor
-        self.port = Int(port)
-        Thread { [self] in acceptLoop() }.start()
+        listener = try LoopbackListener(backlog: 16)
+        listener.start { [self] descriptor, number in serve(descriptor, number: number) }
     }
 
     /// The URL of `path` on this origin.
@@ -78,57 +70,18 @@ final class OverflowingOrigin: Sendable {
         state.withLock { $0.requests.count { $0.path == path } }
     }
 
-    var acceptedConnectionCount: Int { state.withLock { $0.acceptedConnections } }
+    var acceptedConnectionCount: Int { listener.acceptedCount }
 
-    /// Stops accepting and shuts every connection down; their threads close their sockets and end. Call
-    /// it once done: the threads hold the origin until then.
+    /// Stops accepting and shuts every connection down; their threads end (the listener closes their
+    /// sockets). Call it once done: the threads hold the origin until then.
     func stop() {
-        // shutdown, not close: a thread blocked in accept or recv on the descriptor wakes up, and the
-        // descriptor is closed by its own thread, so its number cannot be reused under a blocked call.
-        // Under the lock: a descriptor still in the state is still open (see `State.open`).
-        state.withLock { state in
-            state.isStopped = true
-            if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
-            for descriptor in state.open { shutdown(descriptor, Int32(SHUT_RDWR)) }
-        }
+        state.withLock { $0.isStopped = true }
+        listener.shutdown(waiting: false)
         release.signal()
-    }
-
-    private func acceptLoop() {
-        defer {
-            state.withLock { state in
-                state.listenerClosed = true
-                close(listener)
-            }
-        }
-        while true {
-            let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
-            let number: Int? = state.withLock { state in
-                guard !state.isStopped else { return nil }
-                state.acceptedConnections += 1
-                state.open.insert(descriptor)
-                return state.acceptedConnections
-            }
-            guard let number else {
-                close(descriptor)
-                return
-            }
-            Thread { [self] in serve(descriptor, number: number) }.start()
-        }
     }
 
     /// Answers the requests of one connection in turn until the peer closes it or the origin stops.
     private func serve(_ descriptor: Int32, number: Int) {
-        defer {
-            state.withLock { state in
-                state.open.remove(descriptor)
-                close(descriptor)
-            }
-        }
         var pending: [UInt8] = []
         while let path = readRequestPath(descriptor, buffer: &pending) {
             state.withLock { $0.requests.append((path, number)) }
