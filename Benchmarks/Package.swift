@@ -58,6 +58,7 @@ targets += [
         name: "HTTPBench",
         dependencies: [
             .product(name: "WebImageHTTPLoader", package: "SwiftWebImage"),
+            .product(name: "WebImageTestSupport", package: "SwiftWebImage"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ],

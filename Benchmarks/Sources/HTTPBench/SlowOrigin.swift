@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,10 +8,12 @@ import Glibc
 
 /// The bad origin of the fairness case, on 127.0.0.1 and its own port (so another host than nginx):
 /// `/stall/…` reads the request and never answers; `/drip/…` sends a head promising 100 KB, then one
-/// byte every ``dripInterval``. Thread per connection; every thread ends when its client hangs up.
+/// byte every ``dripInterval``. Thread per connection (a `LoopbackListener`); every thread ends when its
+/// client hangs up.
 final class SlowOrigin: Sendable {
-    let port: UInt16
-    private let listener: Int32
+    var port: UInt16 { listener.port }
+    /// The socket, its accept loop and the connection threads.
+    private let listener: LoopbackListener
     /// Pace of the drip: 2 bytes per second, far under any sane low-speed floor.
     static let dripIntervalMicroseconds: UInt32 = 500_000
     static let dripDeclaredLength = 100 * 1024
@@ -18,41 +21,23 @@ final class SlowOrigin: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
-            }
+        do {
+            listener = try LoopbackListener()
+        } catch {
+            throw BenchFailure(description: "slow origin: cannot listen: \(error)")
         }
-        guard ok else { throw BenchFailure(description: "slow origin: cannot listen") }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
-        Thread { [self] in acceptLoop() }.start()
+        listener.start { [self] socket, _ in serve(socket) }
     }
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        shutdown(listener, Int32(SHUT_RDWR))
+        listener.shutdown(waiting: false)
     }
 
-    private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 { if errno == EINTR { continue }; return }
-            Thread { [self] in serve(fd) }.start()
-        }
-    }
-
+    /// Serves one connection (the listener closes it afterwards).
     private func serve(_ fd: Int32) {
-        defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 8192)
         var head = [UInt8]()
         while !head.contains(13) || String(decoding: head, as: UTF8.self).range(of: "\r\n\r\n") == nil {
