@@ -16,7 +16,22 @@ public struct GammaColorSpace: Sendable, Hashable {
 
     /// CIE 1931 xy chromaticities of the white point and of the red, green and blue primaries.
     public struct Chromaticities: Sendable, Hashable {
-        public var whiteX, whiteY, redX, redY, greenX, greenY, blueX, blueY: Double
+        /// The white point's x.
+        public var whiteX: Double
+        /// The white point's y.
+        public var whiteY: Double
+        /// The red primary's x.
+        public var redX: Double
+        /// The red primary's y.
+        public var redY: Double
+        /// The green primary's x.
+        public var greenX: Double
+        /// The green primary's y.
+        public var greenY: Double
+        /// The blue primary's x.
+        public var blueX: Double
+        /// The blue primary's y.
+        public var blueY: Double
 
         /// The chromaticities, as PNG's `cHRM` chunk orders them.
         public init(
