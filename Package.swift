@@ -41,14 +41,18 @@ var targets: [Target] = []
 
 products += [.library(name: "WebImageCore", targets: ["WebImageCore"])]
 targets += [
+    // The fixed-point resampler's inner loops in AVX2, chosen at run time (the package itself compiles
+    // for x86-64's SSE2 baseline); plain C, no library.
+    .target(name: "CResamplingKernels", path: "Sources/CLibraries/CResamplingKernels"),
     .target(
         name: "WebImageCore",
         dependencies: [
+            "CResamplingKernels",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
-        path: "Sources/Core", swiftSettings: swiftSettings)
+        path: "Sources/Core", swiftSettings: swiftSettings),
 ]
 
 // MARK: - Loaders

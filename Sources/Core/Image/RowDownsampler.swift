@@ -57,14 +57,13 @@ public struct RowDownsampler {
         let gap = ImageResampler.thumbnailReducingGap
         let factorX = max(1, Int(Double(sourceWidth) / Double(width) / gap))
         let factorY = max(1, Int(Double(sourceHeight) / Double(height) / gap))
-        // Automatic: fixed point when the rows are block-averaged, where it measured faster (see
-        // ResamplingArithmetic); the Float engine for a plain resample.
+        // Which engine runs: see ResamplingArithmetic.
         let averages = factorX > 1 || factorY > 1
-        if arithmetic == .fixedPoint || (arithmetic == .automatic && averages),
+        if arithmetic.prefersFixedPoint(blockAverages: averages),
             let fixed = FixedPointBoxReducer(
                 sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
                 factorX: factorX, factorY: factorY, width: width, height: height,
-                filter: filter)
+                filter: filter, usesAVX2: arithmetic.allowsAVX2)
         {
             fixedStages = fixed
             return

@@ -21,11 +21,11 @@ struct FixedPointBoxReducer {
     /// The largest block whose sums fit UInt32: 66,051 pixels of 65025 (premultiplied RGBA).
     static let largestBlock = Int(UInt32.max / 65_025)
 
-    /// Nil when the engine for the reduced rows would not stay within a level of Float, or blocks are
+    /// `usesAVX2` as ``FixedPointResampler``'s. Nil when the engine for the reduced rows would not stay within a level of Float, or blocks are
     /// larger than ``largestBlock``.
     init?(
         sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, factorX: Int, factorY: Int,
-        width: Int, height: Int, filter: ResamplingFilter
+        width: Int, height: Int, filter: ResamplingFilter, usesAVX2: Bool
     ) {
         guard factorX.multipliedReportingOverflow(by: factorY).partialValue <= Self.largestBlock,
             factorX <= Self.largestBlock, factorY <= Self.largestBlock
@@ -41,7 +41,8 @@ struct FixedPointBoxReducer {
             let next = FixedPointResampler(
                 sourceWidth: reducedWidth, sourceHeight: reducedHeight, layout: layout,
                 columns: ResamplingWeights(source: reducedWidth, destination: width, filter: filter),
-                rows: ResamplingWeights(source: reducedHeight, destination: height, filter: filter), input: input)
+                rows: ResamplingWeights(source: reducedHeight, destination: height, filter: filter), input: input,
+                usesAVX2: usesAVX2)
         else { return nil }
         self.next = next
         self.factorX = factorX

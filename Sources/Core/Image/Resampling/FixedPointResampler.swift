@@ -1,6 +1,8 @@
-/// The fixed-point resampling engine: 16-bit coefficients, 32-bit accumulators, Swift's SIMD types, as
-/// Pillow-SIMD and libvips's `reduce` do it. By default it runs the thumbnails that block-average first
-/// (after ``FixedPointBoxReducer``), where it measured faster than the Float engine; see ``ResamplingArithmetic``.
+import CResamplingKernels
+
+/// The fixed-point resampling engine: 16-bit coefficients, 32-bit accumulators, as Pillow-SIMD and
+/// libvips's `reduce` do it, on Swift's SIMD types or (where the CPU has them) AVX2 kernels that give the
+/// same bytes. Where it runs by default: see ``ResamplingArithmetic``.
 ///
 /// Rows arrive one at a time (from a whole buffer or straight from a decoder). Each source row some output
 /// reads is widened to 16-bit samples once (premultiplied for RGBA) and filtered horizontally at once into
@@ -66,6 +68,22 @@ struct FixedPointResampler {
     var output: [UInt8]
     /// RGBA only: what the Float recomputation of a low-alpha pixel reads (see `FixedPointResampler+Alpha`).
     var alphaFallback: AlphaFallback?
+    /// Whether the AVX2 kernels (the `CResamplingKernels` target) run instead of the Swift ones: the same
+    /// integer sums, so the same bytes, in wider vectors with `vpmaddwd`.
+    let usesAVX2: Bool
+    /// RGBA with AVX2 only: one output row's vertical sums, which the Swift side unpremultiplies.
+    var verticalSums: [Int32]
+    /// RGB and RGBA with AVX2 only: the widened row as pairs of neighbouring pixels (see
+    /// `wi_pair_pixels_avx2`), the pairs that start at even pixels, then those that start at odd ones.
+    var pairedRow: [Int16]
+    /// The pairs of `pairedRow` some output reads.
+    let pairRange: Range<Int>
+    /// RGB and RGBA with AVX2 only: the horizontal coefficients as the AVX2 kernel reads them, each pair
+    /// of taps as one 32-bit value repeated four times.
+    let pairCoefficients: [Int32]
+
+    /// Whether this CPU runs the AVX2 kernels (x86-64 with AVX2; read once).
+    static let hasAVX2 = wi_resampling_has_avx2() != 0
     /// The next source row expected.
     private(set) var nextSourceRow = 0
     /// The lowest output row not yet written.
@@ -78,15 +96,16 @@ struct FixedPointResampler {
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, layout: layout,
             columns: ResamplingWeights(source: sourceWidth, destination: width, filter: filter),
             rows: ResamplingWeights(source: sourceHeight, destination: height, filter: filter),
-            input: layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes)
+            input: layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes, usesAVX2: Self.hasAVX2)
     }
 
     /// An engine for precomputed weights (a region of a larger resample), fed samples scaled as `input`
     /// says. Rows still arrive from row 0; rows and columns no output reads are passed over. Nil when the
-    /// bound on the error does not keep every output within a level of the Float engine.
+    /// bound on the error does not keep every output within a level of the Float engine. `usesAVX2` picks
+    /// the AVX2 kernels (only where ``hasAVX2``) or the portable Swift ones, which give the same bytes.
     init?(
         sourceWidth: Int, sourceHeight: Int, layout: PixelLayout, columns: ResamplingWeights,
-        rows: ResamplingWeights, input: Input
+        rows: ResamplingWeights, input: Input, usesAVX2: Bool
     ) {
         let magnitude: Int, inputError: Double, tapMultiple: Int
         switch input {
@@ -142,7 +161,8 @@ struct FixedPointResampler {
         }
         ringStride = (width * channels + 7) / 8 * 8 + 8
         ringRows = vertical.longestRun
-        widened = [Int16](repeating: 0, count: (sourceWidth + horizontal.taps + 2) * lanes)
+        // Slack: the kernels read `taps` pixels from a run's first, and the pairs for AVX2 a few more.
+        widened = [Int16](repeating: 0, count: (sourceWidth + horizontal.taps + 8) * lanes)
         // The four-lane kernels read each coefficient repeated four times, one per lane.
         if lanes == 1 {
             horizontalCoefficients = horizontal.coefficients
@@ -152,6 +172,19 @@ struct FixedPointResampler {
             horizontalCoefficients = expanded
         }
         ring = [Int16](repeating: 0, count: ringStride * ringRows)
+        self.usesAVX2 = usesAVX2 && Self.hasAVX2
+        verticalSums = [Int32](repeating: 0, count: isRGBA && self.usesAVX2 ? width * 4 : 0)
+        if self.usesAVX2 && lanes == 4 {
+            let span = columns.sourceSpan
+            let end = (span.upperBound - 1) / 2 + horizontal.taps / 2 + 1
+            pairRange = (span.lowerBound / 2 & ~1)..<max(end, span.lowerBound / 2 & ~1)
+            pairedRow = [Int16](repeating: 0, count: 2 * (pairRange.upperBound + 2) * 8)
+            pairCoefficients = Self.pairCoefficients(horizontal.coefficients)
+        } else {
+            pairRange = 0..<0
+            pairedRow = []
+            pairCoefficients = []
+        }
         output = [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel)
         if isRGBA {
             if case .premultiplied(true) = input {
@@ -161,6 +194,12 @@ struct FixedPointResampler {
             }
         }
     }
+
+    /// Whether this engine measured faster than the Float one for its resample (resample-bench,
+    /// Benchmarks/README.md): always for gray and RGB; for RGBA only while kernels are short (at most 24
+    /// taps, a reduction by 4 with Lanczos3), since the error bound grows with the taps and with it the
+    /// share of low-alpha pixels computed again in Float (at 94 taps, most of them: 2.6 times Float's time).
+    var outrunsFloat: Bool { layout != .rgba8 || max(horizontal.longestRun, vertical.longestRun) <= 24 }
 
     var isComplete: Bool { nextSourceRow >= sourceHeight }
 
@@ -176,13 +215,15 @@ struct FixedPointResampler {
             return
         }
         let span = columns.sourceSpan
-        let layout = self.layout
+        let layout = self.layout, usesAVX2 = self.usesAVX2
         widened.withUnsafeMutableBufferPointer { out in
             guard let out = out.baseAddress, let src = row.baseAddress else { return }
-            switch layout {
-            case .gray8: Self.widenGray(src, into: out, span: span)
-            case .rgb8: Self.widenRGB(src, into: out, span: span)
-            case .rgba8: Self.widenPremultiplying(src, into: out, span: span)
+            switch (layout, usesAVX2) {
+            case (.gray8, _): Self.widenGray(src, into: out, span: span)
+            case (.rgb8, false): Self.widenRGB(src, into: out, span: span)
+            case (.rgb8, true): wi_widen_rgb_avx2(src, out, span.lowerBound, span.upperBound)
+            case (.rgba8, false): Self.widenPremultiplying(src, into: out, span: span)
+            case (.rgba8, true): wi_widen_premultiplying_avx2(src, out, span.lowerBound, span.upperBound)
             }
         }
         if layout == .rgba8 { alphaFallback?.keep(row: row, y: nextSourceRow, ringRows: ringRows, span: span) }
@@ -213,23 +254,27 @@ struct FixedPointResampler {
         let slot = (y % ringRows) * ringStride
         let horizontal = self.horizontal, width = self.width, layout = self.layout
         let shift = intermediateShift, offset = intermediateOffset
-        widened.withUnsafeBufferPointer { src in
-            ring.withUnsafeMutableBufferPointer { ring in
-                horizontalCoefficients.withUnsafeBufferPointer { coefficients in
-                    let src = src.baseAddress!, out = ring.baseAddress! + slot, c = coefficients.baseAddress!
-                    switch layout {
-                    case .gray8:
-                        Self.horizontalGray(
-                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                            width: width, shift: shift, offset: offset, into: out)
-                    case .rgb8:
-                        Self.horizontalRGB(
-                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                            width: width, shift: shift, offset: offset, into: out)
-                    case .rgba8:
-                        Self.horizontalRGBA(
-                            src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
-                            width: width, bits: horizontal.bits, into: out)
+        if usesAVX2 {
+            filterWidenedRowWithAVX2(into: slot)
+        } else {
+            widened.withUnsafeBufferPointer { src in
+                ring.withUnsafeMutableBufferPointer { ring in
+                    horizontalCoefficients.withUnsafeBufferPointer { coefficients in
+                        let src = src.baseAddress!, out = ring.baseAddress! + slot, c = coefficients.baseAddress!
+                        switch layout {
+                        case .gray8:
+                            Self.horizontalGray(
+                                src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                                width: width, shift: shift, offset: offset, into: out)
+                        case .rgb8:
+                            Self.horizontalRGB(
+                                src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                                width: width, shift: shift, offset: offset, into: out)
+                        case .rgba8:
+                            Self.horizontalRGBA(
+                                src, coefficients: c, first: horizontal.first, taps: horizontal.taps,
+                                width: width, bits: horizontal.bits, into: out)
+                        }
                     }
                 }
             }
@@ -254,18 +299,22 @@ struct FixedPointResampler {
         let bits = Int32(vertical.bits)
         let layout = self.layout
         var lowAlpha: [Int] = []
-        ring.withUnsafeBufferPointer { ring in
-            output.withUnsafeMutableBufferPointer { out in
-                let ring = ring.baseAddress!, out = out.baseAddress! + base
-                switch layout {
-                case .gray8, .rgb8:
-                    Self.verticalToBytes(
-                        ring, slots: slots, coefficients: coefficients, values: values, bits: bits,
-                        into: out)
-                case .rgba8:
-                    lowAlpha = Self.verticalToRGBA(
-                        ring, slots: slots, coefficients: coefficients, pixels: width,
-                        bits: bits, errorBound: errorBound, into: out)
+        if usesAVX2 {
+            lowAlpha = emitWithAVX2(slots: slots, coefficients: coefficients, into: base)
+        } else {
+            ring.withUnsafeBufferPointer { ring in
+                output.withUnsafeMutableBufferPointer { out in
+                    let ring = ring.baseAddress!, out = out.baseAddress! + base
+                    switch layout {
+                    case .gray8, .rgb8:
+                        Self.verticalToBytes(
+                            ring, slots: slots, coefficients: coefficients, values: values, bits: bits,
+                            into: out)
+                    case .rgba8:
+                        lowAlpha = Self.verticalToRGBA(
+                            ring, slots: slots, coefficients: coefficients, pixels: width,
+                            bits: bits, errorBound: errorBound, into: out)
+                    }
                 }
             }
         }

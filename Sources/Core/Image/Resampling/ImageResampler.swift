@@ -53,18 +53,19 @@ public enum ImageResampler {
             width: max(1, width), height: max(1, height), filter: filter) != nil
     }
 
-    /// `pixels` through the fixed-point engine when `arithmetic` asks for it and it stays within a level
-    /// of Float for these weights, else through the Float engine (which ``ResamplingArithmetic/automatic``
-    /// picks here: it measured faster on whole-image resamples).
+    /// `pixels` through the fixed-point engine when `arithmetic` prefers it and it stays within a level
+    /// of Float for these weights, else through the Float engine.
     private static func run(
         _ pixels: PixelBuffer, columns: ResamplingWeights, rows: ResamplingWeights,
         arithmetic: ResamplingArithmetic
     ) -> PixelBuffer {
-        if arithmetic == .fixedPoint,
+        if arithmetic.prefersFixedPoint(blockAverages: false),
             var engine = FixedPointResampler(
                 sourceWidth: pixels.width, sourceHeight: pixels.height, layout: pixels.layout,
                 columns: columns, rows: rows,
-                input: pixels.layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes)
+                input: pixels.layout == .rgba8 ? .premultiplied(fromBlockAverages: false) : .bytes,
+                usesAVX2: arithmetic.allowsAVX2),
+            arithmetic != .automatic || engine.outrunsFloat
         {
             engine.recomputesFrom(pixels)
             feed(pixels) { engine.consume(row: $0) }

@@ -1,0 +1,250 @@
+// AVX2 versions of the fixed-point resampler's inner loops; see include/CResamplingKernels.h for what
+// each computes. Integer sums wrap as the Swift kernels' `&+` do (they are done in unsigned arithmetic
+// where C would otherwise call an overflow undefined), so both give the same bytes.
+#include "CResamplingKernels.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+int wi_resampling_has_avx2(void) {
+    // CPUID leaf 7 (EBX bit 5: AVX2) and XGETBV (the OS saves the YMM registers), read directly: the
+    // compiler's `__builtin_cpu_supports` needs a runtime helper that not every link provides.
+    unsigned eax, ebx, ecx, edx;
+    __asm__("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(1), "c"(0));
+    int osxsave = (ecx >> 27) & 1, avx = (ecx >> 28) & 1;
+    if (!osxsave || !avx) return 0;
+    unsigned xcr0_low, xcr0_high;
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 6) != 6) return 0;
+    __asm__("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(7), "c"(0));
+    return (ebx >> 5) & 1;
+}
+
+// Four-lane pixels p0 p1 as Int16 (r0 g0 b0 a0 r1 g1 b1 a1) reordered to pairs (r0 r1 g0 g1 ...), what
+// `vpmaddwd` multiplies by a pair of coefficients (c0 c1) and adds per 32-bit lane.
+#define PAIR_BYTES 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
+
+// The low 16 bits of each 32-bit lane, packed into the low 8 bytes (truncating, as Swift's
+// `truncatingIfNeeded`).
+#define LOW_HALVES 0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1
+
+static inline int32_t wrapping_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline int32_t wrapping_mul(int32_t a, int32_t b) { return (int32_t)((uint32_t)a * (uint32_t)b); }
+
+AVX2 void wi_widen_rgb_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) {
+    const __m128i first = _mm_setr_epi8(0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1);
+    const __m128i second = _mm_setr_epi8(6, -1, 7, -1, 8, -1, -1, -1, 9, -1, 10, -1, 11, -1, -1, -1);
+    intptr_t x = start;
+    // Four pixels from a 16-byte load while those 16 bytes lie within the row.
+    for (; x + 6 <= end; x += 4) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)(src + x * 3));
+        _mm_storeu_si128((__m128i *)(out + x * 4), _mm_shuffle_epi8(bytes, first));
+        _mm_storeu_si128((__m128i *)(out + x * 4 + 8), _mm_shuffle_epi8(bytes, second));
+    }
+    for (; x < end; x++) {
+        const uint8_t *s = src + x * 3;
+        int16_t *o = out + x * 4;
+        o[0] = s[0];
+        o[1] = s[1];
+        o[2] = s[2];
+        o[3] = 0;
+    }
+}
+
+AVX2 void wi_widen_premultiplying_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) {
+    const __m256i alphas = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1,
+                                            6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1);
+    const __m256i opaque = _mm256_setr_epi16(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255);
+    const __m256i centre = _mm256_set1_epi16(32512);
+    intptr_t x = start;
+    for (; x + 4 <= end; x += 4) {
+        __m256i p = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(src + x * 4)));
+        __m256i factors = _mm256_or_si256(_mm256_shuffle_epi8(p, alphas), opaque);
+        __m256i premultiplied = _mm256_sub_epi16(_mm256_mullo_epi16(p, factors), centre);
+        _mm256_storeu_si256((__m256i *)(out + x * 4), premultiplied);
+    }
+    for (; x < end; x++) {
+        const uint8_t *s = src + x * 4;
+        int16_t *o = out + x * 4;
+        uint16_t a = s[3];
+        o[0] = (int16_t)(uint16_t)(s[0] * a - 32512);
+        o[1] = (int16_t)(uint16_t)(s[1] * a - 32512);
+        o[2] = (int16_t)(uint16_t)(s[2] * a - 32512);
+        o[3] = (int16_t)(uint16_t)(a * 255 - 32512);
+    }
+}
+
+static inline AVX2 int32_t horizontal_sum(__m128i v) {
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtsi128_si32(v);
+}
+
+AVX2 void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, const intptr_t *first,
+                                  intptr_t taps, intptr_t width, int32_t shift, int32_t offset, int16_t *out) {
+    const int32_t bias = 1 << (shift - 1);
+    for (intptr_t x = 0; x < width; x++) {
+        const int16_t *p = src + first[x], *c = coefficients + x * taps;
+        __m256i acc = _mm256_setzero_si256();
+        intptr_t t = 0;
+        for (; t + 16 <= taps; t += 16) {
+            __m256i products = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p + t)),
+                                                 _mm256_loadu_si256((const __m256i *)(c + t)));
+            acc = _mm256_add_epi32(acc, products);
+        }
+        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        for (; t < taps; t += 8) {
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(p + t)),
+                                                    _mm_loadu_si128((const __m128i *)(c + t))));
+        }
+        out[x] = (int16_t)wrapping_add(wrapping_add(horizontal_sum(sum), bias) >> shift, offset);
+    }
+}
+
+AVX2 void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *odd, intptr_t start,
+                              intptr_t end) {
+    const __m256i pairs = _mm256_setr_epi8(PAIR_BYTES, PAIR_BYTES);
+    for (intptr_t j = start; j < end; j += 2) {
+        __m256i from_even = _mm256_loadu_si256((const __m256i *)(widened + j * 8));
+        __m256i from_odd = _mm256_loadu_si256((const __m256i *)(widened + j * 8 + 4));
+        _mm256_storeu_si256((__m256i *)(even + j * 8), _mm256_shuffle_epi8(from_even, pairs));
+        _mm256_storeu_si256((__m256i *)(odd + j * 8), _mm256_shuffle_epi8(from_odd, pairs));
+    }
+}
+
+// The four lane sums of `taps` (even) pixels from the pair that starts at source pixel `first`: four
+// taps (two pairs, 32 bytes) per `vpmaddwd` against their coefficient pairs, then the last two.
+static inline AVX2 __m128i pair_sum(const int16_t *even, const int16_t *odd, const int32_t *c, intptr_t first,
+                                    intptr_t taps) {
+    const int16_t *p = ((first & 1) ? odd : even) + (first >> 1) * 8;
+    __m256i acc = _mm256_setzero_si256();
+    intptr_t t = 0;
+    for (; t + 4 <= taps; t += 4) {
+        __m256i products = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p + t * 4)),
+                                             _mm256_loadu_si256((const __m256i *)(c + t * 2)));
+        acc = _mm256_add_epi32(acc, products);
+    }
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    if (t < taps) {
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(p + t * 4)),
+                                                _mm_loadu_si128((const __m128i *)(c + t * 2))));
+    }
+    return sum;
+}
+
+AVX2 void wi_horizontal_rgb_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
+                                 const intptr_t *first, intptr_t taps, intptr_t width, int32_t shift, int32_t offset,
+                                 int16_t *out) {
+    const __m128i bias = _mm_set1_epi32(1 << (shift - 1)), add = _mm_set1_epi32(offset);
+    const __m128i count = _mm_cvtsi32_si128(shift), low = _mm_setr_epi8(LOW_HALVES);
+    for (intptr_t x = 0; x < width; x++) {
+        __m128i sum = pair_sum(even, odd, coefficients + x * taps * 2, first[x], taps);
+        __m128i value = _mm_add_epi32(_mm_sra_epi32(_mm_add_epi32(sum, bias), count), add);
+        _mm_storel_epi64((__m128i *)(out + x * 3), _mm_shuffle_epi8(value, low));
+    }
+}
+
+AVX2 void wi_horizontal_rgba_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
+                                  const intptr_t *first, intptr_t taps, intptr_t width, float scale, float centre,
+                                  int16_t *out) {
+    const __m128 by = _mm_set1_ps(scale), plus = _mm_set1_ps(centre), magic = _mm_set1_ps(12582912.0f);
+    const __m128i low = _mm_setr_epi8(LOW_HALVES);
+    for (intptr_t x = 0; x < width; x++) {
+        __m128i sum = pair_sum(even, odd, coefficients + x * taps * 2, first[x], taps);
+        // Separate multiply and add (no fused multiply-add), as the Swift kernel rounds.
+        __m128 value = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(sum), by), plus);
+        __m128i rounded = _mm_castps_si128(_mm_add_ps(value, magic));
+        _mm_storel_epi64((__m128i *)(out + x * 4), _mm_shuffle_epi8(rounded, low));
+    }
+}
+
+// The weighted sums of 16 values at `i` of the ring rows, starting from `start`: two rows per
+// `vpmaddwd` (their samples interleaved, against the pair of their coefficients). `low` gets values
+// 0–3 and 8–11, `high` 4–7 and 12–15 (AVX2 interleaves within 128-bit halves).
+static inline AVX2 void vertical_sums16(const int16_t *ring, const intptr_t *slots, const int16_t *c,
+                                        intptr_t count, intptr_t i, int32_t start, __m256i *low, __m256i *high) {
+    __m256i lo = _mm256_set1_epi32(start), hi = lo;
+    intptr_t k = 0;
+    for (; k + 2 <= count; k += 2) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(ring + slots[k] + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(ring + slots[k + 1] + i));
+        __m256i weights = _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)c[k] | ((uint32_t)(uint16_t)c[k + 1] << 16)));
+        lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+        hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
+    }
+    if (k < count) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(ring + slots[k] + i)), zero = _mm256_setzero_si256();
+        __m256i weights = _mm256_set1_epi32((int32_t)(uint32_t)(uint16_t)c[k]);
+        lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), weights));
+        hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), weights));
+    }
+    *low = lo;
+    *high = hi;
+}
+
+static inline int32_t vertical_sum1(const int16_t *ring, const intptr_t *slots, const int16_t *c, intptr_t count,
+                                    intptr_t i, int32_t start) {
+    int32_t sum = start;
+    for (intptr_t k = 0; k < count; k++) sum = wrapping_add(sum, wrapping_mul(ring[slots[k] + i], c[k]));
+    return sum;
+}
+
+AVX2 void wi_vertical_bytes_avx2(const int16_t *ring, const intptr_t *slots, const int16_t *coefficients,
+                                 intptr_t count, intptr_t values, int32_t bits, uint8_t *out) {
+    const int32_t shift = bits + 7, half = 1 << (shift - 1);
+    const __m128i by = _mm_cvtsi32_si128(shift);
+    const __m256i mid = _mm256_set1_epi32(128);
+    intptr_t i = 0;
+    for (; i + 16 <= values; i += 16) {
+        __m256i lo, hi;
+        vertical_sums16(ring, slots, coefficients, count, i, half, &lo, &hi);
+        lo = _mm256_add_epi32(_mm256_sra_epi32(lo, by), mid);
+        hi = _mm256_add_epi32(_mm256_sra_epi32(hi, by), mid);
+        // Saturating packs clamp as the Swift kernel does: to Int16, then to 0...255.
+        __m256i words = _mm256_packs_epi32(lo, hi);
+        __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(bytes));
+    }
+    for (; i < values; i++) {
+        int32_t level = (vertical_sum1(ring, slots, coefficients, count, i, half) >> shift) + 128;
+        out[i] = (uint8_t)(level < 0 ? 0 : level > 255 ? 255 : level);
+    }
+}
+
+AVX2 void wi_vertical_sums_avx2(const int16_t *ring, const intptr_t *slots, const int16_t *coefficients,
+                                intptr_t count, intptr_t values, int32_t *sums) {
+    intptr_t i = 0;
+    for (; i + 16 <= values; i += 16) {
+        __m256i lo, hi;
+        vertical_sums16(ring, slots, coefficients, count, i, 0, &lo, &hi);
+        _mm256_storeu_si256((__m256i *)(sums + i), _mm256_permute2x128_si256(lo, hi, 0x20));
+        _mm256_storeu_si256((__m256i *)(sums + i + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+    }
+    for (; i < values; i++) sums[i] = vertical_sum1(ring, slots, coefficients, count, i, 0);
+}
+
+#else
+
+int wi_resampling_has_avx2(void) { return 0; }
+void wi_widen_rgb_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) { __builtin_trap(); }
+void wi_widen_premultiplying_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) { __builtin_trap(); }
+void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, const intptr_t *first,
+                             intptr_t taps, intptr_t width, int32_t shift, int32_t offset, int16_t *out) { __builtin_trap(); }
+void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *odd, intptr_t start,
+                         intptr_t end) { __builtin_trap(); }
+void wi_horizontal_rgb_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
+                            const intptr_t *first, intptr_t taps, intptr_t width, int32_t shift, int32_t offset,
+                            int16_t *out) { __builtin_trap(); }
+void wi_horizontal_rgba_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
+                             const intptr_t *first, intptr_t taps, intptr_t width, float scale, float centre,
+                             int16_t *out) { __builtin_trap(); }
+void wi_vertical_bytes_avx2(const int16_t *ring, const intptr_t *slots, const int16_t *coefficients,
+                            intptr_t count, intptr_t values, int32_t bits, uint8_t *out) { __builtin_trap(); }
+void wi_vertical_sums_avx2(const int16_t *ring, const intptr_t *slots, const int16_t *coefficients,
+                           intptr_t count, intptr_t values, int32_t *sums) { __builtin_trap(); }
+
+#endif

@@ -1,0 +1,100 @@
+import CResamplingKernels
+
+// The fixed-point engine's passes on the AVX2 kernels (the `CResamplingKernels` target), for CPUs that
+// have them: the same integer sums as the Swift kernels in FixedPointResampler+Kernels.swift, so the
+// same bytes. The Swift side keeps what is not a long loop of multiply-adds: the RGBA unpremultiply
+// and its low-alpha check.
+
+extension FixedPointResampler {
+    /// Each pair of taps `(c0, c1)` of `coefficients` as the 32-bit value `vpmaddwd` reads against a pair
+    /// of pixels, repeated for the four lanes.
+    static func pairCoefficients(_ coefficients: [Int16]) -> [Int32] {
+        var pairs = [Int32](repeating: 0, count: coefficients.count * 2)
+        for pair in 0..<(coefficients.count / 2) {
+            let low = UInt32(UInt16(bitPattern: coefficients[2 * pair]))
+            let high = UInt32(UInt16(bitPattern: coefficients[2 * pair + 1]))
+            let value = Int32(bitPattern: low | high << 16)
+            for lane in 0..<4 { pairs[pair * 4 + lane] = value }
+        }
+        return pairs
+    }
+
+    /// The widened row filtered horizontally into the ring row at `slot`.
+    mutating func filterWidenedRowWithAVX2(into slot: Int) {
+        let horizontal = self.horizontal, width = self.width, layout = self.layout
+        let shift = intermediateShift, offset = intermediateOffset
+        if layout == .gray8 {
+            widened.withUnsafeBufferPointer { src in
+                ring.withUnsafeMutableBufferPointer { ring in
+                    horizontal.coefficients.withUnsafeBufferPointer { c in
+                        horizontal.first.withUnsafeBufferPointer { first in
+                            wi_horizontal_gray_avx2(
+                                src.baseAddress!, c.baseAddress!, first.baseAddress!, horizontal.taps, width, shift,
+                                offset, ring.baseAddress! + slot)
+                        }
+                    }
+                }
+            }
+            return
+        }
+        let pairs = pairRange, oddStart = (pairRange.upperBound + 2) * 8
+        widened.withUnsafeBufferPointer { src in
+            pairedRow.withUnsafeMutableBufferPointer { paired in
+                let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
+                wi_pair_pixels_avx2(src.baseAddress!, even, odd, pairs.lowerBound, pairs.upperBound)
+            }
+        }
+        pairedRow.withUnsafeBufferPointer { paired in
+            ring.withUnsafeMutableBufferPointer { ring in
+                pairCoefficients.withUnsafeBufferPointer { coefficients in
+                    horizontal.first.withUnsafeBufferPointer { first in
+                        let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
+                        let out = ring.baseAddress! + slot
+                        let c = coefficients.baseAddress!, first = first.baseAddress!
+                        if layout == .rgb8 {
+                            wi_horizontal_rgb_avx2(even, odd, c, first, horizontal.taps, width, shift, offset, out)
+                        } else {
+                            // As horizontalRGBA: to (v − 128) × 128 from 255 v − 32512, in Float.
+                            let scale = 128 / (255 * Float(1 << horizontal.bits))
+                            let centre: Float = -128 * 128 / 255
+                            wi_horizontal_rgba_avx2(even, odd, c, first, horizontal.taps, width, scale, centre, out)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Output row bytes at `base` filtered vertically from the ring rows at `slots`; for RGBA, returns the
+    /// pixels left for the Float recomputation (as ``verticalToRGBA(_:slots:coefficients:pixels:bits:errorBound:into:)``).
+    mutating func emitWithAVX2(slots: [Int], coefficients: [Int16], into base: Int) -> [Int] {
+        let values = width * channels, bits = Int32(vertical.bits)
+        if layout != .rgba8 {
+            ring.withUnsafeBufferPointer { ring in
+                output.withUnsafeMutableBufferPointer { out in
+                    wi_vertical_bytes_avx2(
+                        ring.baseAddress!, slots, coefficients, slots.count, values, bits, out.baseAddress! + base)
+                }
+            }
+            return []
+        }
+        ring.withUnsafeBufferPointer { ring in
+            verticalSums.withUnsafeMutableBufferPointer { sums in
+                wi_vertical_sums_avx2(ring.baseAddress!, slots, coefficients, slots.count, values, sums.baseAddress!)
+            }
+        }
+        let toLevels = 1 / Float(1 << (bits + 7)), errorBound = self.errorBound, pixels = width
+        var unsure: [Int] = []
+        verticalSums.withUnsafeBufferPointer { sums in
+            output.withUnsafeMutableBufferPointer { out in
+                let sums = UnsafeRawPointer(sums.baseAddress!), out = out.baseAddress! + base
+                for x in 0..<pixels {
+                    let sum = sums.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Int32>.self)
+                    let levels = SIMD4<Float>(sum) * toLevels + SIMD4<Float>(repeating: 128)
+                    if !Self.writePixel(levels, errorBound: errorBound, into: out + x * 4) { unsure.append(x) }
+                }
+            }
+        }
+        return unsure
+    }
+}
