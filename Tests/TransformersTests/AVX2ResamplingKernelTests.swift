@@ -29,7 +29,8 @@ struct AVX2ResamplingKernelTests {
                     let source = Pictures.picture(
                         kind, layout, width: size.source.0, height: size.source.1, seed: UInt64(index))
                     let (w, h) = size.output
-                    let avx2 = ImageResampler.resample(source, width: w, height: h, filter: filter, arithmetic: .fixedPoint)
+                    let avx2 = ImageResampler.resample(
+                        source, width: w, height: h, filter: filter, arithmetic: .fixedPoint)
                     let swift = ImageResampler.resample(
                         source, width: w, height: h, filter: filter, arithmetic: .portableFixedPoint)
                     #expect(Self.equal(avx2, swift), "\(filter) \(layout) \(kind) \(size)")
@@ -77,7 +78,8 @@ struct AVX2ResamplingKernelTests {
                 for p in stride(from: 3, to: source.bytes.count, by: 4) { source.bytes[p] = UInt8(p / 4 % 256) }
             }
             for (w, h) in [(45, 19), (96, 40), (13, 7), (200, 90)] {
-                let avx2 = ImageResampler.resample(source, width: w, height: h, filter: .lanczos3, arithmetic: .fixedPoint)
+                let avx2 = ImageResampler.resample(
+                    source, width: w, height: h, filter: .lanczos3, arithmetic: .fixedPoint)
                 let swift = ImageResampler.resample(
                     source, width: w, height: h, filter: .lanczos3, arithmetic: .portableFixedPoint)
                 #expect(Self.equal(avx2, swift), "\(layout) \(w)x\(h)")

@@ -6,19 +6,6 @@ import CResamplingKernels
 // and its low-alpha check.
 
 extension FixedPointResampler {
-    /// Each pair of taps `(c0, c1)` of `coefficients` as the 32-bit value `vpmaddwd` reads against a pair
-    /// of pixels, repeated for the four lanes.
-    static func pairCoefficients(_ coefficients: [Int16]) -> [Int32] {
-        var pairs = [Int32](repeating: 0, count: coefficients.count * 2)
-        for pair in 0..<(coefficients.count / 2) {
-            let low = UInt32(UInt16(bitPattern: coefficients[2 * pair]))
-            let high = UInt32(UInt16(bitPattern: coefficients[2 * pair + 1]))
-            let value = Int32(bitPattern: low | high << 16)
-            for lane in 0..<4 { pairs[pair * 4 + lane] = value }
-        }
-        return pairs
-    }
-
     /// The widened row filtered horizontally into the ring row at `slot`.
     mutating func filterWidenedRowWithAVX2(into slot: Int) {
         let horizontal = self.horizontal, width = self.width, layout = self.layout
@@ -46,7 +33,7 @@ extension FixedPointResampler {
         }
         pairedRow.withUnsafeBufferPointer { paired in
             ring.withUnsafeMutableBufferPointer { ring in
-                pairCoefficients.withUnsafeBufferPointer { coefficients in
+                horizontal.pairs.withUnsafeBufferPointer { coefficients in
                     horizontal.first.withUnsafeBufferPointer { first in
                         let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
                         let out = ring.baseAddress! + slot

@@ -60,8 +60,6 @@ struct FixedPointResampler {
     /// premultiplied colour and alpha); the Float engine's own rounding included.
     let errorBound: Float
 
-    /// The horizontal coefficients as the kernels read them: repeated four times each for RGB and RGBA.
-    let horizontalCoefficients: [Int16]
     /// One source row widened to 16 bits, `lanes` per pixel, with `horizontal.taps` pixels of slack.
     var widened: [Int16]
     var ring: [Int16]
@@ -78,9 +76,6 @@ struct FixedPointResampler {
     var pairedRow: [Int16]
     /// The pairs of `pairedRow` some output reads.
     let pairRange: Range<Int>
-    /// RGB and RGBA with AVX2 only: the horizontal coefficients as the AVX2 kernel reads them, each pair
-    /// of taps as one 32-bit value repeated four times.
-    let pairCoefficients: [Int32]
 
     /// Whether this CPU runs the AVX2 kernels (x86-64 with AVX2; read once).
     static let hasAVX2 = wi_resampling_has_avx2() != 0
@@ -116,10 +111,10 @@ struct FixedPointResampler {
         tapMultiple = layout == .gray8 ? 8 : 2
         // Bytes need 8 bits at least to become 7-fractional-bit samples; 22 keeps the shifts small.
         guard
-            let horizontal = FixedPointWeights(
+            let horizontal = FixedPointWeights.of(
                 columns, sampleMagnitude: magnitude, tapMultiple: tapMultiple,
                 maximumBits: 22, minimumBits: 8),
-            let vertical = FixedPointWeights(
+            let vertical = FixedPointWeights.of(
                 rows, sampleMagnitude: 32_768, tapMultiple: 1,
                 maximumBits: 22, minimumBits: 8),
             // Samples between the passes hold -128...383 levels: overshoot up to Σ|w| < 2 fits.
@@ -163,14 +158,6 @@ struct FixedPointResampler {
         ringRows = vertical.longestRun
         // Slack: the kernels read `taps` pixels from a run's first, and the pairs for AVX2 a few more.
         widened = [Int16](repeating: 0, count: (sourceWidth + horizontal.taps + 8) * lanes)
-        // The four-lane kernels read each coefficient repeated four times, one per lane.
-        if lanes == 1 {
-            horizontalCoefficients = horizontal.coefficients
-        } else {
-            var expanded = [Int16](repeating: 0, count: horizontal.coefficients.count * 4)
-            for (i, c) in horizontal.coefficients.enumerated() { for lane in 0..<4 { expanded[i * 4 + lane] = c } }
-            horizontalCoefficients = expanded
-        }
         ring = [Int16](repeating: 0, count: ringStride * ringRows)
         self.usesAVX2 = usesAVX2 && Self.hasAVX2
         verticalSums = [Int32](repeating: 0, count: isRGBA && self.usesAVX2 ? width * 4 : 0)
@@ -179,11 +166,9 @@ struct FixedPointResampler {
             let end = (span.upperBound - 1) / 2 + horizontal.taps / 2 + 1
             pairRange = (span.lowerBound / 2 & ~1)..<max(end, span.lowerBound / 2 & ~1)
             pairedRow = [Int16](repeating: 0, count: 2 * (pairRange.upperBound + 2) * 8)
-            pairCoefficients = Self.pairCoefficients(horizontal.coefficients)
         } else {
             pairRange = 0..<0
             pairedRow = []
-            pairCoefficients = []
         }
         output = [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel)
         if isRGBA {
@@ -259,7 +244,8 @@ struct FixedPointResampler {
         } else {
             widened.withUnsafeBufferPointer { src in
                 ring.withUnsafeMutableBufferPointer { ring in
-                    horizontalCoefficients.withUnsafeBufferPointer { coefficients in
+                    (layout == .gray8 ? horizontal.coefficients : horizontal.repeated).withUnsafeBufferPointer {
+                        coefficients in
                         let src = src.baseAddress!, out = ring.baseAddress! + slot, c = coefficients.baseAddress!
                         switch layout {
                         case .gray8:

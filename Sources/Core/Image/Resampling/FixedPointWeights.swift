@@ -25,6 +25,28 @@ struct FixedPointWeights {
     let largestRoundingError: Double
     /// The most taps of one output before padding.
     let longestRun: Int
+    /// Four-lane layouts (`tapMultiple` 2) only: each coefficient repeated four times, as the Swift
+    /// kernels read them (one per lane).
+    let repeated: [Int16]
+    /// Four-lane layouts only: each pair of taps `(c0, c1)` as the 32-bit value `vpmaddwd` weighs a pair of
+    /// pixels by, repeated four times, as the AVX2 kernels read them.
+    let pairs: [Int32]
+
+    /// The fixed-point form of `weights` for these parameters: computed once per set of weights and kept
+    /// with them (see ``FixedPointForms``), since a server resamples the same few sizes over and over.
+    static func of(
+        _ weights: ResamplingWeights, sampleMagnitude: Int, tapMultiple: Int, maximumBits: Int,
+        minimumBits: Int
+    ) -> FixedPointWeights? {
+        let key = FixedPointForms.Key(
+            sampleMagnitude: sampleMagnitude, tapMultiple: tapMultiple, maximumBits: maximumBits,
+            minimumBits: minimumBits)
+        return weights.fixedPointForms.form(key) {
+            FixedPointWeights(
+                weights, sampleMagnitude: sampleMagnitude, tapMultiple: tapMultiple, maximumBits: maximumBits,
+                minimumBits: minimumBits)
+        }
+    }
 
     /// The weights of `weights` with as many fractional bits as keep every coefficient within Int16 and
     /// every sum of `taps` products of a sample of magnitude up to `sampleMagnitude` within Int32, at most
@@ -97,5 +119,44 @@ struct FixedPointWeights {
         self.coefficients = coefficients
         largestRoundingError = largestError
         first = weights.first
+        if tapMultiple == 2 {
+            var repeated = [Int16](repeating: 0, count: coefficients.count * 4)
+            var pairs = [Int32](repeating: 0, count: coefficients.count * 2)
+            for (i, c) in coefficients.enumerated() { for lane in 0..<4 { repeated[i * 4 + lane] = c } }
+            for pair in 0..<(coefficients.count / 2) {
+                let low = UInt32(UInt16(bitPattern: coefficients[2 * pair]))
+                let high = UInt32(UInt16(bitPattern: coefficients[2 * pair + 1]))
+                for lane in 0..<4 { pairs[pair * 4 + lane] = Int32(bitPattern: low | high << 16) }
+            }
+            self.repeated = repeated
+            self.pairs = pairs
+        } else {
+            repeated = []
+            pairs = []
+        }
+    }
+}
+
+/// The fixed-point forms of one ``ResamplingWeights`` computed so far, shared by every copy of those
+/// weights and so by every resample ``ResamplingWeightsCache`` hands them to: rounding the coefficients
+/// (a sort per output) happens once per size, not once per request.
+final class FixedPointForms: Sendable {
+    /// The parameters a form was computed for.
+    struct Key: Hashable {
+        let sampleMagnitude: Int
+        let tapMultiple: Int
+        let maximumBits: Int
+        let minimumBits: Int
+    }
+
+    /// Guards the forms computed so far by their parameters (nil where 16 bits do not fit): one or two.
+    private let forms = Locked<[Key: FixedPointWeights?]>([:])
+
+    /// The form for `key`, computed by `compute` the first time.
+    func form(_ key: Key, compute: () -> FixedPointWeights?) -> FixedPointWeights? {
+        if let known = forms.withLock({ $0[key] }) { return known }
+        let computed = compute()
+        forms.withLock { $0[key] = computed }
+        return computed
     }
 }

@@ -14,6 +14,9 @@ struct ResamplingWeights {
     /// All weights, output pixel after output pixel; each run sums to 1.
     private(set) var weights: [Float]
 
+    /// Fixed-point forms of these weights computed so far, shared by every copy (see ``FixedPointForms``).
+    private(set) var fixedPointForms = FixedPointForms()
+
     var outputCount: Int { first.count }
 
     /// The last source index output pixel `i` reads.
