@@ -5,6 +5,57 @@
 
 #include <string.h>
 
+// Float expressions are rounded step by step, as Swift rounds them (no fused multiply-add).
+#pragma clang fp contract(off)
+
+// Swift's `min` and `max` on Float, ties and signed zeros included: `min(x, y)` is `y < x ? y : x`,
+// `max(x, y)` is `y >= x ? y : x`.
+static inline float swift_min(float x, float y) { return y < x ? y : x; }
+static inline float swift_max(float x, float y) { return y >= x ? y : x; }
+
+// The Float engine's rounding of a level to a byte (`byte(_:)` in SeparableResampler.swift).
+static inline uint8_t to_byte(float value) { return (uint8_t)(swift_min(255.0f, swift_max(0.0f, value)) + 0.5f); }
+
+// One premultiplied pixel (levels) written as straight RGBA bytes, exactly as `writePixel` in
+// FixedPointResampler+Kernels.swift; 0 (nothing written) when a colour byte could differ from the Float
+// engine's by a level or more for an error within `e`.
+static int write_pixel(const float p[4], float e, uint8_t *out) {
+    float alpha = p[3];
+    if (alpha >= 0.5f + e) {
+        float a_low = swift_min(alpha - e, 255.0f), a_high = swift_min(alpha + e, 255.0f);
+        for (int c = 0; c < 3; c++) {
+            float c_low = p[c] - e, c_high = p[c] + e;
+            float low = c_low / (c_low >= 0 ? a_high : a_low), high = c_high / (c_high >= 0 ? a_low : a_high);
+            float width = swift_min(swift_max(high, 0.0f), 1.0f) - swift_min(swift_max(low, 0.0f), 1.0f);
+            if (width * 255.0f >= 0.99f) return 0;
+        }
+    } else if (alpha > 0.5f - e) {
+        return 0;
+    }
+    float clamped = swift_min(255.0f, swift_max(0.0f, alpha));
+    if (clamped > 0) {
+        float unpremultiply = 255.0f / clamped;
+        out[0] = to_byte(p[0] * unpremultiply);
+        out[1] = to_byte(p[1] * unpremultiply);
+        out[2] = to_byte(p[2] * unpremultiply);
+    } else {
+        out[0] = out[1] = out[2] = 0;
+    }
+    out[3] = to_byte(clamped);
+    return 1;
+}
+
+intptr_t wi_unpremultiply_rgba(const int32_t *sums, intptr_t pixels, float to_levels, float error_bound,
+                               uint8_t *out, int32_t *unsure) {
+    intptr_t count = 0;
+    for (intptr_t x = 0; x < pixels; x++) {
+        float levels[4];
+        for (int c = 0; c < 4; c++) levels[c] = (float)sums[x * 4 + c] * to_levels + 128.0f;
+        if (!write_pixel(levels, error_bound, out + x * 4)) unsure[count++] = (int32_t)x;
+    }
+    return count;
+}
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 

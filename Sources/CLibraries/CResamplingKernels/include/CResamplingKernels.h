@@ -55,4 +55,12 @@ void wi_vertical_bytes_avx2(const int16_t *ring, const intptr_t *slots, const in
 void wi_vertical_sums_avx2(const int16_t *ring, const intptr_t *slots, const int16_t *coefficients,
                            intptr_t count, intptr_t values, int32_t *sums);
 
+/// One output row of premultiplied RGBA vertical sums (`wi_vertical_sums_avx2`) to straight RGBA bytes:
+/// each sum times `to_levels` plus 128 is a premultiplied level, written as `writePixel` in
+/// FixedPointResampler+Kernels.swift writes it (the same Float operations in the same order). The pixels
+/// whose colour `error_bound` cannot keep within a level of the Float engine are not written; their
+/// indices go to `unsure`, and their count is returned. Portable C: runs on any CPU.
+intptr_t wi_unpremultiply_rgba(const int32_t *sums, intptr_t pixels, float to_levels, float error_bound,
+                               uint8_t *out, int32_t *unsure);
+
 #endif

@@ -71,17 +71,16 @@ extension FixedPointResampler {
             }
         }
         let toLevels = 1 / Float(1 << (bits + 7)), errorBound = self.errorBound, pixels = width
-        var unsure: [Int] = []
-        verticalSums.withUnsafeBufferPointer { sums in
+        var unsureIndices = [Int32](repeating: 0, count: pixels)
+        let count = verticalSums.withUnsafeBufferPointer { sums in
             output.withUnsafeMutableBufferPointer { out in
-                let sums = UnsafeRawPointer(sums.baseAddress!), out = out.baseAddress! + base
-                for x in 0..<pixels {
-                    let sum = sums.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Int32>.self)
-                    let levels = SIMD4<Float>(sum) * toLevels + SIMD4<Float>(repeating: 128)
-                    if !Self.writePixel(levels, errorBound: errorBound, into: out + x * 4) { unsure.append(x) }
+                unsureIndices.withUnsafeMutableBufferPointer { unsure in
+                    wi_unpremultiply_rgba(
+                        sums.baseAddress!, pixels, toLevels, errorBound, out.baseAddress! + base, unsure.baseAddress!)
                 }
             }
         }
+        let unsure = unsureIndices[0..<count].map { Int($0) }
         return unsure
     }
 }
