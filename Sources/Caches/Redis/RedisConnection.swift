@@ -147,6 +147,10 @@ struct RedisPipeline {
 
     init() {}
 
+    /// An empty pipeline with room for `capacity` bytes of commands (see ``getLength(prefix:key:)``), so
+    /// a single GET is built in one allocation rather than several as the bytes grow.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     init(_ commands: [[Data]]) {
         bytes.reserveCapacity(commands.reduce(0) { $0 + 16 + $1.reduce(0) { $0 + $1.count + 24 } })
         for command in commands { append(command) }
@@ -164,6 +168,12 @@ struct RedisPipeline {
     }
 
     private static let getArgument: [UInt8] = Array("$3\r\nGET\r\n".utf8)
+
+    /// Bytes of ``appendGET(prefix:key:)``'s command, or a little more: its fixed parts and two counts of
+    /// up to 20 digits each.
+    static func getLength(prefix: String, key: String) -> Int {
+        getArgument.count + prefix.utf8.count + key.utf8.count + 2 * (1 + 20 + 2) + 2
+    }
 
     /// `GET prefix+key`, written straight from the strings' UTF-8.
     mutating func appendGET(prefix: String, key: String) {
