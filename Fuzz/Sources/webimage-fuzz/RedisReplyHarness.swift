@@ -45,7 +45,10 @@ enum RedisReplyHarness {
         // pool is released before the replies, as a cache may be while its values live on.
         let pool = credis_block_pool_create(retainedPoolBytes)
         var replies = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: count)
-        let status = credis_exchange(context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, pool, count, &replies)
+        // A first value of about the longest length kept is received in place, so that path is fuzzed too.
+        var bulkHint = maxBulk
+        let status = credis_exchange(
+            context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, pool, &bulkHint, count, &replies)
         credis_block_pool_release(pool)
         if status == CREDIS_OK {
             for reply in replies { credis_free_reply(reply) }

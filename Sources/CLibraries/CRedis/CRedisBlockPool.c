@@ -101,6 +101,13 @@ void *credis_block_take(credis_block_pool *pool, size_t size, int *class_index) 
     return block;
 }
 
+size_t credis_block_capacity(int class_index, size_t requested) {
+    if (class_index < 0) return requested;
+    size_t size = class_size(class_index);
+    if (size > CREDIS_READ_BUFFER) size = CREDIS_READ_BUFFER > requested ? CREDIS_READ_BUFFER : requested;
+    return size;
+}
+
 void credis_block_give_back(credis_block_pool *pool, void *block, int class_index) {
     if (block == NULL) return;
     if (pool == NULL || class_index < 0) {

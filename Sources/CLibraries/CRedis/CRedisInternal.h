@@ -12,6 +12,14 @@
 /// brings past the bulk string being filled.
 #define CREDIS_READ_BUFFER (64 * 1024)
 
+/// Room in a first reply's block beyond the value expected: its `$<length>` line (at most 20 digits), the
+/// CRLF after the value, and a little of whatever follows.
+#define CREDIS_BULK_ROOM 64
+
+/// Smallest value received in place (see credis_read_replies): smaller ones are cheap to copy, and the
+/// pool hands out blocks from 2 KB.
+#define CREDIS_IN_PLACE_MIN 2048
+
 /// Receive buffer asked for each connection (SO_RCVBUF; the kernel doubles it for its bookkeeping):
 /// room for a 16-deep pipeline of 20 KB values and more.
 #define CREDIS_RECEIVE_BUFFER (512 * 1024)
@@ -27,14 +35,21 @@ credis_status credis_wait_ready(int fd, short events, int64_t deadline);
 /// replies read so far stay in `replies` for the caller to free, and the context's `err` and `errstr`
 /// say why. With `blocking_first_read` (a blocking socket whose SO_RCVTIMEO is at most the time to
 /// `deadline`, see credis_use_blocking_reads), the first receive sleeps in the kernel instead of
-/// polling; every other receive is non-blocking.
+/// polling; every other receive is non-blocking. `*bulk_hint` (may be NULL) is the length of the
+/// bulk string expected first: when `pool` is given and it is 2 KB to 64 KB, the first receive goes into
+/// a block of that size, and a first reply that fits stays there (no copy). It is set to the first
+/// reply's length when that reply is a bulk string.
 credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
-                                  credis_block_pool *pool, size_t count, redisReply **replies);
+                                  credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies);
 
 /// `size` bytes from a block of `pool` (CRedisBlockPool.c), or from malloc when `pool` is NULL or the
 /// size is outside its classes; `*class_index` records which, for credis_block_give_back. NULL when
 /// out of memory.
 void *credis_block_take(credis_block_pool *pool, size_t size, int *class_index);
+
+/// The usable bytes of a block from credis_block_take for `requested` bytes in class `class_index`: the
+/// class's size, at most CREDIS_READ_BUFFER (and `requested` for malloc'd memory).
+size_t credis_block_capacity(int class_index, size_t requested);
 
 /// Returns memory from credis_block_take: to the pool (or free, past its limit) or to malloc.
 void credis_block_give_back(credis_block_pool *pool, void *block, int class_index);

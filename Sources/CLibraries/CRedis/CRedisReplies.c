@@ -40,6 +40,13 @@ typedef struct {
     /// The last receive emptied the socket (it brought less than it had room for), so the next one polls
     /// first instead of failing with EAGAIN and then polling.
     int drained;
+    /// While the first reply is read: a pool block sized for the bulk string expected (see
+    /// credis_read_replies), which is `buffer` until then. NULL otherwise.
+    char *block;
+    int block_class;
+    /// The stack buffer the stream moves to once the first reply is read.
+    char *spare;
+    size_t spare_capacity;
 } reply_stream;
 
 static credis_status fail(reply_stream *stream, int err, const char *message) {
@@ -199,6 +206,8 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
 typedef struct {
     redisReply reply;
     credis_block_pool *pool;
+    /// The memory `reply.str` lies in (its start, or a few bytes before it for a string received in place).
+    char *block;
     int block_class;
 } stored_reply;
 
@@ -218,7 +227,8 @@ static credis_status new_string_reply(reply_stream *stream, int type, size_t len
     if (status != CREDIS_OK) return status;
     stored_reply *stored = (stored_reply *)*reply;
     stored->pool = stream->pool;
-    (*reply)->str = credis_block_take(stream->pool, length + 1, &stored->block_class);
+    stored->block = credis_block_take(stream->pool, length + 1, &stored->block_class);
+    (*reply)->str = stored->block;
     if ((*reply)->str == NULL) {
         free(stored);
         *reply = NULL;  // the caller frees what it finds in its reply slots
@@ -237,7 +247,61 @@ static credis_status make_text_reply(reply_stream *stream, int type, const char 
     return status;
 }
 
-static credis_status read_bulk(reply_stream *stream, long long length, redisReply **result) {
+/// Moves the unread bytes from the first reply's block to the stack buffer, which the stream reads into
+/// from then on, and gives the block back unless a reply took it.
+static void leave_block(reply_stream *stream, int block_taken) {
+    size_t unread = stream->end - stream->start;
+    memcpy(stream->spare, stream->buffer + stream->start, unread);
+    if (!block_taken) credis_block_give_back(stream->pool, stream->block, stream->block_class);
+    stream->block = NULL;
+    stream->buffer = stream->spare;
+    stream->capacity = stream->spare_capacity;
+    stream->start = 0;
+    stream->end = unread;
+}
+
+/// Whether the bulk string of `length` bytes starting at the stream's position can stay in the block it
+/// is being received into: the first reply, the whole string and its CRLF fit, and it fills at least half
+/// the block (a much smaller value gets a block of its own size, as any other reply).
+static int fits_block(const reply_stream *stream, int depth, long long length) {
+    if (stream->block == NULL || depth != 0 || length <= 0) return 0;
+    size_t room = stream->capacity - stream->start;
+    return (unsigned long long)length + 2 <= room && (size_t)length * 2 >= stream->capacity;
+}
+
+/// The first reply's string, received where it will stay: the rest of its bytes are read into the block
+/// after those already there, and the reply's string points into the block past the `$<length>` line.
+/// Saves copying the value out of a receive buffer.
+static credis_status read_bulk_in_block(reply_stream *stream, size_t length, redisReply **result) {
+    size_t needed = stream->start + length + 2;
+    while (stream->end < needed) {
+        struct iovec vector = { .iov_base = stream->buffer + stream->end, .iov_len = stream->capacity - stream->end };
+        size_t count = 0;
+        credis_status status = read_vectors(stream, &vector, 1, &count);
+        if (status != CREDIS_OK) return status;
+        stream->end += count;
+    }
+    char *string = stream->buffer + stream->start;
+    if (string[length] != '\r' || string[length + 1] != '\n') {
+        return fail(stream, REDIS_ERR_PROTOCOL, "bulk string not followed by CRLF");
+    }
+    redisReply *reply;
+    credis_status status = new_reply(stream, REDIS_REPLY_STRING, &reply);
+    if (status != CREDIS_OK) return status;
+    stored_reply *stored = (stored_reply *)reply;
+    stored->pool = stream->pool;
+    stored->block = stream->block;
+    stored->block_class = stream->block_class;
+    reply->str = string;
+    reply->len = length;
+    string[length] = 0;  // over the CR just checked
+    stream->start += length + 2;
+    leave_block(stream, 1);  // the reply owns the block now
+    *result = reply;
+    return CREDIS_OK;
+}
+
+static credis_status read_bulk(reply_stream *stream, long long length, int depth, redisReply **result) {
     if (length < 0) return fail(stream, REDIS_ERR_PROTOCOL, "bad bulk string length");
     // The second test only matters where size_t is 32 bits: room for the NUL must not wrap around.
     if ((unsigned long long)length > stream->max_bulk || (unsigned long long)length >= SIZE_MAX) {
@@ -247,6 +311,7 @@ static credis_status read_bulk(reply_stream *stream, long long length, redisRepl
         static const char message[] = "ERR value longer than the client's limit";
         return make_text_reply(stream, REDIS_REPLY_ERROR, message, sizeof message - 1, result);
     }
+    if (fits_block(stream, depth, length)) return read_bulk_in_block(stream, (size_t)length, result);
     redisReply *reply;
     credis_status status = new_string_reply(stream, REDIS_REPLY_STRING, (size_t)length, &reply);
     if (status != CREDIS_OK) return status;
@@ -305,23 +370,38 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
         status = new_reply(stream, REDIS_REPLY_INTEGER, result);
         if (status == CREDIS_OK) (*result)->integer = number;
         return status;
-    case '$': return read_bulk(stream, number, result);
+    case '$': return read_bulk(stream, number, depth, result);
     case '*': return read_array(stream, number, depth, result);
     default: return fail(stream, REDIS_ERR_PROTOCOL, "unknown reply type");
     }
 }
 
 credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
-                                  credis_block_pool *pool, size_t count, redisReply **replies) {
+                                  credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies) {
     char buffer[CREDIS_READ_BUFFER];
     // Right after the commands were sent nothing has come back yet: wait first (in the receive itself
     // when the socket blocks).
     reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk, .pool = pool,
                             .buffer = buffer, .capacity = sizeof buffer, .start = 0, .end = 0,
-                            .may_block = blocking_first_read != 0, .drained = 1 };
+                            .may_block = blocking_first_read != 0, .drained = 1, .block = NULL,
+                            .block_class = -1, .spare = buffer, .spare_capacity = sizeof buffer };
+    // The first reply is likely a value of the size the last exchange's first reply had (a GET of an
+    // image of similar size): receive into a block of that size plus its `$<length>` line, so the value
+    // stays where the kernel wrote it instead of being copied out of the stack buffer.
+    size_t hint = bulk_hint != NULL ? *bulk_hint : 0;
+    if (pool != NULL && count > 0 && hint >= CREDIS_IN_PLACE_MIN && hint <= CREDIS_READ_BUFFER - CREDIS_BULK_ROOM) {
+        size_t size = hint + CREDIS_BULK_ROOM;
+        char *block = credis_block_take(pool, size, &stream.block_class);
+        if (block != NULL) {
+            stream.block = stream.buffer = block;
+            stream.capacity = credis_block_capacity(stream.block_class, size);
+        }
+    }
     for (size_t i = 0; i < count; i++) {
         credis_status status = read_reply(&stream, 0, &replies[i]);
+        if (stream.block != NULL) leave_block(&stream, 0);
         if (status != CREDIS_OK) return status;
+        if (i == 0 && bulk_hint != NULL && replies[0]->type == REDIS_REPLY_STRING) *bulk_hint = replies[0]->len;
     }
     // Bytes past the last reply mean the stream and the commands disagree.
     if (stream.end != stream.start) return fail(&stream, REDIS_ERR_PROTOCOL, "bytes after the last reply");
@@ -335,7 +415,7 @@ void credis_free_reply(redisReply *reply) {
         free(reply->element);
     } else {
         stored_reply *stored = (stored_reply *)reply;
-        credis_block_give_back(stored->pool, reply->str, stored->block_class);
+        credis_block_give_back(stored->pool, stored->block, stored->block_class);
     }
     free(reply);
 }

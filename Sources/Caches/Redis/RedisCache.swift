@@ -34,6 +34,9 @@ public final class RedisCache: ExpiringDataStorage {
     /// The extended data of entries just read by ``data(forKey:)``, so the ``extendedData(forKey:)`` that
     /// `WebImageCache` asks next costs no second round trip. Guards a small map; each entry is used once.
     private let justRead = Locked(RecentExtendedData())
+    /// ``RedisCacheConfiguration/keyPrefix``, built once (it is interpolated from the namespace and
+    /// version each time it is read, and every GET needs it).
+    private let keyPrefix: String
 
     /// A cache over `configuration`'s nodes. Connections open on first use.
     /// - Parameters:
@@ -48,6 +51,7 @@ public final class RedisCache: ExpiringDataStorage {
     ) {
         self.configuration = configuration
         self.logger = logger
+        keyPrefix = configuration.keyPrefix
         let recorder = RedisStatisticsRecorder(logger: logger)
         // One reply memory for every node's connections; the pools keep it alive.
         let replyMemory = RedisReplyMemory(retainedLimit: configuration.retainedReplyMemory)
@@ -75,7 +79,7 @@ public final class RedisCache: ExpiringDataStorage {
     public var statistics: RedisCacheStatistics { recorder.snapshot }
 
     /// The Redis key of `key`: ``RedisCacheConfiguration/keyPrefix`` followed by the key.
-    public func redisKey(forKey key: String) -> String { configuration.keyPrefix + key }
+    public func redisKey(forKey key: String) -> String { keyPrefix + key }
 
     /// The node that holds `key`: an index into ``RedisCacheConfiguration/nodes``.
     public func nodeIndex(forKey key: String) -> Int {
@@ -97,8 +101,8 @@ public final class RedisCache: ExpiringDataStorage {
 
     /// The bytes and extended data for `key`; nil on a miss or any failure.
     public func entry(forKey key: String) -> RedisCacheEntry? {
-        var pipeline = RedisPipeline()
-        pipeline.appendGET(prefix: configuration.keyPrefix, key: key)
+        var pipeline = RedisPipeline(capacity: RedisPipeline.getLength(prefix: keyPrefix, key: key))
+        pipeline.appendGET(prefix: keyPrefix, key: key)
         let entry = accept(pools[nodeIndex(forKey: key)].run(pipeline)?.first, key: key)
         if entry != nil { recorder.count(\.hits) }
         return entry
@@ -112,7 +116,7 @@ public final class RedisCache: ExpiringDataStorage {
         var seen = Set<String>(minimumCapacity: keys.count)
         for key in keys where seen.insert(key).inserted {
             let node = nodeIndex(forKey: key)
-            pipelines[node].appendGET(prefix: configuration.keyPrefix, key: key)
+            pipelines[node].appendGET(prefix: keyPrefix, key: key)
             keysByNode[node].append(key)
         }
         var found = [String: RedisCacheEntry](minimumCapacity: seen.count)
@@ -286,7 +290,7 @@ public final class RedisCache: ExpiringDataStorage {
 
     /// Calls `body` with each batch of this namespace's keys on `pool`, until the scan ends or fails.
     private func scanKeys(on pool: RedisNodePool, _ body: ([Data]) -> Void) {
-        let pattern = Self.globEscaped(configuration.keyPrefix) + "*"
+        let pattern = Self.globEscaped(keyPrefix) + "*"
         var cursor = "0"
         repeat {
             guard

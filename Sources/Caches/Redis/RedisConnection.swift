@@ -31,6 +31,10 @@ final class RedisConnection: @unchecked Sendable {
     private let maxBulkLength: Int
     /// Where large reply strings are placed; nil for malloc.
     private let replyMemory: RedisReplyMemory?
+    /// The length of the last exchange's first reply when it was a string: the value size the next
+    /// exchange's first receive is sized for (`credis_exchange` receives a value of about that size in
+    /// place). Only the one caller that holds this connection reads or writes it.
+    private var bulkHint = 0
     /// Whether the socket blocks in the first receive of each exchange (`credis_use_blocking_reads`
     /// succeeded); when false, every wait is a poll().
     let blockingReads: Bool
@@ -96,27 +100,28 @@ final class RedisConnection: @unchecked Sendable {
             bytes.withMemoryRebound(to: CChar.self) { credis_append_formatted(context, $0.baseAddress, $0.count) }
         }
         guard queued == 0 else { throw .io("cannot queue a command") }
-        var raw = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: pipeline.count)
-        let status = raw.withUnsafeMutableBufferPointer { buffer in
-            credis_exchange(
-                context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, buffer.count,
-                buffer.baseAddress)
-        }
-        switch status {
-        case CREDIS_OK: break
-        case CREDIS_TIMEOUT: throw .timeout
-        case CREDIS_PROTOCOL_ERROR: throw .io(context.pointee.err != 0 ? errorText : "protocol error")
-        default: throw .io(context.pointee.err != 0 ? errorText : "I/O error")
-        }
-        // Each reply is owned by this loop from here: a string reply moves into a `RedisReplyBytes` (which
-        // frees it); anything else is copied into Swift and freed here.
-        return raw.map { reply in
-            guard let reply else { return .null }
-            if reply.pointee.type == REDIS_REPLY_STRING, reply.pointee.str != nil, reply.pointee.len > 0 {
-                return .buffer(RedisReplyBytes(taking: reply))
+        // The reply pointers live on the stack for the exchange: no array per call.
+        return try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<redisReply>?.self, capacity: pipeline.count) {
+            raw throws(RedisFailure) in
+            let status = credis_exchange(
+                context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, &bulkHint, raw.count,
+                raw.baseAddress)
+            switch status {
+            case CREDIS_OK: break
+            case CREDIS_TIMEOUT: throw .timeout
+            case CREDIS_PROTOCOL_ERROR: throw .io(context.pointee.err != 0 ? errorText : "protocol error")
+            default: throw .io(context.pointee.err != 0 ? errorText : "I/O error")
             }
-            defer { credis_free_reply(reply) }
-            return RedisReply(copying: reply)
+            // Each reply is owned by this loop from here: a string reply moves into a `RedisReplyBytes` (which
+            // frees it); anything else is copied into Swift and freed here.
+            return raw.map { reply in
+                guard let reply else { return .null }
+                if reply.pointee.type == REDIS_REPLY_STRING, reply.pointee.str != nil, reply.pointee.len > 0 {
+                    return .buffer(RedisReplyBytes(taking: reply))
+                }
+                defer { credis_free_reply(reply) }
+                return RedisReply(copying: reply)
+            }
         }
     }
 
@@ -142,6 +147,10 @@ struct RedisPipeline {
 
     init() {}
 
+    /// An empty pipeline with room for `capacity` bytes of commands (see ``getLength(prefix:key:)``), so
+    /// a single GET is built in one allocation rather than several as the bytes grow.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     init(_ commands: [[Data]]) {
         bytes.reserveCapacity(commands.reduce(0) { $0 + 16 + $1.reduce(0) { $0 + $1.count + 24 } })
         for command in commands { append(command) }
@@ -159,6 +168,12 @@ struct RedisPipeline {
     }
 
     private static let getArgument: [UInt8] = Array("$3\r\nGET\r\n".utf8)
+
+    /// Bytes of ``appendGET(prefix:key:)``'s command, or a little more: its fixed parts and two counts of
+    /// up to 20 digits each.
+    static func getLength(prefix: String, key: String) -> Int {
+        getArgument.count + prefix.utf8.count + key.utf8.count + 2 * (1 + 20 + 2) + 2
+    }
 
     /// `GET prefix+key`, written straight from the strings' UTF-8.
     mutating func appendGET(prefix: String, key: String) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import WebImageCore
 
 /// The connections to one node: at most ``RedisCacheConfiguration/connectionsPerNode`` open and in use,
@@ -25,6 +26,10 @@ final class RedisNodePool: Sendable {
     }
     /// Guards the idle connections and the backoff; never held during I/O.
     private let state = Locked(State())
+    /// Whether `State.downUntil` is set, so a call to a node that is up (nearly all of them) checks the
+    /// backoff without taking the lock. Written under the lock together with `downUntil`; a stale read
+    /// only costs one lock-and-clock check, or one call tried at the instant a backoff starts.
+    private let mayBeDown = Atomic<Bool>(false)
 
     /// Where this node's connections place large reply strings (shared by the cache's nodes).
     private let replyMemory: RedisReplyMemory
@@ -42,7 +47,8 @@ final class RedisNodePool: Sendable {
 
     /// Whether the node is waiting out a backoff.
     var isDown: Bool {
-        state.withLock { state in state.downUntil.map { ContinuousClock.now < $0 } ?? false }
+        guard mayBeDown.load(ordering: .relaxed) else { return false }
+        return state.withLock { state in state.downUntil.map { ContinuousClock.now < $0 } ?? false }
     }
 
     /// Runs `commands` as one pipeline on a connection of this node; nil (and a counter) on any failure.
@@ -97,6 +103,7 @@ final class RedisNodePool: Sendable {
             state.withLock { state in
                 state.consecutiveFailures = 0
                 state.downUntil = nil
+                mayBeDown.store(false, ordering: .relaxed)
             }
             recorder.count(\.connectionsOpened)
             return connection
@@ -107,6 +114,7 @@ final class RedisNodePool: Sendable {
                     configuration.reconnectBackoffInitial * (1 << exponent), configuration.reconnectBackoffMax)
                 state.consecutiveFailures += 1
                 state.downUntil = ContinuousClock.now + delay
+                mayBeDown.store(true, ordering: .relaxed)
                 return delay
             }
             recorder.count(

@@ -60,11 +60,14 @@ size_t credis_block_pool_retained(credis_block_pool *pool);
 /// within `read_timeout_ms`. A bulk string longer than `max_bulk` bytes is skipped and becomes an error
 /// reply, so a server cannot make the client allocate without bound. Replies are read by this library's
 /// own RESP2 parser straight from the socket (hiredis's reader copies each value twice); strings of
-/// 2 KB or longer are placed in blocks of `pool` when it is not NULL. Free replies with
-/// credis_free_reply. On anything but CREDIS_OK every reply already read is freed and `replies` holds
-/// NULLs: the connection is then in an unknown state and must be freed.
+/// 2 KB or longer are placed in blocks of `pool` when it is not NULL. `bulk_hint` (may be NULL) carries
+/// the length of the last exchange's first reply from one exchange to the next on this context: the
+/// first reply, when a bulk string of about that length (2 to 64 KB), is received straight into its
+/// block and never copied. Free replies with credis_free_reply. On anything but CREDIS_OK every reply
+/// already read is freed and `replies` holds NULLs: the connection is then in an unknown state and must
+/// be freed.
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
-                              credis_block_pool *pool, size_t count, redisReply **replies);
+                              credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies);
 
 /// Frees a reply from credis_exchange (and its elements or string; a pooled string goes back to its
 /// pool). NULL is ignored.
