@@ -187,29 +187,77 @@ static inline AVX2 __m128i pair_sum(const int16_t *even, const int16_t *odd, con
     return sum;
 }
 
+// As `pair_sum` for two outputs at once, `a` in the low 128 bits of the result and `b` in the high: two
+// independent chains of sums, and one reduction for both.
+static inline AVX2 __m256i pair_sums2(const int16_t *even, const int16_t *odd, const int32_t *ca, const int32_t *cb,
+                                      intptr_t first_a, intptr_t first_b, intptr_t taps) {
+    const int16_t *pa = ((first_a & 1) ? odd : even) + (first_a >> 1) * 8;
+    const int16_t *pb = ((first_b & 1) ? odd : even) + (first_b >> 1) * 8;
+    __m256i acc_a = _mm256_setzero_si256(), acc_b = _mm256_setzero_si256();
+    intptr_t t = 0;
+    for (; t + 4 <= taps; t += 4) {
+        acc_a = _mm256_add_epi32(acc_a, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(pa + t * 4)),
+                                                          _mm256_loadu_si256((const __m256i *)(ca + t * 2))));
+        acc_b = _mm256_add_epi32(acc_b, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(pb + t * 4)),
+                                                          _mm256_loadu_si256((const __m256i *)(cb + t * 2))));
+    }
+    __m256i sums = _mm256_add_epi32(_mm256_permute2x128_si256(acc_a, acc_b, 0x20),
+                                    _mm256_permute2x128_si256(acc_a, acc_b, 0x31));
+    if (t < taps) {
+        __m128i last_a = _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(pa + t * 4)),
+                                        _mm_loadu_si128((const __m128i *)(ca + t * 2)));
+        __m128i last_b = _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(pb + t * 4)),
+                                        _mm_loadu_si128((const __m128i *)(cb + t * 2)));
+        sums = _mm256_add_epi32(sums, _mm256_set_m128i(last_b, last_a));
+    }
+    return sums;
+}
+
 AVX2 void wi_horizontal_rgb_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
                                  const intptr_t *first, intptr_t taps, intptr_t width, int32_t shift, int32_t offset,
                                  int16_t *out) {
-    const __m128i bias = _mm_set1_epi32(1 << (shift - 1)), add = _mm_set1_epi32(offset);
-    const __m128i count = _mm_cvtsi32_si128(shift), low = _mm_setr_epi8(LOW_HALVES);
-    for (intptr_t x = 0; x < width; x++) {
+    const __m256i bias = _mm256_set1_epi32(1 << (shift - 1)), add = _mm256_set1_epi32(offset);
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    const __m256i low = _mm256_setr_epi8(LOW_HALVES, LOW_HALVES);
+    intptr_t x = 0;
+    for (; x + 2 <= width; x += 2) {
+        const int32_t *c = coefficients + x * taps * 2;
+        __m256i sums = pair_sums2(even, odd, c, c + taps * 2, first[x], first[x + 1], taps);
+        __m256i value = _mm256_shuffle_epi8(
+            _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(sums, bias), count), add), low);
+        // Pixel x first: x + 1 overwrites its unused fourth lane.
+        _mm_storel_epi64((__m128i *)(out + x * 3), _mm256_castsi256_si128(value));
+        _mm_storel_epi64((__m128i *)(out + (x + 1) * 3), _mm256_extracti128_si256(value, 1));
+    }
+    if (x < width) {
         __m128i sum = pair_sum(even, odd, coefficients + x * taps * 2, first[x], taps);
-        __m128i value = _mm_add_epi32(_mm_sra_epi32(_mm_add_epi32(sum, bias), count), add);
-        _mm_storel_epi64((__m128i *)(out + x * 3), _mm_shuffle_epi8(value, low));
+        __m128i value = _mm_add_epi32(_mm_sra_epi32(_mm_add_epi32(sum, _mm256_castsi256_si128(bias)), count),
+                                      _mm256_castsi256_si128(add));
+        _mm_storel_epi64((__m128i *)(out + x * 3), _mm_shuffle_epi8(value, _mm256_castsi256_si128(low)));
     }
 }
 
 AVX2 void wi_horizontal_rgba_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
                                   const intptr_t *first, intptr_t taps, intptr_t width, float scale, float centre,
                                   int16_t *out) {
-    const __m128 by = _mm_set1_ps(scale), plus = _mm_set1_ps(centre), magic = _mm_set1_ps(12582912.0f);
-    const __m128i low = _mm_setr_epi8(LOW_HALVES);
-    for (intptr_t x = 0; x < width; x++) {
+    const __m256 by = _mm256_set1_ps(scale), plus = _mm256_set1_ps(centre), magic = _mm256_set1_ps(12582912.0f);
+    const __m256i low = _mm256_setr_epi8(LOW_HALVES, LOW_HALVES);
+    intptr_t x = 0;
+    // Separate multiply and add (no fused multiply-add), as the Swift kernel rounds.
+    for (; x + 2 <= width; x += 2) {
+        const int32_t *c = coefficients + x * taps * 2;
+        __m256i sums = pair_sums2(even, odd, c, c + taps * 2, first[x], first[x + 1], taps);
+        __m256 value = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(sums), by), plus);
+        __m256i rounded = _mm256_shuffle_epi8(_mm256_castps_si256(_mm256_add_ps(value, magic)), low);
+        _mm_storel_epi64((__m128i *)(out + x * 4), _mm256_castsi256_si128(rounded));
+        _mm_storel_epi64((__m128i *)(out + (x + 1) * 4), _mm256_extracti128_si256(rounded, 1));
+    }
+    if (x < width) {
         __m128i sum = pair_sum(even, odd, coefficients + x * taps * 2, first[x], taps);
-        // Separate multiply and add (no fused multiply-add), as the Swift kernel rounds.
-        __m128 value = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(sum), by), plus);
-        __m128i rounded = _mm_castps_si128(_mm_add_ps(value, magic));
-        _mm_storel_epi64((__m128i *)(out + x * 4), _mm_shuffle_epi8(rounded, low));
+        __m128 value = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(sum), _mm256_castps256_ps128(by)),
+                                  _mm256_castps256_ps128(plus));
+        __m128i rounded = _mm_castps_si128(_mm_add_ps(value, _mm256_castps256_ps128(magic)));
+        _mm_storel_epi64((__m128i *)(out + x * 4), _mm_shuffle_epi8(rounded, _mm256_castsi256_si128(low)));
     }
 }
 
