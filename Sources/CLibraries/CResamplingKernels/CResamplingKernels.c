@@ -45,10 +45,18 @@ static int write_pixel(const float p[4], float e, uint8_t *out) {
     return 1;
 }
 
+#if defined(__x86_64__)
+static intptr_t unpremultiply_rgba_avx2(const int32_t *sums, intptr_t pixels, float to_levels, float error_bound,
+                                        uint8_t *out, int32_t *unsure, intptr_t *done);
+#endif
+
 intptr_t wi_unpremultiply_rgba(const int32_t *sums, intptr_t pixels, float to_levels, float error_bound,
-                               uint8_t *out, int32_t *unsure) {
-    intptr_t count = 0;
-    for (intptr_t x = 0; x < pixels; x++) {
+                               int avx2, uint8_t *out, int32_t *unsure) {
+    intptr_t count = 0, x = 0;
+#if defined(__x86_64__)
+    if (avx2) count = unpremultiply_rgba_avx2(sums, pixels, to_levels, error_bound, out, unsure, &x);
+#endif
+    for (; x < pixels; x++) {
         float levels[4];
         for (int c = 0; c < 4; c++) levels[c] = (float)sums[x * 4 + c] * to_levels + 128.0f;
         if (!write_pixel(levels, error_bound, out + x * 4)) unsure[count++] = (int32_t)x;
@@ -324,6 +332,56 @@ AVX2 void wi_vertical_sums_avx2(const int16_t *ring, const intptr_t *slots, cons
         _mm256_storeu_si256((__m256i *)(sums + i + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
     }
     for (; i < values; i++) sums[i] = vertical_sum1(ring, slots, coefficients, count, i, 0);
+}
+
+// `swift_min` and `swift_max` on eight lanes.
+static inline AVX2 __m256 swift_min8(__m256 x, __m256 y) { return _mm256_blendv_ps(x, y, _mm256_cmp_ps(y, x, _CMP_LT_OQ)); }
+static inline AVX2 __m256 swift_max8(__m256 x, __m256 y) { return _mm256_blendv_ps(x, y, _mm256_cmp_ps(y, x, _CMP_GE_OQ)); }
+
+// `write_pixel` for two pixels per 256-bit vector (r0 g0 b0 a0 r1 g1 b1 a1), every lane computed with the
+// same operations in the same order, then each pixel written or left as `write_pixel` decides. Lanes of
+// a pixel that takes the other branch may divide by zero; their results are never used.
+static AVX2 intptr_t unpremultiply_rgba_avx2(const int32_t *sums, intptr_t pixels, float to_levels,
+                                             float error_bound, uint8_t *out, int32_t *unsure, intptr_t *done) {
+    const __m256 e = _mm256_set1_ps(error_bound), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 full = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f), limit = _mm256_set1_ps(0.99f);
+    const __m256 scale = _mm256_set1_ps(to_levels), mid = _mm256_set1_ps(128.0f);
+    const __m256 check_above = _mm256_set1_ps(0.5f + error_bound), unsure_above = _mm256_set1_ps(0.5f - error_bound);
+    const __m256i bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                           0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    intptr_t count = 0, x = 0;
+    for (; x + 2 <= pixels; x += 2) {
+        __m256 p = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(sums + x * 4))),
+                                               scale), mid);
+        __m256 alpha = _mm256_shuffle_ps(p, p, _MM_SHUFFLE(3, 3, 3, 3));
+        __m256 a_low = swift_min8(_mm256_sub_ps(alpha, e), full), a_high = swift_min8(_mm256_add_ps(alpha, e), full);
+        __m256 c_low = _mm256_sub_ps(p, e), c_high = _mm256_add_ps(p, e);
+        __m256 low = _mm256_div_ps(c_low, _mm256_blendv_ps(a_low, a_high, _mm256_cmp_ps(c_low, zero, _CMP_GE_OQ)));
+        __m256 high = _mm256_div_ps(c_high, _mm256_blendv_ps(a_high, a_low, _mm256_cmp_ps(c_high, zero, _CMP_GE_OQ)));
+        __m256 width = _mm256_sub_ps(swift_min8(swift_max8(high, zero), one), swift_min8(swift_max8(low, zero), one));
+        int wide = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(width, full), limit, _CMP_GE_OQ));
+        int checked = _mm256_movemask_ps(_mm256_cmp_ps(alpha, check_above, _CMP_GE_OQ));
+        int doubtful = _mm256_movemask_ps(_mm256_cmp_ps(alpha, unsure_above, _CMP_GT_OQ));
+        // The pixel's value, as write_pixel writes it once it is sure.
+        __m256 clamped = swift_min8(full, swift_max8(zero, alpha));
+        __m256 positive = _mm256_cmp_ps(clamped, zero, _CMP_GT_OQ);
+        __m256 colour = _mm256_and_ps(_mm256_mul_ps(p, _mm256_div_ps(full, clamped)), positive);
+        __m256 value = _mm256_blend_ps(colour, clamped, 0x88);
+        __m256i rounded = _mm256_cvttps_epi32(_mm256_add_ps(swift_min8(full, swift_max8(zero, value)), half));
+        __m256i packed = _mm256_shuffle_epi8(rounded, bytes);
+        uint32_t written[2] = {(uint32_t)_mm256_extract_epi32(packed, 0), (uint32_t)_mm256_extract_epi32(packed, 4)};
+        for (int k = 0; k < 2; k++) {
+            int lanes = 4 * k;
+            int is_unsure = ((checked >> (lanes + 3)) & 1) ? ((wide >> lanes) & 7) != 0 : ((doubtful >> (lanes + 3)) & 1);
+            if (is_unsure) {
+                unsure[count++] = (int32_t)(x + k);
+            } else {
+                memcpy(out + (x + k) * 4, &written[k], 4);
+            }
+        }
+    }
+    *done = x;
+    return count;
 }
 
 #else

@@ -59,8 +59,9 @@ void wi_vertical_sums_avx2(const int16_t *ring, const intptr_t *slots, const int
 /// each sum times `to_levels` plus 128 is a premultiplied level, written as `writePixel` in
 /// FixedPointResampler+Kernels.swift writes it (the same Float operations in the same order). The pixels
 /// whose colour `error_bound` cannot keep within a level of the Float engine are not written; their
-/// indices go to `unsure`, and their count is returned. Portable C: runs on any CPU.
+/// indices go to `unsure`, and their count is returned. `avx2` (only where `wi_resampling_has_avx2()`):
+/// two pixels per AVX2 vector, the same results; otherwise portable C.
 intptr_t wi_unpremultiply_rgba(const int32_t *sums, intptr_t pixels, float to_levels, float error_bound,
-                               uint8_t *out, int32_t *unsure);
+                               int avx2, uint8_t *out, int32_t *unsure);
 
 #endif

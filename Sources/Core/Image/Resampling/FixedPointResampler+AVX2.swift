@@ -76,7 +76,8 @@ extension FixedPointResampler {
             output.withUnsafeMutableBufferPointer { out in
                 unsureIndices.withUnsafeMutableBufferPointer { unsure in
                     wi_unpremultiply_rgba(
-                        sums.baseAddress!, pixels, toLevels, errorBound, out.baseAddress! + base, unsure.baseAddress!)
+                        sums.baseAddress!, pixels, toLevels, errorBound, 1, out.baseAddress! + base, unsure.baseAddress!
+                    )
                 }
             }
         }
