@@ -19,7 +19,7 @@ import WebImageTestSupport
     }
 
     @Test func aServerThatNeverAnswersEndsInTheReadTimeout() throws {
-        let server = try ScriptedRedisServer(reply: Data(), holdOpen: true)
+        let server = try SteppedRedisServer(answers: [[Data()]], holdOpen: true)
         let connection = try RedisReplyReaderTests.connection(server.port, readTimeout: 200)
         #expect(connection.blockingReads)
         let start = ContinuousClock.now
@@ -33,7 +33,8 @@ import WebImageTestSupport
 
     @Test func aServerThatStopsMidPipelineEndsInTheReadTimeout() throws {
         // The first reply whole, the second cut inside its value, the third never sent.
-        let server = try ScriptedRedisServer(reply: Data("$-1\r\n$20000\r\nthe start of a value".utf8), holdOpen: true)
+        let server = try SteppedRedisServer(
+            answers: [[Data("$-1\r\n$20000\r\nthe start of a value".utf8)]], holdOpen: true)
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
         configuration.connectTimeout = .milliseconds(5000)
         configuration.readTimeout = .milliseconds(200)

@@ -78,13 +78,13 @@ import WebImageTestSupport
     @Test(arguments: brokenReplies.indices)
     func brokenRepliesAreTypedFailures(case index: Int) throws {
         let (name, bytes, failure) = Self.brokenReplies[index]
-        let server = try ScriptedRedisServer(reply: bytes)
+        let server = try SteppedRedisServer(answers: [[bytes]])
         let connection = try Self.connection(server.port)
         #expect(throws: failure, "\(name)") { try connection.run([RedisCommand.make(["GET", "k"])]) }
     }
 
     @Test func aServerThatSendsHalfAReplyTimesOut() throws {
-        let server = try ScriptedRedisServer(reply: Data("$20000\r\nabc".utf8), holdOpen: true)
+        let server = try SteppedRedisServer(answers: [[Data("$20000\r\nabc".utf8)]], holdOpen: true)
         let connection = try Self.connection(server.port, readTimeout: 200)
         let start = ContinuousClock.now
         #expect(throws: RedisFailure.timeout) { try connection.run([RedisCommand.make(["GET", "k"])]) }
@@ -92,7 +92,7 @@ import WebImageTestSupport
     }
 
     @Test func aCacheOverABrokenServerMisses() throws {
-        let server = try ScriptedRedisServer(reply: Data("$3\r\nabcdef\r\n".utf8))
+        let server = try SteppedRedisServer(answers: [[Data("$3\r\nabcdef\r\n".utf8)]])
         var configuration = try RedisCacheConfiguration(nodes: [RedisEndpoint(host: "127.0.0.1", port: server.port)])
         // the broken reply comes at once; the timeout only has to not win
         configuration.readTimeout = .milliseconds(5000)
@@ -100,28 +100,4 @@ import WebImageTestSupport
         #expect(try cache.data(forKey: "k") == nil)
         #expect(cache.statistics.misses == 1 && cache.statistics.commandFailures == 1)
     }
-}
-
-/// A loopback TCP server that accepts one connection, waits for the client's first bytes, answers with a
-/// fixed reply and then closes (or keeps the connection open without sending more).
-final class ScriptedRedisServer: Sendable {
-    let port: Int
-    private let listener: Int32
-
-    init(reply: Data, holdOpen: Bool = false) throws {
-        let (listener, port) = try LoopbackSocket.listening(backlog: 4)
-        self.port = Int(port)
-        self.listener = listener
-        Thread {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            _ = recv(client, &buffer, buffer.count, 0)
-            reply.withUnsafeBytes { _ = send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if holdOpen { Thread.sleep(forTimeInterval: 3) }
-            close(client)
-        }.start()
-    }
-
-    deinit { close(listener) }
 }
