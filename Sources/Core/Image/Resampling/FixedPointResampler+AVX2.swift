@@ -2,8 +2,9 @@ import CResamplingKernels
 
 // The fixed-point engine's passes on the AVX2 kernels (the `CResamplingKernels` target), for CPUs that
 // have them: the same integer sums as the Swift kernels in FixedPointResampler+Kernels.swift, so the
-// same bytes. The Swift side keeps what is not a long loop of multiply-adds: the RGBA unpremultiply
-// and its low-alpha check.
+// same bytes. The RGBA unpremultiply and its low-alpha check are C too (`wi_unpremultiply_rgba`, the
+// Swift `writePixel`'s Float operations in its order); the Float recomputation of the unsure pixels
+// stays in Swift.
 
 extension FixedPointResampler {
     /// The widened row filtered horizontally into the ring row at `slot`.

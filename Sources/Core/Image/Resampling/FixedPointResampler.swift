@@ -69,7 +69,7 @@ struct FixedPointResampler {
     /// Whether the AVX2 kernels (the `CResamplingKernels` target) run instead of the Swift ones: the same
     /// integer sums, so the same bytes, in wider vectors with `vpmaddwd`.
     let usesAVX2: Bool
-    /// RGBA with AVX2 only: one output row's vertical sums, which the Swift side unpremultiplies.
+    /// RGBA with AVX2 only: one output row's vertical sums, which `wi_unpremultiply_rgba` turns into bytes.
     var verticalSums: [Int32]
     /// RGB and RGBA with AVX2 only: the widened row as pairs of neighbouring pixels (see
     /// `wi_pair_pixels_avx2`), the pairs that start at even pixels, then those that start at odd ones.
