@@ -90,7 +90,8 @@ products += [
 targets += [
     // libpng with a C shim: its progressive reader runs behind a setjmp inside the shim, so no longjmp
     // crosses a Swift frame. Encoding uses libpng's simplified API, which keeps its setjmp internal.
-    .target(name: "CPNG", path: "Sources/CLibraries/CPNG", linkerSettings: [.linkedLibrary("png16")]),
+    .target(
+        name: "CPNG", path: "Sources/CLibraries/CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
     .target(
         name: "WebImagePNGCoder", dependencies: ["WebImageCore", "CPNG"], path: "Sources/Coders/PNG",
         swiftSettings: swiftSettings),

@@ -4,10 +4,12 @@
 set -euo pipefail
 
 packages=(pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libwebp-dev libgif-dev libcurl4-openssl-dev libssl-dev)
+# The PNG reader inflates image data with zlib itself.
+packages+=(zlib1g-dev)
 # Transformers: pixman rotates by arbitrary angles.
 packages+=(libpixman-1-dev)
-# Tests only: openssl makes the HTTPS tests' certificates, nghttpd is their HTTP/2 server, zlib1g-dev gzips bodies.
-packages+=(openssl nghttp2-server zlib1g-dev)
+# Tests only: openssl makes the HTTPS tests' certificates, nghttpd is their HTTP/2 server (the tests gzip bodies with zlib).
+packages+=(openssl nghttp2-server)
 # Colour management: Little CMS 2 (WebImageColorManagement); jpgicc is icc-bench's peer.
 packages+=(liblcms2-dev liblcms2-utils)
 # AVIF, HEIF and JPEG XL coders; the tests compare with avifenc/avifdec, heif-enc/heif-convert, cjxl/djxl.

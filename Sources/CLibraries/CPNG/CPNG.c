@@ -1,27 +1,9 @@
 // libpng's progressive reader behind setjmp: libpng's error handler longjmps only to the setjmp in
 // cpng_reader_feed, inside this file.
-#include "CPNG.h"
-#include <setjmp.h>
+#include "CPNGReader.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct cpng_reader {
-    png_structp png;
-    png_infop info;
-    jmp_buf jump;
-    long long max_pixels;
-    cpng_state state;
-    cpng_stream_decision decide;
-    cpng_row_sink sink;
-    void *sink_context;
-    cpng_stop_check stop;
-    void *stop_context;
-    int rows_since_check;
-    int expand_gamma_gray; // gray with gAMA (no sRGB, no iCCP) decodes as RGB (cpng_reader_expand_gamma_gray)
-    int defer_pixels;   // on_info leaves `pixels` NULL: the caller lends a buffer with cpng_reader_use_pixels
-    int borrowed;       // `pixels` belongs to the caller: never freed here
-};
 
 static void on_error(png_structp png, png_const_charp message) {
     cpng_reader *r = (cpng_reader *)png_get_error_ptr(png);
@@ -126,8 +108,11 @@ static void on_info(png_structp png, png_infop info) {
         && !r->state.has_srgb && !r->state.icc;
     if (color == PNG_COLOR_TYPE_GRAY_ALPHA || (color == PNG_COLOR_TYPE_GRAY && has_trns) || gamma_gray) png_set_gray_to_rgb(png);
     png_set_interlace_handling(png);
+    int stored_channels = color == PNG_COLOR_TYPE_GRAY ? 1 : color == PNG_COLOR_TYPE_RGB ? 3
+        : color == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 0;
     png_read_update_info(png, info);
     int channels = png_get_channels(png, info);
+    r->untransformed = depth == 8 && interlace == PNG_INTERLACE_NONE && !has_trns && stored_channels == channels;
     r->state.streaming = r->sink && interlace == PNG_INTERLACE_NONE
         && r->decide(r->sink_context, (int)w, (int)h, channels);
     size_t bytes = (size_t)w * (r->state.streaming ? 1 : h) * (size_t)channels;

@@ -6,6 +6,11 @@ extension PNGIncrementalDecoder {
     /// Decodes a whole file held in memory, writing rows straight into the array the image keeps: the
     /// reader is fed up to the first `IDAT` header (which reads the header and sets up the transforms),
     /// then lent that array for the image data. A full decode so holds one copy of the pixels, not two.
+    ///
+    /// Files that need none of libpng's transforms skip its row loop (`cpng_reader_decode_image_data`:
+    /// zlib and a whole-pixel filter reconstruction, several times faster for photos). Any surprise in
+    /// their image data makes the decode start over with libpng alone (`directImageData` false), so
+    /// damaged files behave exactly as before.
     func decodeComplete(_ data: Data) throws(ImageError) -> Image {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
         // One clock for the whole call, checked between rows.
@@ -17,18 +22,33 @@ extension PNGIncrementalDecoder {
         let state = self.state
         guard state.header_done != 0, state.streaming == 0, state.pixels == nil else {
             // No header yet (the error comes at the end), or a streamed thumbnail: the plain path.
-            try feed(data.dropFirst(split))
+            switch try decodeImageDataDirectly(data, split: split) {
+            case .decoded: break
+            case .declined: try feed(data.dropFirst(split))
+            case .retry: return try PNGIncrementalDecoder(options: options, directImageData: false).decodeComplete(data)
+            }
             return try finish()
         }
         let width = Int(state.width), height = Int(state.height), channels = Int(state.channels)
         let rowBytes = width * channels
         var failure: ImageError? = nil
+        var retry = false
         let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
             // Adam7 passes fill each row piecemeal: start from zeros so a cut-off file shows no garbage.
             if state.interlaced != 0 { buffer.initialize(repeating: 0) }
             cpng_reader_use_pixels(reader, buffer.baseAddress)
-            do throws(ImageError) { try feed(data.dropFirst(split)) } catch { failure = error }
+            do throws(ImageError) {
+                switch try decodeImageDataDirectly(data, split: split) {
+                case .decoded: break
+                case .declined: try feed(data.dropFirst(split))
+                case .retry: retry = true
+                }
+            } catch { failure = error }
             cpng_reader_use_pixels(reader, nil)
+            if retry {
+                count = 0
+                return
+            }
             let after = self.state
             if after.interlaced == 0 && (after.finished == 0 || after.missing_rows != 0) {
                 // Rows that never arrived are zero, as in a partial image.
@@ -38,6 +58,7 @@ extension PNGIncrementalDecoder {
             count = rowBytes * height
         }
         if let failure { throw failure }
+        if retry { return try PNGIncrementalDecoder(options: options, directImageData: false).decodeComplete(data) }
         let complete = try checkEnd()
         let layout: PixelLayout =
             switch channels {
@@ -47,6 +68,36 @@ extension PNGIncrementalDecoder {
             }
         return makeImage(
             PixelBuffer(width: width, height: height, layout: layout, bytes: bytes), isIncomplete: !complete)
+    }
+
+    /// How the direct image-data path ended.
+    enum DirectImageData {
+        /// Every row was decoded and the file ended cleanly.
+        case decoded
+        /// The file needs libpng's row loop; nothing was touched.
+        case declined
+        /// The image data held a surprise: decode the file again with libpng alone.
+        case retry
+    }
+
+    /// Runs the direct image-data path on the bytes from the first `IDAT` chunk on (`split` is just past
+    /// its header), when this decoder may.
+    func decodeImageDataDirectly(_ data: Data, split: Int) throws(ImageError) -> DirectImageData {
+        guard directImageData, let reader, state.header_done != 0, split >= 16, split <= data.count,
+            data[data.startIndex + split - 4] == 0x49, data[data.startIndex + split - 1] == 0x54  // "I...T" of IDAT
+        else { return .declined }
+        let code = data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress! + (split - 8)
+            return cpng_reader_decode_image_data(reader, base, raw.count - (split - 8))
+        }
+        switch code {
+        case Int32(CPNG_OK): return .decoded
+        case Int32(CPNG_DECLINED): return .declined
+        case Int32(CPNG_RETRY): return .retry
+        default:
+            try check(code)
+            return .declined
+        }
     }
 
     /// The offset just past the first `IDAT` chunk's length and type, walking the chunk lengths (bounds

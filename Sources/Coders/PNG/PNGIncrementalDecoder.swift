@@ -15,9 +15,13 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private let rowStream: PNGRowStream?
     /// The deadline and cancellation libpng checks between rows; like `rowStream`, it outlives `reader`.
     let stopCheck = PNGStopCheck()
+    /// Whether a whole-file decode may skip libpng's row loop (see ``decodeComplete(_:)``); false for the
+    /// second attempt at a file whose image data surprised the direct path.
+    let directImageData: Bool
 
-    init(options: DecodeOptions) {
+    init(options: DecodeOptions, directImageData: Bool = true) {
         self.options = options
+        self.directImageData = directImageData
         reader = cpng_reader_new(Int64(options.maxPixelCount))
         rowStream = options.thumbnailPixelSize == nil ? nil : PNGRowStream(options: options)
         if let reader, let rowStream { rowStream.attach(to: reader) }
@@ -49,7 +53,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
         try check(code)
     }
 
-    private func check(_ code: Int32) throws(ImageError) {
+    func check(_ code: Int32) throws(ImageError) {
         switch code {
         case Int32(CPNG_OK): return
         case Int32(CPNG_TOO_LARGE):

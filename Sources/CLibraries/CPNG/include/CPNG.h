@@ -5,7 +5,11 @@
 #include <png.h>
 
 /// Result codes of the PNG reader.
-enum { CPNG_OK = 0, CPNG_ERROR = 1, CPNG_TOO_LARGE = 2, CPNG_OUT_OF_MEMORY = 3, CPNG_STOPPED = 4 };
+/// CPNG_DECLINED and CPNG_RETRY come only from `cpng_reader_decode_image_data`.
+enum {
+    CPNG_OK = 0, CPNG_ERROR = 1, CPNG_TOO_LARGE = 2, CPNG_OUT_OF_MEMORY = 3, CPNG_STOPPED = 4, CPNG_DECLINED = 5,
+    CPNG_RETRY = 6
+};
 
 /// Rows decoded between two calls of the stop check (see `cpng_reader_check_stop`): few enough that a
 /// stop is seen within milliseconds even for very wide images, many enough that the check costs nothing.
@@ -72,6 +76,17 @@ void cpng_reader_stream_rows(cpng_reader *reader, cpng_stream_decision decide, c
 /// Installs `check` (with its `context`, which must outlive the reader's feeds), asked between rows
 /// whether to stop; NULL removes it.
 void cpng_reader_check_stop(cpng_reader *reader, cpng_stop_check check, void *context);
+/// Decodes the image data of a whole file in memory without libpng's row loop: `data` starts at the
+/// first IDAT chunk (its length field), after the reader was fed everything before it. Rows go where
+/// libpng's would (the lent buffer, or the row sink), with the same stop checks.
+///
+/// Returns CPNG_OK when every row was decoded and the file ended with IEND; CPNG_DECLINED, having
+/// touched nothing, for files that need one of libpng's transforms (feed them to the reader as usual);
+/// CPNG_RETRY when the data held any surprise (a bad CRC, a damaged, short or long deflate stream,
+/// another chunk after the image data), after which the reader and the rows it delivered must be
+/// dropped and the file decoded again by a new reader, so such files get libpng's exact handling;
+/// CPNG_STOPPED when the stop check asked to stop.
+int cpng_reader_decode_image_data(cpng_reader *reader, const uint8_t *data, size_t size);
 
 /// Encodes packed pixels (`channels` 1 gray, 3 RGB, 4 RGBA; rows `stride` bytes apart) with zlib
 /// `level` 0-9, without row filters when `unfiltered` is set (else libpng's adaptive choice per row),
