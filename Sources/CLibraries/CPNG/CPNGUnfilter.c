@@ -93,23 +93,27 @@ static inline __attribute__((always_inline)) void unfilter_pixels(
             a = _mm_unpacklo_epi8(x, zero);
         }
         break;
-    case FILTER_PAETH:
+    case FILTER_PAETH: {
+        // The chain from one pixel to the next is what limits the speed, so only the steps that need
+        // the left pixel `a` sit on it, and the result stays in 16-bit lanes until it is stored.
+        const __m128i low_byte = _mm_set1_epi16(0xFF);
         for (size_t i = 0; i < size; i += bpp) {
             __m128i b = _mm_unpacklo_epi8(load_pixel(prior + i, bpp), zero);
+            __m128i raw = _mm_unpacklo_epi8(load_pixel(row + i, bpp), zero);
             // The predictor p = a + b - c, compared with a, b and c: |b - c|, |a - c|, |a + b - 2c|.
             __m128i bc = _mm_sub_epi16(b, c), ac = _mm_sub_epi16(a, c);
             __m128i pa = abs16(bc), pb = abs16(ac), pc = abs16(_mm_add_epi16(bc, ac));
-            __m128i least = _mm_min_epi16(pa, _mm_min_epi16(pb, pc));
-            // a when pa is the least (ties included), else b when pb is, else c.
-            __m128i pick_a = _mm_cmpeq_epi16(pa, least), pick_b = _mm_cmpeq_epi16(pb, least);
-            __m128i b_or_c = _mm_or_si128(_mm_and_si128(pick_b, b), _mm_andnot_si128(pick_b, c));
-            __m128i predicted = _mm_or_si128(_mm_and_si128(pick_a, a), _mm_andnot_si128(pick_a, b_or_c));
-            __m128i x = _mm_add_epi8(load_pixel(row + i, bpp), _mm_packus_epi16(predicted, predicted));
-            store_pixel(row + i, x, bpp);
-            a = _mm_unpacklo_epi8(x, zero);
+            // a when pa is no more than pb and pc, else b when pb is no more than pc, else c.
+            __m128i not_a = _mm_cmpgt_epi16(pa, _mm_min_epi16(pb, pc));
+            __m128i not_b = _mm_cmpgt_epi16(pb, pc);
+            __m128i b_or_c = _mm_or_si128(_mm_and_si128(not_b, c), _mm_andnot_si128(not_b, b));
+            __m128i predicted = _mm_or_si128(_mm_and_si128(not_a, b_or_c), _mm_andnot_si128(not_a, a));
+            a = _mm_and_si128(_mm_add_epi16(raw, predicted), low_byte);
+            store_pixel(row + i, _mm_packus_epi16(a, a), bpp);
             c = b;
         }
         break;
+    }
     default: break;
     }
 }
