@@ -30,13 +30,14 @@ enum Raw {
         return Int(size)
     }
 
-    static func pngDecode(_ data: Data) -> Int {
+    /// libpng's simplified reader into RGB, or RGBA with `alpha`; returns the decoded size.
+    static func pngDecode(_ data: Data, alpha: Bool = false) -> Int {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         return data.withUnsafeBytes { raw -> Int in
             png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
-            image.format = 0x02  // RGB
-            var out = [UInt8](repeating: 0, count: Int(image.width * image.height * 3))
+            image.format = alpha ? 0x03 : 0x02  // RGBA or RGB
+            var out = [UInt8](repeating: 0, count: Int(image.width * image.height * (alpha ? 4 : 3)))
             png_image_finish_read(&image, nil, &out, 0, nil)
             png_image_free(&image)
             return out.count

@@ -1,12 +1,19 @@
 // coder-bench: our coders next to the C libraries called directly, on a 12 MP photograph, in one run.
 // `swift run -c release coder-bench` from the Benchmarks folder; `coder-bench gif` runs only the
-// animation section (Animations.swift), `coder-bench avif-heif` only AVIF, HEIC and JPEG XL (AVIFHEIF.swift, JXL.swift).
+// animation section (Animations.swift), `coder-bench png` only the PNG decodes (PNGDecodes.swift),
+// `coder-bench avif-heif` only AVIF, HEIC and JPEG XL (AVIFHEIF.swift, JXL.swift).
 import Foundation
 import WebImage
 
 let coders = (png: PNGCoder(), jpeg: JPEGCoder(), webp: WebPCoder())
 let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(256))
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coder-bench")
+
+// `coder-bench png`: only the PNG decodes (PNGDecodes.swift).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "png" {
+    try runPNGDecodeBenchmarks()
+    exit(0)
+}
 
 // `coder-bench gif`: only the animation section.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "gif" {
