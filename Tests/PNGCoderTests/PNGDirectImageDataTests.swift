@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
-@testable import WebImagePNGCoder
 import WebImageTestSupport
+
+@testable import WebImagePNGCoder
 
 /// The direct image-data path (`cpng_reader_decode_image_data`: zlib and the whole-pixel filter
 /// reconstruction instead of libpng's row loop). Files are made here with every filter type, so the
@@ -68,7 +69,8 @@ struct PNGDirectImageDataTests {
         filter: (Int) -> UInt8, chunksAfterImage: [UInt8] = []
     ) -> [UInt8] {
         let bpp = colorType == 0 ? 1 : colorType == 2 ? 3 : 4
-        let stream = FixedHuffmanDeflate.zlib(filteredRows(pixels, width: width, height: height, bpp: bpp, filter: filter))
+        let stream = FixedHuffmanDeflate.zlib(
+            filteredRows(pixels, width: width, height: height, bpp: bpp, filter: filter))
         var bytes = PNGChunk.signature
         bytes += PNGChunk.make(
             "IHDR", PNGChunk.bigEndian(UInt32(width)) + PNGChunk.bigEndian(UInt32(height)) + [8, colorType, 0, 0, 0])
@@ -81,7 +83,9 @@ struct PNGDirectImageDataTests {
     }
 
     /// How the direct path ends on `data` (fed up to its first IDAT as a whole decode does).
-    static func directOutcome(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> PNGIncrementalDecoder.DirectImageData {
+    static func directOutcome(
+        _ data: Data, options: DecodeOptions = DecodeOptions()
+    ) throws -> PNGIncrementalDecoder.DirectImageData {
         let decoder = PNGIncrementalDecoder(options: options)
         let split = PNGIncrementalDecoder.endOfFirstIDATHeader(in: data) ?? data.count
         try decoder.feed(data.prefix(split))
@@ -100,9 +104,14 @@ struct PNGDirectImageDataTests {
             for width in [1, 2, 3, 5, 16, 17, 33] {
                 let height = 6
                 let pixels = Self.pixels(width: width, height: height, channels: channels, seed: UInt64(width))
-                let filters: [(Int) -> UInt8] = [{ _ in 0 }, { _ in 1 }, { _ in 2 }, { _ in 3 }, { _ in 4 }, { UInt8($0 % 5) }]
+                let filters: [(Int) -> UInt8] = [
+                    { _ in 0 }, { _ in 1 }, { _ in 2 }, { _ in 3 }, { _ in 4 }, { UInt8($0 % 5) },
+                ]
                 for (index, filter) in filters.enumerated() {
-                    let data = Data(Self.png(pixels, width: width, height: height, colorType: colorType, pieces: 1 + index % 3, filter: filter))
+                    let data = Data(
+                        Self.png(
+                            pixels, width: width, height: height, colorType: colorType, pieces: 1 + index % 3,
+                            filter: filter))
                     #expect(try Self.directOutcome(data) == .decoded)
                     let image = try PNGCoder().decode(data, options: DecodeOptions())
                     #expect(image.pixels.layout == layout)
@@ -118,7 +127,8 @@ struct PNGDirectImageDataTests {
     func streamedThumbnailsMatch() throws {
         for (colorType, channels) in [(UInt8(0), 1), (2, 3), (6, 4)] {
             let pixels = Self.pixels(width: 120, height: 90, channels: channels, seed: 7)
-            let data = Data(Self.png(pixels, width: 120, height: 90, colorType: colorType, pieces: 3, filter: { UInt8($0 % 5) }))
+            let data = Data(
+                Self.png(pixels, width: 120, height: 90, colorType: colorType, pieces: 3, filter: { UInt8($0 % 5) }))
             let options = DecodeOptions(thumbnailPixelSize: PixelSize(40))
             #expect(try Self.directOutcome(data, options: options) == .decoded)
             let direct = try PNGCoder().decode(data, options: options)
@@ -131,7 +141,9 @@ struct PNGDirectImageDataTests {
     @Test("files that need libpng's transforms are declined untouched")
     func transformedFilesAreDeclined() throws {
         let pixels = Self.pixels(width: 8, height: 4, channels: 4, seed: 3)
-        var withTRNS = Self.png(pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element), width: 8, height: 4, colorType: 2, filter: { _ in 4 })
+        var withTRNS = Self.png(
+            pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element), width: 8, height: 4, colorType: 2,
+            filter: { _ in 4 })
         // tRNS goes before the image data: after IHDR (8 + 25 bytes).
         withTRNS.insert(contentsOf: PNGChunk.make("tRNS", [0, 1, 0, 2, 0, 3]), at: 33)
         #expect(try Self.directOutcome(Data(withTRNS)) == .declined)
@@ -151,7 +163,8 @@ struct PNGDirectImageDataTests {
         var badFilter = good
         let stream = FixedHuffmanDeflate.zlib(
             [7] + Array(Self.filteredRows(pixels, width: 24, height: 12, bpp: 4, filter: { _ in 0 }).dropFirst()))
-        badFilter = PNGChunk.signature + PNGChunk.header(width: 24, height: 12) + PNGChunk.make("IDAT", stream)
+        badFilter =
+            PNGChunk.signature + PNGChunk.header(width: 24, height: 12) + PNGChunk.make("IDAT", stream)
             + PNGChunk.make("IEND", [])
         let textAfter = Self.png(
             pixels, width: 24, height: 12, colorType: 6, filter: { _ in 4 },
@@ -161,13 +174,22 @@ struct PNGDirectImageDataTests {
         let cases: [(String, [UInt8])] = [
             ("bad IDAT CRC", badCRC), ("filter type 7", badFilter), ("tEXt after IDAT", textAfter),
             ("bytes after IEND", trailing), ("truncated", truncated),
-            ("extra deflate data", [UInt8](HostileFiles.pngWithExtraCompressedData(size: PixelSize(width: 9, height: 5)))),
-            ("late IDAT and garbage", [UInt8](HostileFiles.pngWithIDATAfterImageAndTrailingData(size: PixelSize(width: 9, height: 5)))),
+            (
+                "extra deflate data",
+                [UInt8](HostileFiles.pngWithExtraCompressedData(size: PixelSize(width: 9, height: 5)))
+            ),
+            (
+                "late IDAT and garbage",
+                [UInt8](HostileFiles.pngWithIDATAfterImageAndTrailingData(size: PixelSize(width: 9, height: 5)))
+            ),
         ]
         for (name, bytes) in cases {
             let data = Data(bytes)
             #expect(try Self.directOutcome(data) == .retry, "\(name)")
-            for options in [DecodeOptions(), DecodeOptions(allowPartialImage: true), DecodeOptions(thumbnailPixelSize: PixelSize(6))] {
+            for options in [
+                DecodeOptions(), DecodeOptions(allowPartialImage: true),
+                DecodeOptions(thumbnailPixelSize: PixelSize(6)),
+            ] {
                 let direct = Result { try PNGCoder().decode(data, options: options) }
                 let libpng = Result { try Self.libpngDecode(data, options: options) }
                 switch (direct, libpng) {

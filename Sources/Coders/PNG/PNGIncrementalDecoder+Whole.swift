@@ -10,11 +10,12 @@ extension PNGIncrementalDecoder {
     /// Files that need none of libpng's transforms skip its row loop (`cpng_reader_decode_image_data`:
     /// zlib and a whole-pixel filter reconstruction, several times faster for photos). Any surprise in
     /// their image data makes the decode start over with libpng alone (`directImageData` false), so
-    /// damaged files behave exactly as before.
-    func decodeComplete(_ data: Data) throws(ImageError) -> Image {
+    /// damaged files behave exactly as before. The second attempt continues the first one's clock
+    /// (`watch`), so a damaged file cannot double its time budget.
+    func decodeComplete(_ data: Data, continuing watch: DecodeWatch? = nil) throws(ImageError) -> Image {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
         // One clock for the whole call, checked between rows.
-        stopCheck.start(options)
+        if let watch { stopCheck.resume(watch) } else { stopCheck.start(options) }
         try stopCheck.watch.check()
         cpng_reader_defer_pixels(reader)
         let split = Self.endOfFirstIDATHeader(in: data) ?? data.count
@@ -25,7 +26,7 @@ extension PNGIncrementalDecoder {
             switch try decodeImageDataDirectly(data, split: split) {
             case .decoded: break
             case .declined: try feed(data.dropFirst(split))
-            case .retry: return try PNGIncrementalDecoder(options: options, directImageData: false).decodeComplete(data)
+            case .retry: return try startOver(data)
             }
             return try finish()
         }
@@ -58,7 +59,7 @@ extension PNGIncrementalDecoder {
             count = rowBytes * height
         }
         if let failure { throw failure }
-        if retry { return try PNGIncrementalDecoder(options: options, directImageData: false).decodeComplete(data) }
+        if retry { return try startOver(data) }
         let complete = try checkEnd()
         let layout: PixelLayout =
             switch channels {
@@ -68,6 +69,12 @@ extension PNGIncrementalDecoder {
             }
         return makeImage(
             PixelBuffer(width: width, height: height, layout: layout, bytes: bytes), isIncomplete: !complete)
+    }
+
+    /// The whole decode again, by a new reader with libpng's row loop, on the same clock.
+    private func startOver(_ data: Data) throws(ImageError) -> Image {
+        try PNGIncrementalDecoder(options: options, directImageData: false)
+            .decodeComplete(data, continuing: stopCheck.watch)
     }
 
     /// How the direct image-data path ended.

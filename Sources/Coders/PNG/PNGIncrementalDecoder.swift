@@ -15,7 +15,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private let rowStream: PNGRowStream?
     /// The deadline and cancellation libpng checks between rows; like `rowStream`, it outlives `reader`.
     let stopCheck = PNGStopCheck()
-    /// Whether a whole-file decode may skip libpng's row loop (see ``decodeComplete(_:)``); false for the
+    /// Whether a whole-file decode may skip libpng's row loop (see ``decodeComplete(_:continuing:)``); false for the
     /// second attempt at a file whose image data surprised the direct path.
     let directImageData: Bool
 

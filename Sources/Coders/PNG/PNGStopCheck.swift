@@ -16,6 +16,13 @@ final class PNGStopCheck {
         reason = nil
     }
 
+    /// Carries on with the clock of an earlier call on the same file (a whole decode started over, see
+    /// ``PNGIncrementalDecoder/decodeComplete(_:continuing:)``), so the second attempt gets no new budget.
+    func resume(_ watch: DecodeWatch) {
+        self.watch = watch
+        reason = nil
+    }
+
     /// Installs the check on `reader`.
     func attach(to reader: OpaquePointer) {
         cpng_reader_check_stop(
