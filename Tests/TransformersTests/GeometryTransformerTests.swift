@@ -85,6 +85,28 @@ private func gray(_ width: Int, _ height: Int, _ values: [UInt8]) -> PixelBuffer
         let opaque = gray(1, 1, [3])
         #expect(try FlattenTransformer(background: .black).transformFrame(opaque) == opaque)
     }
+
+    /// Every colour, alpha and background level: the multiply-and-shift division is the rounded one.
+    @Test func flattenRoundsEveryLevelAsTheFormulaSays() throws {
+        let levels = (0...255).map { UInt8($0) }
+        let input = PixelBuffer(
+            width: 256, height: 256, layout: .rgba8,
+            bytes: levels.flatMap { alpha in levels.flatMap { value in [value, value, value, alpha] } })
+        for back in [UInt8(0), 1, 77, 128, 254, 255] {
+            let output = try FlattenTransformer(background: RGBAColor(red: back, green: back, blue: back))
+                .transformFrame(input)
+            var mismatches = 0
+            for alpha in 0...255 {
+                for value in 0...255
+                where Int(output.bytes[(alpha * 256 + value) * 3]) != (value * alpha + Int(back) * (255 - alpha) + 127)
+                    / 255
+                {
+                    mismatches += 1
+                }
+            }
+            #expect(mismatches == 0, "background \(back)")
+        }
+    }
 }
 
 @Suite struct OrientationTransformerTests {

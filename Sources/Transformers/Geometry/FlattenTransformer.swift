@@ -19,24 +19,32 @@ public struct FlattenTransformer: FrameTransformer {
     /// The opaque pixels.
     public func transformFrame(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         guard pixels.layout == .rgba8 else { return pixels }
-        let back = [Int(background.red), Int(background.green), Int(background.blue)]
-        var out = [UInt8](repeating: 0, count: pixels.width * pixels.height * 3)
-        pixels.bytes.withUnsafeBufferPointer { from in
-            out.withUnsafeMutableBufferPointer { to in
+        let (red, green, blue) = (UInt32(background.red), UInt32(background.green), UInt32(background.blue))
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.width * pixels.height * 3) { to, count in
+            pixels.bytes.withUnsafeBufferPointer { from in
                 var t = 0
                 for y in 0..<pixels.height {
                     var s = y * pixels.bytesPerRow
                     for _ in 0..<pixels.width {
-                        let alpha = Int(from[s + 3]), rest = 255 - alpha
-                        for c in 0..<3 {
-                            // (a*x + b*y) / 255 rounded: adding 127 before an exact division by 255.
-                            to[t + c] = UInt8((Int(from[s + c]) * alpha + back[c] * rest + 127) / 255)
-                        }
-                        s += 4; t += 3
+                        let alpha = UInt32(from[s + 3]), rest = 255 - alpha
+                        to[t] = Self.dividedBy255(UInt32(from[s]) * alpha + red * rest)
+                        to[t + 1] = Self.dividedBy255(UInt32(from[s + 1]) * alpha + green * rest)
+                        to[t + 2] = Self.dividedBy255(UInt32(from[s + 2]) * alpha + blue * rest)
+                        s += 4
+                        t += 3
                     }
                 }
             }
+            count = pixels.width * pixels.height * 3
         }
         return PixelBuffer(width: pixels.width, height: pixels.height, layout: .rgb8, bytes: out)
+    }
+
+    /// `(value + 127) / 255` for the sums of two 8-bit products (at most 255 * 255), without a division:
+    /// with `t = value + 128`, `(t + t / 256) / 256` is the same integer for every value up to 65535.
+    @inline(__always)
+    static func dividedBy255(_ value: UInt32) -> UInt8 {
+        let t = value &+ 128
+        return UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8)
     }
 }
