@@ -76,6 +76,20 @@ static int ends_cleanly(image_data *d) {
     return d->size - d->next == 12 && memcmp(d->data + d->next, iend, 12) == 0;
 }
 
+/// Whether the chunks from `data` on are IDATs and then a 12-byte IEND that ends the data, judged from
+/// their lengths and types only (CRCs are checked as the data is decoded). Other files (a truncated one,
+/// metadata or animation chunks after the image, bytes after IEND) are left to libpng from the start, so
+/// they are not decoded twice.
+static int is_plain_image_data(const uint8_t *data, size_t size) {
+    size_t at = 0;
+    while (at + 8 <= size && memcmp(data + at + 4, "IDAT", 4) == 0) {
+        uint32_t length = big_endian_32(data + at);
+        if (length > 0x7fffffffu || (size_t)length + 12 > size - at) return 0;
+        at += (size_t)length + 12;
+    }
+    return at > 0 && size - at == 12 && memcmp(data + at + 4, "IEND", 4) == 0;
+}
+
 /// Asks the stop check every CPNG_ROWS_PER_STOP_CHECK rows, as the libpng row callback does.
 static int should_stop(cpng_reader *r) {
     if (!r->stop || ++r->rows_since_check < CPNG_ROWS_PER_STOP_CHECK) return 0;
@@ -90,6 +104,7 @@ int cpng_reader_decode_image_data(cpng_reader *r, const uint8_t *data, size_t si
     if (r->state.code != CPNG_OK) return r->state.code;
     if (!r->state.header_done || r->state.rows != 0 || !r->untransformed) return CPNG_DECLINED;
     if (!r->state.streaming && !r->state.pixels) return CPNG_DECLINED;
+    if (!is_plain_image_data(data, size)) return CPNG_DECLINED;
     size_t row_bytes = (size_t)r->state.width * (size_t)r->state.channels;
     int height = r->state.height;
     // Streamed rows are reconstructed in two rows of our own (the row and the one above); a whole

@@ -7,10 +7,10 @@ extension PNGIncrementalDecoder {
     /// reader is fed up to the first `IDAT` header (which reads the header and sets up the transforms),
     /// then lent that array for the image data. A full decode so holds one copy of the pixels, not two.
     ///
-    /// Files that need none of libpng's transforms skip its row loop (`cpng_reader_decode_image_data`:
-    /// zlib and a whole-pixel filter reconstruction, several times faster for photos). Any surprise in
-    /// their image data makes the decode start over with libpng alone (`directImageData` false), so
-    /// damaged files behave exactly as before. The second attempt continues the first one's clock
+    /// Files that need none of libpng's transforms, with nothing but `IEND` after their image data, skip
+    /// its row loop (`cpng_reader_decode_image_data`: zlib and a whole-pixel filter reconstruction,
+    /// several times faster for photos). A surprise inside their image data makes the decode start over
+    /// with libpng alone (`directImageData` false), so damaged files behave exactly as before. The second attempt continues the first one's clock
     /// (`watch`), so a damaged file cannot double its time budget.
     func decodeComplete(_ data: Data, continuing watch: DecodeWatch? = nil) throws(ImageError) -> Image {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }

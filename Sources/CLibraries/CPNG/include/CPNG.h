@@ -81,11 +81,11 @@ void cpng_reader_check_stop(cpng_reader *reader, cpng_stop_check check, void *co
 /// libpng's would (the lent buffer, or the row sink), with the same stop checks.
 ///
 /// Returns CPNG_OK when every row was decoded and the file ended with IEND; CPNG_DECLINED, having
-/// touched nothing, for files that need one of libpng's transforms (feed them to the reader as usual);
-/// CPNG_RETRY when the data held any surprise (a bad CRC, a damaged, short or long deflate stream,
-/// another chunk after the image data), after which the reader and the rows it delivered must be
-/// dropped and the file decoded again by a new reader, so such files get libpng's exact handling;
-/// CPNG_STOPPED when the stop check asked to stop.
+/// touched nothing, for files that need one of libpng's transforms or whose chunks after the first IDAT
+/// are not just IDATs and a final IEND (feed them to the reader as usual); CPNG_RETRY when the image data
+/// held a surprise (a bad CRC, a damaged, short or long deflate stream, a bad filter type), after which
+/// the reader and the rows it delivered must be dropped and the file decoded again by a new reader, so
+/// such files get libpng's exact handling; CPNG_STOPPED when the stop check asked to stop.
 int cpng_reader_decode_image_data(cpng_reader *reader, const uint8_t *data, size_t size);
 
 /// Encodes packed pixels (`channels` 1 gray, 3 RGB, 4 RGBA; rows `stride` bytes apart) with zlib
