@@ -5,8 +5,9 @@ import WebImageTestSupport
 
 /// A loopback TCP server for one connection that answers each request it receives with the next answer's
 /// pieces, sent one `send` at a time with a short pause between them, so the client's receives see them
-/// apart (the client's results must not depend on whether they do). Closes after the last answer, or
-/// keeps the connection open for 3 s.
+/// apart (the client's results must not depend on whether they do). Closes after the last answer, or with
+/// `holdOpen` keeps the connection open, unanswered, until the client closes its side (bounded by a minute,
+/// so a test that never closes cannot keep the thread forever).
 final class SteppedRedisServer: Sendable {
     let port: Int
     private let listener: Int32
@@ -28,7 +29,11 @@ final class SteppedRedisServer: Sendable {
                     guard sent == piece.count else { return }
                 }
             }
-            if holdOpen { Thread.sleep(forTimeInterval: 3) }
+            // Anything the client still sends (the rest of a pipeline) is read and left unanswered.
+            while holdOpen {
+                var ready = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 60_000) > 0, recv(client, &buffer, buffer.count, 0) > 0 else { break }
+            }
         }.start()
     }
 
