@@ -190,13 +190,7 @@ final class ImageService: Sendable {
     }
 
     /// `date` as HTTP writes it (IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
+    static func httpDate(_ date: Date) -> String { HTTPDate.string(date) }
 
     /// What an answer's headers need to know of its request beyond the image.
     struct RequestFacts: Sendable {
@@ -248,13 +242,7 @@ final class ImageService: Sendable {
     }
 
     /// An HTTP date (IMF-fixdate) read back; nil when it is not one.
-    static func parseHTTPDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
-    }
+    static func parseHTTPDate(_ text: String) -> Date? { HTTPDate.date(text) }
 
     /// Whether an `If-None-Match` value names `etag` (a list, `*`, or weak forms of it).
     static func matches(_ header: String, etag: String) -> Bool {

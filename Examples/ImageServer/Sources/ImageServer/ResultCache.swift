@@ -39,7 +39,9 @@ struct RenderedImage: Sendable {
                     out.baseAddress?.assumingMemoryBound(to: UInt8.self))
             }
         }
-        return "\"" + digest.prefix(etagByteCount).map { String(format: "%02x", $0) }.joined() + "\""
+        let hex = Array("0123456789abcdef".utf8)
+        let digits = digest.prefix(etagByteCount).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+        return "\"" + String(decoding: digits, as: UTF8.self) + "\""
     }
 }
 
