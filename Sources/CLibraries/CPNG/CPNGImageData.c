@@ -4,10 +4,10 @@
 // path only replaces its row loop, whose byte-at-a-time Paeth filter was the largest cost of a PNG
 // request after inflate itself.
 //
-// It takes only files libpng would decode without a transform and without a word: any surprise (a bad
-// CRC, a damaged or short deflate stream, extra data, a chunk other than IEND after the image data)
-// ends it with CPNG_RETRY, and the caller decodes the file again with libpng alone, so such files keep
-// libpng's exact behaviour.
+// It takes only files libpng would decode without a transform, whose image data is followed by IEND and
+// nothing else. Any surprise inside that data (a bad CRC, a damaged, short or long deflate stream, a bad
+// filter type) ends it with CPNG_RETRY, and the caller decodes the file again with libpng alone, so such
+// files keep libpng's exact behaviour.
 #include "CPNGReader.h"
 #include "CPNGUnfilter.h"
 #include <stdio.h>
@@ -44,40 +44,39 @@ static int next_idat(image_data *d) {
     return 1;
 }
 
+/// One inflate call, first pointing zlib at the next IDAT when it has used up the last one. Returns 0
+/// when the stream is damaged or the image data ran out.
+static int inflate_step(image_data *d) {
+    if (d->zlib.avail_in == 0 && !next_idat(d)) return 0;
+    int code = inflate(&d->zlib, Z_NO_FLUSH);
+    if (code == Z_STREAM_END) d->stream_ended = 1;
+    return code == Z_OK || code == Z_STREAM_END || (code == Z_BUF_ERROR && d->zlib.avail_in == 0);
+}
+
 /// Inflates exactly `count` bytes into `out`. Returns 0 when the stream is damaged or ends first.
 static int inflate_exactly(image_data *d, uint8_t *out, size_t count) {
     d->zlib.next_out = out;
     d->zlib.avail_out = (uInt)count;
     while (d->zlib.avail_out > 0) {
-        if (d->stream_ended) return 0;
-        if (d->zlib.avail_in == 0 && !next_idat(d)) return 0;
-        int code = inflate(&d->zlib, Z_NO_FLUSH);
-        if (code == Z_STREAM_END) d->stream_ended = 1;
-        else if (code != Z_OK && !(code == Z_BUF_ERROR && d->zlib.avail_in == 0)) return 0;
+        if (d->stream_ended || !inflate_step(d)) return 0;
     }
     return 1;
 }
 
-/// After the last row: the deflate stream must end with no further output and no bytes left over, and
-/// the file must end with a plain IEND.
+/// After the last row: the deflate stream must end with no further output, no bytes left over and no
+/// IDAT after it (what follows is the IEND `is_plain_image_data` checked).
 static int ends_cleanly(image_data *d) {
     uint8_t extra;
     while (!d->stream_ended) {
-        if (d->zlib.avail_in == 0 && !next_idat(d)) return 0;
         d->zlib.next_out = &extra;
         d->zlib.avail_out = 1;
-        int code = inflate(&d->zlib, Z_NO_FLUSH);
-        if (d->zlib.avail_out == 0) return 0;  // more image data than rows
-        if (code == Z_STREAM_END) d->stream_ended = 1;
-        else if (code != Z_OK && !(code == Z_BUF_ERROR && d->zlib.avail_in == 0)) return 0;
+        if (!inflate_step(d) || d->zlib.avail_out == 0) return 0;  // damaged, or more image data than rows
     }
-    if (d->zlib.avail_in != 0) return 0;
-    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
-    return d->size - d->next == 12 && memcmp(d->data + d->next, iend, 12) == 0;
+    return d->zlib.avail_in == 0 && d->size - d->next == 12;
 }
 
-/// Whether the chunks from `data` on are IDATs and then a 12-byte IEND that ends the data, judged from
-/// their lengths and types only (CRCs are checked as the data is decoded). Other files (a truncated one,
+/// Whether the chunks from `data` on are IDATs and then an intact IEND that ends the data, judged from the
+/// IDATs' lengths and types (their CRCs are checked as the data is decoded). Other files (a truncated one,
 /// metadata or animation chunks after the image, bytes after IEND) are left to libpng from the start, so
 /// they are not decoded twice.
 static int is_plain_image_data(const uint8_t *data, size_t size) {
@@ -87,7 +86,8 @@ static int is_plain_image_data(const uint8_t *data, size_t size) {
         if (length > 0x7fffffffu || (size_t)length + 12 > size - at) return 0;
         at += (size_t)length + 12;
     }
-    return at > 0 && size - at == 12 && memcmp(data + at + 4, "IEND", 4) == 0;
+    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    return at > 0 && size - at == 12 && memcmp(data + at, iend, 12) == 0;
 }
 
 /// Asks the stop check every CPNG_ROWS_PER_STOP_CHECK rows, as the libpng row callback does.

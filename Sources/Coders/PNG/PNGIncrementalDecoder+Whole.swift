@@ -10,8 +10,8 @@ extension PNGIncrementalDecoder {
     /// Files that need none of libpng's transforms, with nothing but `IEND` after their image data, skip
     /// its row loop (`cpng_reader_decode_image_data`: zlib and a whole-pixel filter reconstruction,
     /// several times faster for photos). A surprise inside their image data makes the decode start over
-    /// with libpng alone (`directImageData` false), so damaged files behave exactly as before. The second attempt continues the first one's clock
-    /// (`watch`), so a damaged file cannot double its time budget.
+    /// with libpng alone (`directImageData` false), so damaged files behave exactly as before. The second
+    /// attempt continues the first one's clock (`watch`), so a damaged file cannot double its time budget.
     func decodeComplete(_ data: Data, continuing watch: DecodeWatch? = nil) throws(ImageError) -> Image {
         guard let reader else { throw .badImageData(reason: "PNG: out of memory") }
         // One clock for the whole call, checked between rows.
@@ -23,11 +23,7 @@ extension PNGIncrementalDecoder {
         let state = self.state
         guard state.header_done != 0, state.streaming == 0, state.pixels == nil else {
             // No header yet (the error comes at the end), or a streamed thumbnail: the plain path.
-            switch try decodeImageDataDirectly(data, split: split) {
-            case .decoded: break
-            case .declined: try feed(data.dropFirst(split))
-            case .retry: return try startOver(data)
-            }
+            guard try decodeImageData(data, split: split) else { return try startOver(data) }
             return try finish()
         }
         let width = Int(state.width), height = Int(state.height), channels = Int(state.channels)
@@ -38,13 +34,7 @@ extension PNGIncrementalDecoder {
             // Adam7 passes fill each row piecemeal: start from zeros so a cut-off file shows no garbage.
             if state.interlaced != 0 { buffer.initialize(repeating: 0) }
             cpng_reader_use_pixels(reader, buffer.baseAddress)
-            do throws(ImageError) {
-                switch try decodeImageDataDirectly(data, split: split) {
-                case .decoded: break
-                case .declined: try feed(data.dropFirst(split))
-                case .retry: retry = true
-                }
-            } catch { failure = error }
+            do throws(ImageError) { retry = try !decodeImageData(data, split: split) } catch { failure = error }
             cpng_reader_use_pixels(reader, nil)
             if retry {
                 count = 0
@@ -71,6 +61,18 @@ extension PNGIncrementalDecoder {
             PixelBuffer(width: width, height: height, layout: layout, bytes: bytes), isIncomplete: !complete)
     }
 
+    /// Decodes the image data from `split` on: directly when the file allows it, else by feeding libpng.
+    /// False when the direct path found a surprise and the file must be decoded again (``startOver(_:)``).
+    private func decodeImageData(_ data: Data, split: Int) throws(ImageError) -> Bool {
+        switch try decodeImageDataDirectly(data, split: split) {
+        case .decoded: return true
+        case .declined:
+            try feed(data.dropFirst(split))
+            return true
+        case .retry: return false
+        }
+    }
+
     /// The whole decode again, by a new reader with libpng's row loop, on the same clock.
     private func startOver(_ data: Data) throws(ImageError) -> Image {
         try PNGIncrementalDecoder(options: options, directImageData: false)
@@ -90,9 +92,10 @@ extension PNGIncrementalDecoder {
     /// Runs the direct image-data path on the bytes from the first `IDAT` chunk on (`split` is just past
     /// its header), when this decoder may.
     func decodeImageDataDirectly(_ data: Data, split: Int) throws(ImageError) -> DirectImageData {
-        guard directImageData, let reader, state.header_done != 0, split >= 16, split <= data.count,
-            data[data.startIndex + split - 4] == 0x49, data[data.startIndex + split - 1] == 0x54  // "I...T" of IDAT
-        else { return .declined }
+        // The C side checks that an IDAT starts 8 bytes before `split` (there is none when `split` is the end).
+        guard directImageData, let reader, state.header_done != 0, split >= 16, split <= data.count else {
+            return .declined
+        }
         let code = data.withUnsafeBytes { raw in
             let base = raw.bindMemory(to: UInt8.self).baseAddress! + (split - 8)
             return cpng_reader_decode_image_data(reader, base, raw.count - (split - 8))
