@@ -45,10 +45,13 @@ enum RedisReplyHarness {
         // pool is released before the replies, as a cache may be while its values live on.
         let pool = credis_block_pool_create(retainedPoolBytes)
         var replies = [UnsafeMutablePointer<redisReply>?](repeating: nil, count: count)
-        // A first value of about the longest length kept is received in place, so that path is fuzzed too.
-        var bulkHint = maxBulk
+        // A first value of about the longest length kept is received in place, and every wait spins first,
+        // so both paths are fuzzed too.
+        var state = credis_connection_state()
+        state.bulk_hint = maxBulk
+        state.spin_limit_us = 50
         let status = credis_exchange(
-            context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, pool, &bulkHint, count, &replies)
+            context, timeoutMilliseconds, timeoutMilliseconds, maxBulk, pool, &state, count, &replies)
         credis_block_pool_release(pool)
         if status == CREDIS_OK {
             for reply in replies { credis_free_reply(reply) }

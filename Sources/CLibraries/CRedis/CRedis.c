@@ -113,7 +113,8 @@ static credis_status send_queued(redisContext *context, int64_t deadline) {
 }
 
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
-                              credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies) {
+                              credis_block_pool *pool, credis_connection_state *state, size_t count,
+                              redisReply **replies) {
     for (size_t i = 0; i < count; i++) replies[i] = NULL;
     if (context->err) return CREDIS_IO_ERROR;
 
@@ -121,7 +122,7 @@ credis_status credis_exchange(redisContext *context, int write_timeout_ms, int r
     if (status != CREDIS_OK) return status;
 
     status = credis_read_replies(context, credis_now_ms() + read_timeout_ms, (context->flags & REDIS_BLOCK) != 0,
-                                 max_bulk, pool, bulk_hint, count, replies);
+                                 max_bulk, pool, state, count, replies);
     if (status != CREDIS_OK) free_replies(count, replies);
     return status;
 }

@@ -7,6 +7,8 @@
 
 #include <poll.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 /// Bytes of socket data held between replies while parsing: replies' first lines and whatever a read
 /// brings past the bulk string being filled.
@@ -35,12 +37,22 @@ credis_status credis_wait_ready(int fd, short events, int64_t deadline);
 /// replies read so far stay in `replies` for the caller to free, and the context's `err` and `errstr`
 /// say why. With `blocking_first_read` (a blocking socket whose SO_RCVTIMEO is at most the time to
 /// `deadline`, see credis_use_blocking_reads), the first receive sleeps in the kernel instead of
-/// polling; every other receive is non-blocking. `*bulk_hint` (may be NULL) is the length of the
-/// bulk string expected first: when `pool` is given and it is 2 KB to 64 KB, the first receive goes into
-/// a block of that size, and a first reply that fits stays there (no copy). It is set to the first
-/// reply's length when that reply is a bulk string.
+/// polling; every other receive is non-blocking. Each wait may first spin (`state`'s spin, see
+/// credis_spin_receive). `state->bulk_hint` (`state` may be NULL) is the length of the bulk string
+/// expected first: when `pool` is given and it is 2 KB to 64 KB, the first receive goes into a block of
+/// that size, and a first reply that fits stays there (no copy). It is set to the first reply's length
+/// when that reply is a bulk string.
 credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
-                                  credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies);
+                                  credis_block_pool *pool, credis_connection_state *state, size_t count,
+                                  redisReply **replies);
+
+/// Spins for reply bytes (CRedisSpin.c): non-blocking receives into `message`, yielding the CPU between
+/// tries, for up to `limit_us` and never past `deadline` (monotonic ms), unless `window` says to skip
+/// this wait. 1 when a receive ended the spin, with its result (bytes, 0 at end of stream, or -1 with
+/// `errno`) in `*result`; 0 when the connection does not spin this time or the window ran out, and the
+/// caller waits as usual.
+int credis_spin_receive(int fd, struct msghdr *message, uint32_t limit_us, credis_spin_window *window,
+                        int64_t deadline, ssize_t *result);
 
 /// `size` bytes from a block of `pool` (CRedisBlockPool.c), or from malloc when `pool` is NULL or the
 /// size is outside its classes; `*class_index` records which, for credis_block_give_back. NULL when

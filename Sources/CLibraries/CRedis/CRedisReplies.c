@@ -30,6 +30,8 @@ typedef struct {
     int64_t deadline;
     size_t max_bulk;
     credis_block_pool *pool;
+    /// The connection's hint and spin (may be NULL).
+    credis_connection_state *state;
     char *buffer;
     size_t capacity;
     size_t start;
@@ -37,6 +39,8 @@ typedef struct {
     /// The next receive may sleep in the kernel (a blocking socket, bounded by SO_RCVTIMEO): set for the
     /// first receive of an exchange only.
     int may_block;
+    /// No receive of this exchange has brought anything yet (the server's turn).
+    int first_wait;
     /// The last receive emptied the socket (it brought less than it had room for), so the next one polls
     /// first instead of failing with EAGAIN and then polling.
     int drained;
@@ -59,24 +63,35 @@ static credis_status fail(reply_stream *stream, int err, const char *message) {
 /// deadline passes. The number of bytes read in `*count`.
 ///
 /// A request's reply is never there the moment it was sent, and a receive that brought less than it had
-/// room for emptied the socket: in both cases the next receive would fail with EAGAIN, so it waits first.
-/// The first receive of an exchange on a blocking socket waits in the receive itself.
+/// room for emptied the socket: in both cases the next receive would fail with EAGAIN, so it waits first:
+/// a short spin when the connection spins (credis_spin_receive), then in the receive itself for the first
+/// receive of an exchange on a blocking socket, in poll() otherwise.
 static credis_status read_vectors(reply_stream *stream, struct iovec *vectors, int vector_count, size_t *count) {
     size_t room = 0;
     for (int i = 0; i < vector_count; i++) room += vectors[i].iov_len;
+    int fd = stream->context->fd;
     for (;;) {
-        int flags = MSG_DONTWAIT;
-        if (stream->may_block) {
-            flags = 0;
-            stream->may_block = 0;
-            stream->drained = 0;
-        } else if (stream->drained) {
-            credis_status status = credis_wait_ready(stream->context->fd, POLLIN, stream->deadline);
-            if (status != CREDIS_OK) return status;
-            stream->drained = 0;
-        }
         struct msghdr message = { .msg_iov = vectors, .msg_iovlen = (size_t)vector_count };
-        ssize_t n = recvmsg(stream->context->fd, &message, flags);
+        ssize_t n;
+        credis_connection_state *state = stream->state;
+        int waits = stream->may_block || stream->drained;
+        if (waits && state != NULL &&
+            credis_spin_receive(fd, &message, state->spin_limit_us,
+                                stream->first_wait ? &state->first_wait : &state->later_waits, stream->deadline,
+                                &n)) {
+            stream->may_block = 0;
+        } else if (stream->may_block) {
+            stream->may_block = 0;
+            n = recvmsg(fd, &message, 0);
+        } else {
+            if (stream->drained) {
+                credis_status status = credis_wait_ready(fd, POLLIN, stream->deadline);
+                if (status != CREDIS_OK) return status;
+            }
+            n = recvmsg(fd, &message, MSG_DONTWAIT);
+        }
+        stream->drained = 0;
+        stream->first_wait = 0;
         if (n > 0) {
             *count = (size_t)n;
             stream->drained = (size_t)n < room;
@@ -209,6 +224,9 @@ typedef struct {
     /// The memory `reply.str` lies in (its start, or a few bytes before it for a string received in place).
     char *block;
     int block_class;
+    /// Whether `checksum` holds the CRC-32C of the string past the connection's `checksum_skip` bytes.
+    int has_checksum;
+    uint32_t checksum;
 } stored_reply;
 
 /// A zeroed reply of `type` in `*reply`, or an out-of-memory failure.
@@ -301,6 +319,18 @@ static credis_status read_bulk_in_block(reply_stream *stream, size_t length, red
     return CREDIS_OK;
 }
 
+/// Checksums a string reply just read when the connection asks for it (credis_connection_state's
+/// `checksum_values`). Done here, between receives, the work overlaps with the server sending the rest of
+/// a pipeline instead of following its last byte.
+static void checksum_string(const reply_stream *stream, redisReply *reply) {
+    const credis_connection_state *state = stream->state;
+    if (state == NULL || !state->checksum_values || reply->len < state->checksum_skip) return;
+    stored_reply *stored = (stored_reply *)reply;
+    stored->checksum = credis_crc32c(0, (const uint8_t *)reply->str + state->checksum_skip,
+                                     reply->len - state->checksum_skip);
+    stored->has_checksum = 1;
+}
+
 static credis_status read_bulk(reply_stream *stream, long long length, int depth, redisReply **result) {
     if (length < 0) return fail(stream, REDIS_ERR_PROTOCOL, "bad bulk string length");
     // The second test only matters where size_t is 32 bits: room for the NUL must not wrap around.
@@ -311,7 +341,11 @@ static credis_status read_bulk(reply_stream *stream, long long length, int depth
         static const char message[] = "ERR value longer than the client's limit";
         return make_text_reply(stream, REDIS_REPLY_ERROR, message, sizeof message - 1, result);
     }
-    if (fits_block(stream, depth, length)) return read_bulk_in_block(stream, (size_t)length, result);
+    if (fits_block(stream, depth, length)) {
+        credis_status status = read_bulk_in_block(stream, (size_t)length, result);
+        if (status == CREDIS_OK) checksum_string(stream, *result);
+        return status;
+    }
     redisReply *reply;
     credis_status status = new_string_reply(stream, REDIS_REPLY_STRING, (size_t)length, &reply);
     if (status != CREDIS_OK) return status;
@@ -320,6 +354,7 @@ static credis_status read_bulk(reply_stream *stream, long long length, int depth
         credis_free_reply(reply);
         return status;
     }
+    checksum_string(stream, reply);
     *result = reply;
     return CREDIS_OK;
 }
@@ -377,18 +412,19 @@ static credis_status read_reply(reply_stream *stream, int depth, redisReply **re
 }
 
 credis_status credis_read_replies(redisContext *context, int64_t deadline, int blocking_first_read, size_t max_bulk,
-                                  credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies) {
+                                  credis_block_pool *pool, credis_connection_state *state, size_t count,
+                                  redisReply **replies) {
     char buffer[CREDIS_READ_BUFFER];
     // Right after the commands were sent nothing has come back yet: wait first (in the receive itself
     // when the socket blocks).
-    reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk, .pool = pool,
+    reply_stream stream = { .context = context, .deadline = deadline, .max_bulk = max_bulk, .pool = pool, .state = state,
                             .buffer = buffer, .capacity = sizeof buffer, .start = 0, .end = 0,
-                            .may_block = blocking_first_read != 0, .drained = 1, .block = NULL,
+                            .may_block = blocking_first_read != 0, .drained = 1, .first_wait = 1, .block = NULL,
                             .block_class = -1, .spare = buffer, .spare_capacity = sizeof buffer };
     // The first reply is likely a value of the size the last exchange's first reply had (a GET of an
     // image of similar size): receive into a block of that size plus its `$<length>` line, so the value
     // stays where the kernel wrote it instead of being copied out of the stack buffer.
-    size_t hint = bulk_hint != NULL ? *bulk_hint : 0;
+    size_t hint = state != NULL ? state->bulk_hint : 0;
     if (pool != NULL && count > 0 && hint >= CREDIS_IN_PLACE_MIN && hint <= CREDIS_READ_BUFFER - CREDIS_BULK_ROOM) {
         size_t size = hint + CREDIS_BULK_ROOM;
         char *block = credis_block_take(pool, size, &stream.block_class);
@@ -401,11 +437,19 @@ credis_status credis_read_replies(redisContext *context, int64_t deadline, int b
         credis_status status = read_reply(&stream, 0, &replies[i]);
         if (stream.block != NULL) leave_block(&stream, 0);
         if (status != CREDIS_OK) return status;
-        if (i == 0 && bulk_hint != NULL && replies[0]->type == REDIS_REPLY_STRING) *bulk_hint = replies[0]->len;
+        if (i == 0 && state != NULL && replies[0]->type == REDIS_REPLY_STRING) state->bulk_hint = replies[0]->len;
     }
     // Bytes past the last reply mean the stream and the commands disagree.
     if (stream.end != stream.start) return fail(&stream, REDIS_ERR_PROTOCOL, "bytes after the last reply");
     return CREDIS_OK;
+}
+
+int credis_reply_checksum(const redisReply *reply, uint32_t *checksum) {
+    if (reply == NULL || reply->type != REDIS_REPLY_STRING) return 0;
+    const stored_reply *stored = (const stored_reply *)reply;
+    if (!stored->has_checksum) return 0;
+    *checksum = stored->checksum;
+    return 1;
 }
 
 void credis_free_reply(redisReply *reply) {

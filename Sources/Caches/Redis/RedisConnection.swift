@@ -31,10 +31,11 @@ final class RedisConnection: @unchecked Sendable {
     private let maxBulkLength: Int
     /// Where large reply strings are placed; nil for malloc.
     private let replyMemory: RedisReplyMemory?
-    /// The length of the last exchange's first reply when it was a string: the value size the next
-    /// exchange's first receive is sized for (`credis_exchange` receives a value of about that size in
-    /// place). Only the one caller that holds this connection reads or writes it.
-    private var bulkHint = 0
+    /// What `credis_exchange` carries from one exchange to the next: the length of the last first reply
+    /// (the next exchange's first receive is sized for a value of about that size and lands in place) and
+    /// the spin before each wait for reply bytes. Only the one caller that holds this connection reads or
+    /// writes it.
+    private var state = credis_connection_state()
     /// Whether the socket blocks in the first receive of each exchange (`credis_use_blocking_reads`
     /// succeeded); when false, every wait is a poll().
     let blockingReads: Bool
@@ -47,10 +48,14 @@ final class RedisConnection: @unchecked Sendable {
 
     /// Connects, authenticates and selects the database, each step within its timeout. Replies with a bulk
     /// string over `maxBulkLength` bytes become error replies without the string being kept; large strings
-    /// are placed in blocks of `replyMemory` when given.
+    /// are placed in blocks of `replyMemory` when given. Each wait for reply bytes first spins for up to
+    /// `replySpinMicroseconds` (``RedisCacheConfiguration/replySpin``; 0 never spins). With
+    /// `checksumSkip`, each string reply of at least that many bytes comes with the CRC-32C of the bytes
+    /// after them (``RedisReplyBytes/checksum``), computed while the rest of a pipeline is still arriving.
     init(
         endpoint: RedisEndpoint, connectTimeout: Int, readTimeout: Int, writeTimeout: Int,
-        maxBulkLength: Int = RedisConnection.redisStringLimit, replyMemory: RedisReplyMemory? = nil
+        maxBulkLength: Int = RedisConnection.redisStringLimit, replyMemory: RedisReplyMemory? = nil,
+        replySpinMicroseconds: Int = 0, checksumSkip: Int? = nil
     ) throws(RedisFailure) {
         var error = [CChar](repeating: 0, count: Self.errorCapacity)
         guard
@@ -65,6 +70,11 @@ final class RedisConnection: @unchecked Sendable {
         self.writeTimeout = Int32(clamping: writeTimeout)
         self.maxBulkLength = max(0, maxBulkLength)
         self.replyMemory = replyMemory
+        state.spin_limit_us = UInt32(clamping: replySpinMicroseconds)
+        if let checksumSkip {
+            state.checksum_values = 1
+            state.checksum_skip = max(0, checksumSkip)
+        }
         // The first bytes of each exchange's replies are then waited for inside one receive (bounded by the
         // read timeout) rather than by a failed read and a poll(): a GET costs a send and a receive. When
         // the socket cannot be switched, every wait polls, as before.
@@ -104,7 +114,7 @@ final class RedisConnection: @unchecked Sendable {
         return try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<redisReply>?.self, capacity: pipeline.count) {
             raw throws(RedisFailure) in
             let status = credis_exchange(
-                context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, &bulkHint, raw.count,
+                context, writeTimeout, readTimeout, maxBulkLength, replyMemory?.pointer, &state, raw.count,
                 raw.baseAddress)
             switch status {
             case CREDIS_OK: break

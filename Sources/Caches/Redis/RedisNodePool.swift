@@ -99,7 +99,8 @@ final class RedisNodePool: Sendable {
                 readTimeout: configuration.readTimeout.roundedUpMilliseconds,
                 writeTimeout: configuration.writeTimeout.roundedUpMilliseconds,
                 maxBulkLength: configuration.maxValueSize,
-                replyMemory: replyMemory)
+                replyMemory: replyMemory, replySpinMicroseconds: configuration.replySpinMicroseconds,
+                checksumSkip: RedisValueEnvelope.headerSize)
             state.withLock { state in
                 state.consecutiveFailures = 0
                 state.downUntil = nil

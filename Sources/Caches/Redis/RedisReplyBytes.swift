@@ -10,12 +10,17 @@ final class RedisReplyBytes: Sendable, Equatable {
     /// Address and length of the reply's string; valid until `deinit`.
     private let base: UInt
     let count: Int
+    /// The CRC-32C of the bytes after the connection's checksum offset, when the connection computed it
+    /// as the reply came in (`RedisConnection`'s `checksumSkip`); nil otherwise.
+    let checksum: UInt32?
 
     /// Takes ownership of `reply`, a string reply with a non-empty string.
     init(taking reply: UnsafeMutablePointer<redisReply>) {
         self.reply = UInt(bitPattern: reply)
         base = UInt(bitPattern: reply.pointee.str)
         count = reply.pointee.len
+        var crc: UInt32 = 0
+        checksum = credis_reply_checksum(reply, &crc) != 0 ? crc : nil
     }
 
     deinit { credis_free_reply(UnsafeMutablePointer(bitPattern: reply)) }

@@ -41,14 +41,17 @@ enum RedisValueEnvelope {
         }
     }
 
-    /// The same for a reply still in hiredis's buffer: the image bytes are not copied.
+    /// The same for a reply still in hiredis's buffer: the image bytes are not copied, and the CRC-32C the
+    /// connection computed as the reply came in (``RedisReplyBytes/checksum``, of the bytes after the
+    /// header) is used instead of a second pass.
     static func decode(_ value: RedisReplyBytes) -> (data: Data, extendedData: Data?)? {
-        value.withBytes { bytes in decode(bytes) { value.data($0) } }
+        value.withBytes { bytes in decode(bytes, knownCRC32C: value.checksum) { value.data($0) } }
     }
 
-    /// Checks `value` and hands the image and extended byte ranges to `slice`.
+    /// Checks `value` and hands the image and extended byte ranges to `slice`. `knownCRC32C`, when given,
+    /// is the CRC-32C of everything after the header.
     private static func decode(
-        _ value: UnsafeRawBufferPointer, slice: (Range<Int>) -> Data
+        _ value: UnsafeRawBufferPointer, knownCRC32C: UInt32? = nil, slice: (Range<Int>) -> Data
     ) -> (data: Data, extendedData: Data?)? {
         guard value.count >= headerSize else { return nil }
         let zlibCRC32 = value.prefix(4).elementsEqual(crc32Magic)
@@ -59,9 +62,12 @@ enum RedisValueEnvelope {
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
         let dataRange = headerSize..<(headerSize + dataLength)
         let extendedRange = dataRange.upperBound..<value.count
-        let crc = checksum(
-            checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
-            UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
+        let crc =
+            zlibCRC32 || knownCRC32C == nil
+            ? checksum(
+                checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
+                UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
+            : knownCRC32C!
         guard crc == storedCRC else { return nil }
         return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }

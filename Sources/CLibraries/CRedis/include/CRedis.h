@@ -56,18 +56,51 @@ void credis_block_pool_release(credis_block_pool *pool);
 /// Bytes of unused blocks the pool keeps now.
 size_t credis_block_pool_retained(credis_block_pool *pool);
 
+/// How often a connection spins for one kind of wait (see credis_connection_state's `spin_limit_us`).
+typedef struct {
+    /// Waits skipped after the last window that ran out (0, 1, 3, 7, ... 63), and waits left to skip.
+    uint32_t backoff;
+    uint32_t skip;
+} credis_spin_window;
+
+/// What one connection carries from one exchange to the next. Zero it before the first exchange and set
+/// `spin_limit_us` (and the checksum fields); credis_exchange keeps the rest.
+typedef struct {
+    /// The length of the last exchange's first reply when it was a bulk string: the first reply, when a
+    /// bulk string of about that length (2 to 64 KB), is received straight into its block and never copied.
+    size_t bulk_hint;
+    /// How long, in microseconds, a wait for reply bytes keeps asking the socket (yielding the CPU to any
+    /// other runnable thread between tries) before it sleeps in the kernel; 0 never spins. A reply from a
+    /// nearby server comes back in tens of microseconds, and waking a CPU that went idle costs about as
+    /// much again (more on a virtual machine). After a window that runs out the connection skips spinning
+    /// for the next 1, 3, 7, ... up to 63 waits of that kind, and starts again after a window that catches
+    /// its bytes. The first wait of an exchange (the server's whole turn) and the waits for the rest of a
+    /// long reply (bytes already on their way) are counted apart: one missing says nothing of the other.
+    uint32_t spin_limit_us;
+    credis_spin_window first_wait;
+    credis_spin_window later_waits;
+    /// When not 0, every string reply of at least `checksum_skip` bytes gets the CRC-32C of its bytes past
+    /// the first `checksum_skip` (credis_reply_checksum), computed as soon as the reply is in: for a
+    /// pipeline, while the server is still sending the replies after it.
+    int checksum_values;
+    size_t checksum_skip;
+} credis_connection_state;
+
 /// Writes every queued command within `write_timeout_ms`, then reads `count` replies into `replies`
 /// within `read_timeout_ms`. A bulk string longer than `max_bulk` bytes is skipped and becomes an error
 /// reply, so a server cannot make the client allocate without bound. Replies are read by this library's
 /// own RESP2 parser straight from the socket (hiredis's reader copies each value twice); strings of
-/// 2 KB or longer are placed in blocks of `pool` when it is not NULL. `bulk_hint` (may be NULL) carries
-/// the length of the last exchange's first reply from one exchange to the next on this context: the
-/// first reply, when a bulk string of about that length (2 to 64 KB), is received straight into its
-/// block and never copied. Free replies with credis_free_reply. On anything but CREDIS_OK every reply
-/// already read is freed and `replies` holds NULLs: the connection is then in an unknown state and must
-/// be freed.
+/// 2 KB or longer are placed in blocks of `pool` when it is not NULL. `state` (may be NULL) is the
+/// connection's: its reply-size hint and its spin (see credis_connection_state). Free replies with
+/// credis_free_reply. On anything but CREDIS_OK every reply already read is freed and `replies` holds
+/// NULLs: the connection is then in an unknown state and must be freed.
 credis_status credis_exchange(redisContext *context, int write_timeout_ms, int read_timeout_ms, size_t max_bulk,
-                              credis_block_pool *pool, size_t *bulk_hint, size_t count, redisReply **replies);
+                              credis_block_pool *pool, credis_connection_state *state, size_t count,
+                              redisReply **replies);
+
+/// The CRC-32C that credis_exchange computed for a string reply (credis_connection_state's
+/// `checksum_values`): 1 with it in `*checksum`, 0 when none was computed.
+int credis_reply_checksum(const redisReply *reply, uint32_t *checksum);
 
 /// Frees a reply from credis_exchange (and its elements or string; a pooled string goes back to its
 /// pool). NULL is ignored.
