@@ -175,6 +175,37 @@ AVX2 void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *od
     }
 }
 
+AVX2 void wi_pair_rgb_avx2(const uint8_t *src, intptr_t span_start, intptr_t span_end, int16_t *even,
+                           int16_t *odd, intptr_t start, intptr_t end) {
+    // Pixels p..p+4 of a 16-byte load (p at byte 0) to the pairs (p, p+1), (p+2, p+3) and (p+1, p+2),
+    // (p+3, p+4), each r r g g b b 0 0 as bytes, widened to Int16 below.
+    const __m128i even_order = _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 6, 9, 7, 10, 8, 11, -1, -1);
+    const __m128i odd_order = _mm_setr_epi8(3, 6, 4, 7, 5, 8, -1, -1, 9, 12, 10, 13, 11, 14, -1, -1);
+    for (intptr_t j = start; j < end; j += 2) {
+        intptr_t p = 2 * j;
+        if (p >= span_start && p * 3 + 16 <= span_end * 3) {
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(src + p * 3));
+            _mm256_storeu_si256((__m256i *)(even + j * 8), _mm256_cvtepu8_epi16(_mm_shuffle_epi8(bytes, even_order)));
+            _mm256_storeu_si256((__m256i *)(odd + j * 8), _mm256_cvtepu8_epi16(_mm_shuffle_epi8(bytes, odd_order)));
+            continue;
+        }
+        // Near the span's ends: pixels outside it are 0, as a widened row holds them.
+        for (intptr_t k = 0; k < 2; k++) {
+            int16_t *e = even + (j + k) * 8, *o = odd + (j + k) * 8;
+            for (intptr_t half = 0; half < 2; half++) {
+                intptr_t q = p + 2 * k + half;
+                int inside_even = q >= span_start && q < span_end, inside_odd = q + 1 >= span_start && q + 1 < span_end;
+                for (intptr_t c = 0; c < 3; c++) {
+                    e[c * 2 + half] = inside_even ? src[q * 3 + c] : 0;
+                    o[c * 2 + half] = inside_odd ? src[(q + 1) * 3 + c] : 0;
+                }
+                e[6 + half] = 0;
+                o[6 + half] = 0;
+            }
+        }
+    }
+}
+
 // The four lane sums of `taps` (even) pixels from the pair that starts at source pixel `first`: four
 // taps (two pairs, 32 bytes) per `vpmaddwd` against their coefficient pairs, then the last two.
 static inline AVX2 __m128i pair_sum(const int16_t *even, const int16_t *odd, const int32_t *c, intptr_t first,
@@ -393,6 +424,8 @@ void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, co
                              intptr_t taps, intptr_t width, int32_t shift, int32_t offset, int16_t *out) { __builtin_trap(); }
 void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *odd, intptr_t start,
                          intptr_t end) { __builtin_trap(); }
+void wi_pair_rgb_avx2(const uint8_t *src, intptr_t span_start, intptr_t span_end, int16_t *even, int16_t *odd,
+                      intptr_t start, intptr_t end) { __builtin_trap(); }
 void wi_horizontal_rgb_avx2(const int16_t *even, const int16_t *odd, const int32_t *coefficients,
                             const intptr_t *first, intptr_t taps, intptr_t width, int32_t shift, int32_t offset,
                             int16_t *out) { __builtin_trap(); }

@@ -31,6 +31,12 @@ void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, co
 /// (`start` even, `end` rounded up to even); `widened` must hold pixel `2 * end + 3`.
 void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *odd, intptr_t start, intptr_t end);
 
+/// RGB bytes straight to the pairs of `wi_pair_pixels_avx2` (what widening the row with
+/// `wi_widen_rgb_avx2` over `span_start..<span_end` and pairing it gives, pixels outside that span 0),
+/// without the widened row in between. Reads only the span's bytes of `src`.
+void wi_pair_rgb_avx2(const uint8_t *src, intptr_t span_start, intptr_t span_end, int16_t *even, int16_t *odd,
+                      intptr_t start, intptr_t end);
+
 /// A row in pairs (`wi_pair_pixels_avx2`) filtered into `width` pixels: output `x` weighs `taps` (even)
 /// pixels from `first[x]` by `coefficients + x * taps * 2`, each pair of taps (c0, c1) as one 32-bit
 /// value repeated four times. RGB: `(sum + 2^(shift-1)) >> shift + offset`, four lanes written at

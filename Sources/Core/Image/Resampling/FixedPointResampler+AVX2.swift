@@ -7,8 +7,19 @@ import CResamplingKernels
 // stays in Swift.
 
 extension FixedPointResampler {
-    /// The widened row filtered horizontally into the ring row at `slot`.
-    mutating func filterWidenedRowWithAVX2(into slot: Int) {
+    /// An RGB source row straight into `pairedRow`, as widening and pairing it would fill it.
+    mutating func pairRGBRowWithAVX2(_ row: UnsafeBufferPointer<UInt8>) {
+        let pairs = pairRange, oddStart = (pairRange.upperBound + 2) * 8, span = columns.sourceSpan
+        pairedRow.withUnsafeMutableBufferPointer { paired in
+            let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
+            wi_pair_rgb_avx2(
+                row.baseAddress!, span.lowerBound, span.upperBound, even, odd, pairs.lowerBound, pairs.upperBound)
+        }
+    }
+
+    /// The widened row (or, with `alreadyPaired`, the row already in `pairedRow`) filtered horizontally
+    /// into the ring row at `slot`.
+    mutating func filterWidenedRowWithAVX2(into slot: Int, alreadyPaired: Bool = false) {
         let horizontal = self.horizontal, width = self.width, layout = self.layout
         let shift = intermediateShift, offset = intermediateOffset
         if layout == .gray8 {
@@ -26,10 +37,12 @@ extension FixedPointResampler {
             return
         }
         let pairs = pairRange, oddStart = (pairRange.upperBound + 2) * 8
-        widened.withUnsafeBufferPointer { src in
-            pairedRow.withUnsafeMutableBufferPointer { paired in
-                let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
-                wi_pair_pixels_avx2(src.baseAddress!, even, odd, pairs.lowerBound, pairs.upperBound)
+        if !alreadyPaired {
+            widened.withUnsafeBufferPointer { src in
+                pairedRow.withUnsafeMutableBufferPointer { paired in
+                    let even = paired.baseAddress!, odd = paired.baseAddress! + oddStart
+                    wi_pair_pixels_avx2(src.baseAddress!, even, odd, pairs.lowerBound, pairs.upperBound)
+                }
             }
         }
         pairedRow.withUnsafeBufferPointer { paired in

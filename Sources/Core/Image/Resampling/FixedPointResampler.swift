@@ -201,12 +201,18 @@ struct FixedPointResampler {
         }
         let span = columns.sourceSpan
         let layout = self.layout, usesAVX2 = self.usesAVX2
+        if layout == .rgb8 && usesAVX2 {
+            // Straight to the pairs the AVX2 horizontal pass reads, without the widened row.
+            pairRGBRowWithAVX2(row)
+            filterWidenedRow(alreadyPaired: true)
+            return
+        }
         widened.withUnsafeMutableBufferPointer { out in
             guard let out = out.baseAddress, let src = row.baseAddress else { return }
             switch (layout, usesAVX2) {
             case (.gray8, _): Self.widenGray(src, into: out, span: span)
             case (.rgb8, false): Self.widenRGB(src, into: out, span: span)
-            case (.rgb8, true): wi_widen_rgb_avx2(src, out, span.lowerBound, span.upperBound)
+            case (.rgb8, true): wi_widen_rgb_avx2(src, out, span.lowerBound, span.upperBound)  // not reached
             case (.rgba8, false): Self.widenPremultiplying(src, into: out, span: span)
             case (.rgba8, true): wi_widen_premultiplying_avx2(src, out, span.lowerBound, span.upperBound)
             }
@@ -233,14 +239,15 @@ struct FixedPointResampler {
     }
 
     /// The widened row filtered horizontally into its ring row, then every output row it completes.
-    private mutating func filterWidenedRow() {
+    /// With `alreadyPaired`, the AVX2 pairs of the row are filled already (`pairRGBRowWithAVX2`).
+    private mutating func filterWidenedRow(alreadyPaired: Bool = false) {
         precondition(nextSourceRow < sourceHeight, "more rows than the source height")
         let y = nextSourceRow
         let slot = (y % ringRows) * ringStride
         let horizontal = self.horizontal, width = self.width, layout = self.layout
         let shift = intermediateShift, offset = intermediateOffset
         if usesAVX2 {
-            filterWidenedRowWithAVX2(into: slot)
+            filterWidenedRowWithAVX2(into: slot, alreadyPaired: alreadyPaired)
         } else {
             widened.withUnsafeBufferPointer { src in
                 ring.withUnsafeMutableBufferPointer { ring in
