@@ -48,7 +48,7 @@ final class ImageService: Sendable {
             diskLimit: configuration.resultDiskLimit,
             redis: try Self.redisTier(
                 configuration.resultRedisURLs,
-                timeout: configuration.resultRedisTimeout))
+                timeout: configuration.resultRedisTimeout, spinMicroseconds: configuration.resultRedisSpinMicroseconds))
         fetcher = SourceFetcher(configuration: configuration, coders: coders, metrics: metrics)
         // imgproxy's order: IMGPROXY_WATERMARK_DATA, then IMGPROXY_WATERMARK_PATH.
         if let data = try configuration.watermarkData
@@ -164,8 +164,8 @@ final class ImageService: Sendable {
 
     /// The Redis tier of the result cache for `urls` (nil when there are none), under a namespace of the
     /// server's own so a fleet's instances share results and nothing else; `timeout` (seconds) bounds
-    /// every wait on Redis.
-    static func redisTier(_ urls: [String], timeout: Double) throws -> RedisCache? {
+    /// every wait on Redis, and each wait for a reply spins for up to `spinMicroseconds` first.
+    static func redisTier(_ urls: [String], timeout: Double, spinMicroseconds: Int = 200) throws -> RedisCache? {
         guard !urls.isEmpty else { return nil }
         do {
             var configuration = try RedisCacheConfiguration(urls: urls)
@@ -175,6 +175,7 @@ final class ImageService: Sendable {
             configuration.readTimeout = limit
             configuration.writeTimeout = limit
             configuration.poolWaitTimeout = limit
+            configuration.replySpin = .microseconds(spinMicroseconds)
             return RedisCache(configuration: configuration)
         } catch {
             throw ConfigurationError(

@@ -197,6 +197,8 @@ extension ServerConfiguration {
             resultRedisURLs = urls.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
         resultRedisTimeout = try reader.double("WEBIMAGE_SERVER_REDIS_TIMEOUT") ?? resultRedisTimeout
+        resultRedisSpinMicroseconds =
+            try reader.int("WEBIMAGE_SERVER_REDIS_SPIN_US", in: 0...1000) ?? resultRedisSpinMicroseconds
         resultDiskLimit = try reader.int("WEBIMAGE_SERVER_CACHE_DISK_LIMIT", in: 1...Int.max) ?? resultDiskLimit
         resultMemoryLimit = try reader.int("WEBIMAGE_SERVER_RESULT_MEMORY", in: 0...Int.max) ?? resultMemoryLimit
         sourceMemoryLimit = try reader.int("WEBIMAGE_SERVER_SOURCE_MEMORY", in: 0...Int.max) ?? sourceMemoryLimit

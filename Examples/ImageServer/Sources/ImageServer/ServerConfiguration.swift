@@ -243,6 +243,10 @@ public struct ServerConfiguration: Sendable {
     /// Seconds the Redis tier may take to connect, send, answer or hand out a pooled connection
     /// (`WEBIMAGE_SERVER_REDIS_TIMEOUT`); past it the lookup is a miss and the request goes on.
     public var resultRedisTimeout = 0.25
+    /// Microseconds a Redis connection keeps asking for a reply before it sleeps
+    /// (`WEBIMAGE_SERVER_REDIS_SPIN_US`, 0–1000; `RedisCacheConfiguration.replySpin`): a nearby Redis
+    /// answers within tens of microseconds, and waking an idle CPU costs about as long. 0 never spins.
+    public var resultRedisSpinMicroseconds = 200
     /// Bytes the disk level of the result cache may hold (`WEBIMAGE_SERVER_CACHE_DISK_LIMIT`); the least
     /// recently used results go first past it.
     public var resultDiskLimit = ServerConfiguration.defaultResultDiskLimit

@@ -199,15 +199,18 @@ import Testing
             "WEBIMAGE_SERVER_RESULT_MEMORY": "0", "WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP": "2",
             "WEBIMAGE_SERVER_WEBP_EFFORT": "2", "WEBIMAGE_SERVER_REDIS_URL": "redis://a:1, redis://b:2",
             "WEBIMAGE_SERVER_REDIS_TIMEOUT": "1.5", "WEBIMAGE_SERVER_PNG_ROW_FILTER": "adaptive",
+            "WEBIMAGE_SERVER_REDIS_SPIN_US": "0",
         ])
         #expect(configuration.sourceBytesLimit == 1000 && configuration.sourceMemoryLimit == 2000)
         #expect(configuration.resultMemoryLimit == 0 && configuration.shrinkOnLoadGap == 2)
         #expect(configuration.webpEffort == 2 && configuration.pngRowFilter == .adaptive)
         #expect(
             configuration.resultRedisURLs == ["redis://a:1", "redis://b:2"] && configuration.resultRedisTimeout == 1.5)
+        #expect(configuration.resultRedisSpinMicroseconds == 0)
         let defaults = try ServerConfiguration(environment: [:])
         #expect(defaults.shrinkOnLoadGap == 1 && defaults.webpEffort == nil)
         #expect(defaults.resultRedisURLs.isEmpty && defaults.resultRedisTimeout == 0.25)
+        #expect(defaults.resultRedisSpinMicroseconds == 200)
     }
 
     @Test func badValuesNameTheirVariable() {
@@ -216,7 +219,8 @@ import Testing
             ("IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", "maybe"), ("IMGPROXY_QUALITY", "101"),
             ("WEBIMAGE_SERVER_SHRINK_ON_LOAD_GAP", "0.5"), ("WEBIMAGE_SERVER_SOURCE_BYTES", "-1"),
             ("WEBIMAGE_SERVER_WEBP_EFFORT", "7"), ("WEBIMAGE_SERVER_REDIS_TIMEOUT", "0"),
-            ("WEBIMAGE_SERVER_PNG_ROW_FILTER", "paeth"),
+            ("WEBIMAGE_SERVER_PNG_ROW_FILTER", "paeth"), ("WEBIMAGE_SERVER_REDIS_SPIN_US", "1001"),
+            ("WEBIMAGE_SERVER_REDIS_SPIN_US", "-1"),
         ] {
             var environment = [name: value]
             if name == "IMGPROXY_KEY" { environment["IMGPROXY_SALT"] = "00" }

@@ -66,36 +66,49 @@ extension FixedPointResampler {
         }
     }
 
-    /// Output row bytes at `base` filtered vertically from the ring rows at `slots`; for RGBA, returns the
-    /// pixels left for the Float recomputation (as ``verticalToRGBA(_:slots:coefficients:pixels:bits:errorBound:into:)``).
-    mutating func emitWithAVX2(slots: [Int], coefficients: [Int16], into base: Int) -> [Int] {
-        let values = width * channels, bits = Int32(vertical.bits)
+    /// Output row `j` filtered vertically from the ring into its bytes; for RGBA, returns the pixels left
+    /// for the Float recomputation (as ``verticalToRGBA(_:slots:coefficients:pixels:bits:errorBound:into:)``).
+    /// The row's coefficients are read where they are, and its ring offsets go to ``slotScratch``.
+    mutating func emitWithAVX2(row j: Int) -> [Int] {
+        let count = rows.count[j], firstRow = rows.first[j], ringRows = self.ringRows, ringStride = self.ringStride
+        for k in 0..<count { slotScratch[k] = ((firstRow + k) % ringRows) * ringStride }
+        let values = width * channels, bits = Int32(vertical.bits), base = j * width * channels
+        let firstCoefficient = j * vertical.taps
         if layout != .rgba8 {
             ring.withUnsafeBufferPointer { ring in
-                output.withUnsafeMutableBufferPointer { out in
-                    wi_vertical_bytes_avx2(
-                        ring.baseAddress!, slots, coefficients, slots.count, values, bits, out.baseAddress! + base)
+                vertical.coefficients.withUnsafeBufferPointer { coefficients in
+                    slotScratch.withUnsafeBufferPointer { slots in
+                        output.withUnsafeMutableBufferPointer { out in
+                            wi_vertical_bytes_avx2(
+                                ring.baseAddress!, slots.baseAddress!, coefficients.baseAddress! + firstCoefficient,
+                                count, values, bits, out.baseAddress! + base)
+                        }
+                    }
                 }
             }
             return []
         }
         ring.withUnsafeBufferPointer { ring in
-            verticalSums.withUnsafeMutableBufferPointer { sums in
-                wi_vertical_sums_avx2(ring.baseAddress!, slots, coefficients, slots.count, values, sums.baseAddress!)
+            vertical.coefficients.withUnsafeBufferPointer { coefficients in
+                slotScratch.withUnsafeBufferPointer { slots in
+                    verticalSums.withUnsafeMutableBufferPointer { sums in
+                        wi_vertical_sums_avx2(
+                            ring.baseAddress!, slots.baseAddress!, coefficients.baseAddress! + firstCoefficient, count,
+                            values, sums.baseAddress!)
+                    }
+                }
             }
         }
         let toLevels = 1 / Float(1 << (bits + 7)), errorBound = self.errorBound, pixels = width
-        var unsureIndices = [Int32](repeating: 0, count: pixels)
-        let count = verticalSums.withUnsafeBufferPointer { sums in
+        let unsureCount = verticalSums.withUnsafeBufferPointer { sums in
             output.withUnsafeMutableBufferPointer { out in
-                unsureIndices.withUnsafeMutableBufferPointer { unsure in
+                unsureScratch.withUnsafeMutableBufferPointer { unsure in
                     wi_unpremultiply_rgba(
                         sums.baseAddress!, pixels, toLevels, errorBound, 1, out.baseAddress! + base, unsure.baseAddress!
                     )
                 }
             }
         }
-        let unsure = unsureIndices[0..<count].map { Int($0) }
-        return unsure
+        return unsureCount == 0 ? [] : unsureScratch[0..<unsureCount].map { Int($0) }
     }
 }

@@ -71,6 +71,10 @@ struct FixedPointResampler {
     let usesAVX2: Bool
     /// RGBA with AVX2 only: one output row's vertical sums, which `wi_unpremultiply_rgba` turns into bytes.
     var verticalSums: [Int32]
+    /// With AVX2 only: the ring offsets of the rows an output row weighs, and (RGBA) the indices of its
+    /// pixels left for the Float recomputation; reused by every output row instead of allocated per row.
+    var slotScratch: [Int]
+    var unsureScratch: [Int32]
     /// RGB and RGBA with AVX2 only: the widened row as pairs of neighbouring pixels (see
     /// `wi_pair_pixels_avx2`), the pairs that start at even pixels, then those that start at odd ones.
     var pairedRow: [Int16]
@@ -161,6 +165,8 @@ struct FixedPointResampler {
         ring = [Int16](repeating: 0, count: ringStride * ringRows)
         self.usesAVX2 = usesAVX2 && Self.hasAVX2
         verticalSums = [Int32](repeating: 0, count: isRGBA && self.usesAVX2 ? width * 4 : 0)
+        slotScratch = [Int](repeating: 0, count: self.usesAVX2 ? vertical.taps : 0)
+        unsureScratch = [Int32](repeating: 0, count: isRGBA && self.usesAVX2 ? width : 0)
         if self.usesAVX2 && lanes == 4 {
             let span = columns.sourceSpan
             let end = (span.upperBound - 1) / 2 + horizontal.taps / 2 + 1
@@ -283,6 +289,11 @@ struct FixedPointResampler {
 
     /// Filters output row `j` vertically from the ring and writes its bytes.
     private mutating func emit(_ j: Int) {
+        if usesAVX2 {
+            let lowAlpha = emitWithAVX2(row: j)
+            if !lowAlpha.isEmpty { recomputeInFloat(row: j, pixels: lowAlpha) }
+            return
+        }
         let count = rows.count[j], firstRow = rows.first[j]
         let ringRows = self.ringRows, ringStride = self.ringStride
         let coefficients = Array(vertical.coefficients[(j * vertical.taps)..<(j * vertical.taps + count)])
@@ -292,22 +303,17 @@ struct FixedPointResampler {
         let bits = Int32(vertical.bits)
         let layout = self.layout
         var lowAlpha: [Int] = []
-        if usesAVX2 {
-            lowAlpha = emitWithAVX2(slots: slots, coefficients: coefficients, into: base)
-        } else {
-            ring.withUnsafeBufferPointer { ring in
-                output.withUnsafeMutableBufferPointer { out in
-                    let ring = ring.baseAddress!, out = out.baseAddress! + base
-                    switch layout {
-                    case .gray8, .rgb8:
-                        Self.verticalToBytes(
-                            ring, slots: slots, coefficients: coefficients, values: values, bits: bits,
-                            into: out)
-                    case .rgba8:
-                        lowAlpha = Self.verticalToRGBA(
-                            ring, slots: slots, coefficients: coefficients, pixels: width,
-                            bits: bits, errorBound: errorBound, into: out)
-                    }
+        ring.withUnsafeBufferPointer { ring in
+            output.withUnsafeMutableBufferPointer { out in
+                let ring = ring.baseAddress!, out = out.baseAddress! + base
+                switch layout {
+                case .gray8, .rgb8:
+                    Self.verticalToBytes(
+                        ring, slots: slots, coefficients: coefficients, values: values, bits: bits, into: out)
+                case .rgba8:
+                    lowAlpha = Self.verticalToRGBA(
+                        ring, slots: slots, coefficients: coefficients, pixels: width, bits: bits,
+                        errorBound: errorBound, into: out)
                 }
             }
         }
