@@ -18,9 +18,12 @@ import WebImageTestSupport
         #expect(try connection.run([RedisCommand.make(["PING"])]) == [.status("PONG")])
     }
 
-    @Test func aServerThatNeverAnswersEndsInTheReadTimeout() throws {
+    /// Also with the longest spin before the wait (`RedisCacheConfiguration.replySpin`).
+    @Test(arguments: [0, 1000])
+    func aServerThatNeverAnswersEndsInTheReadTimeout(spinMicroseconds: Int) throws {
         let server = try SteppedRedisServer(answers: [[Data()]], holdOpen: true)
-        let connection = try RedisReplyReaderTests.connection(server.port, readTimeout: 200)
+        let connection = try RedisReplyReaderTests.connection(
+            server.port, readTimeout: 200, spinMicroseconds: spinMicroseconds)
         #expect(connection.blockingReads)
         let start = ContinuousClock.now
         #expect(throws: RedisFailure.timeout) { try connection.run([RedisCommand.make(["GET", "k"])]) }

@@ -10,11 +10,13 @@ import WebImageTestSupport
 /// limit, and a scripted server that answers with broken or hostile bytes.
 @Suite struct RedisReplyReaderTests {
     static func connection(
-        _ port: Int, readTimeout: Int = 10_000, maxBulkLength: Int = RedisConnection.redisStringLimit
+        _ port: Int, readTimeout: Int = 10_000, maxBulkLength: Int = RedisConnection.redisStringLimit,
+        spinMicroseconds: Int = 0
     ) throws -> RedisConnection {
         try RedisConnection(
             endpoint: RedisEndpoint(host: "127.0.0.1", port: port), connectTimeout: 10_000,
-            readTimeout: readTimeout, writeTimeout: 10_000, maxBulkLength: maxBulkLength)
+            readTimeout: readTimeout, writeTimeout: 10_000, maxBulkLength: maxBulkLength,
+            replySpinMicroseconds: spinMicroseconds)
     }
 
     @Test func everyReplyTypeOfARealServerParses() throws {
