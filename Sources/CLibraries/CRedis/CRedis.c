@@ -11,11 +11,13 @@
 #include <time.h>
 #include <zlib.h>
 
-int64_t credis_now_ms(void) {
+int64_t credis_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+int64_t credis_now_ms(void) { return credis_now_ns() / 1000000; }
 
 credis_status credis_wait_ready(int fd, short events, int64_t deadline) {
     for (;;) {

@@ -26,8 +26,9 @@
 /// room for a 16-deep pipeline of 20 KB values and more.
 #define CREDIS_RECEIVE_BUFFER (512 * 1024)
 
-/// The monotonic clock in milliseconds.
+/// The monotonic clock in milliseconds, and in nanoseconds.
 int64_t credis_now_ms(void);
+int64_t credis_now_ns(void);
 
 /// Waits until `fd` is ready for `events` or `deadline` (monotonic ms) passes. CREDIS_OK when ready.
 credis_status credis_wait_ready(int fd, short events, int64_t deadline);

@@ -12,16 +12,9 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <time.h>
 
 /// The most waits a connection skips spinning after windows that ran out (a power of two minus one).
 #define CREDIS_SPIN_MAX_SKIP 63u
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 int credis_spin_receive(int fd, struct msghdr *message, uint32_t limit_us, credis_spin_window *window,
                         int64_t deadline_ms, ssize_t *result) {
@@ -30,7 +23,7 @@ int credis_spin_receive(int fd, struct msghdr *message, uint32_t limit_us, credi
         window->skip--;
         return 0;
     }
-    int64_t limit = now_ns() + (int64_t)limit_us * 1000;
+    int64_t limit = credis_now_ns() + (int64_t)limit_us * 1000;
     if (limit > deadline_ms * 1000000) limit = deadline_ms * 1000000;
     for (;;) {
         ssize_t n = recvmsg(fd, message, MSG_DONTWAIT);
@@ -39,7 +32,7 @@ int credis_spin_receive(int fd, struct msghdr *message, uint32_t limit_us, credi
             *result = n;
             return 1;
         }
-        if (now_ns() >= limit) break;
+        if (credis_now_ns() >= limit) break;
         sched_yield();
     }
     // Missed: skip the next 1, 3, 7, ... waits, up to CREDIS_SPIN_MAX_SKIP, until a spin catches a reply.

@@ -94,26 +94,6 @@ int wi_resampling_has_avx2(void) {
 static inline int32_t wrapping_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 static inline int32_t wrapping_mul(int32_t a, int32_t b) { return (int32_t)((uint32_t)a * (uint32_t)b); }
 
-AVX2 void wi_widen_rgb_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) {
-    const __m128i first = _mm_setr_epi8(0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1);
-    const __m128i second = _mm_setr_epi8(6, -1, 7, -1, 8, -1, -1, -1, 9, -1, 10, -1, 11, -1, -1, -1);
-    intptr_t x = start;
-    // Four pixels from a 16-byte load while those 16 bytes lie within the row.
-    for (; x + 6 <= end; x += 4) {
-        __m128i bytes = _mm_loadu_si128((const __m128i *)(src + x * 3));
-        _mm_storeu_si128((__m128i *)(out + x * 4), _mm_shuffle_epi8(bytes, first));
-        _mm_storeu_si128((__m128i *)(out + x * 4 + 8), _mm_shuffle_epi8(bytes, second));
-    }
-    for (; x < end; x++) {
-        const uint8_t *s = src + x * 3;
-        int16_t *o = out + x * 4;
-        o[0] = s[0];
-        o[1] = s[1];
-        o[2] = s[2];
-        o[3] = 0;
-    }
-}
-
 AVX2 void wi_widen_premultiplying_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) {
     const __m256i alphas = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1,
                                             6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1);
@@ -418,7 +398,6 @@ static AVX2 intptr_t unpremultiply_rgba_avx2(const int32_t *sums, intptr_t pixel
 #else
 
 int wi_resampling_has_avx2(void) { return 0; }
-void wi_widen_rgb_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) { __builtin_trap(); }
 void wi_widen_premultiplying_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end) { __builtin_trap(); }
 void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, const intptr_t *first,
                              intptr_t taps, intptr_t width, int32_t shift, int32_t offset, int16_t *out) { __builtin_trap(); }

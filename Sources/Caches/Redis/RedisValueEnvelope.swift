@@ -62,12 +62,14 @@ enum RedisValueEnvelope {
         guard value.count == headerSize + dataLength + extendedLength else { return nil }
         let dataRange = headerSize..<(headerSize + dataLength)
         let extendedRange = dataRange.upperBound..<value.count
-        let crc =
-            zlibCRC32 || knownCRC32C == nil
-            ? checksum(
+        let crc: UInt32
+        if !zlibCRC32, let knownCRC32C {
+            crc = knownCRC32C
+        } else {
+            crc = checksum(
                 checksum(0, UnsafeRawBufferPointer(rebasing: value[dataRange]), zlibCRC32: zlibCRC32),
                 UnsafeRawBufferPointer(rebasing: value[extendedRange]), zlibCRC32: zlibCRC32)
-            : knownCRC32C!
+        }
         guard crc == storedCRC else { return nil }
         return (slice(dataRange), extendedRange.isEmpty ? nil : slice(extendedRange))
     }

@@ -14,8 +14,6 @@
 /// 1 when this CPU runs the AVX2 kernels below (x86-64 with AVX2), else 0.
 int wi_resampling_has_avx2(void);
 
-/// RGB bytes of pixels `start..<end` to four Int16 lanes per pixel (the fourth 0) at `out + start * 4`.
-void wi_widen_rgb_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end);
 
 /// RGBA bytes of pixels `start..<end` to premultiplied samples: colour × alpha, alpha × 255, less 32512.
 void wi_widen_premultiplying_avx2(const uint8_t *src, int16_t *out, intptr_t start, intptr_t end);
@@ -31,9 +29,9 @@ void wi_horizontal_gray_avx2(const int16_t *src, const int16_t *coefficients, co
 /// (`start` even, `end` rounded up to even); `widened` must hold pixel `2 * end + 3`.
 void wi_pair_pixels_avx2(const int16_t *widened, int16_t *even, int16_t *odd, intptr_t start, intptr_t end);
 
-/// RGB bytes straight to the pairs of `wi_pair_pixels_avx2` (what widening the row with
-/// `wi_widen_rgb_avx2` over `span_start..<span_end` and pairing it gives, pixels outside that span 0),
-/// without the widened row in between. Reads only the span's bytes of `src`.
+/// RGB bytes straight to the pairs of `wi_pair_pixels_avx2` (what widening pixels
+/// `span_start..<span_end` to four Int16 lanes, the fourth 0, and pairing them gives, pixels outside that
+/// span 0), without a widened row in between. Reads only the span's bytes of `src`.
 void wi_pair_rgb_avx2(const uint8_t *src, intptr_t span_start, intptr_t span_end, int16_t *even, int16_t *odd,
                       intptr_t start, intptr_t end);
 

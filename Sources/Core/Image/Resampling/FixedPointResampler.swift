@@ -217,8 +217,7 @@ struct FixedPointResampler {
             guard let out = out.baseAddress, let src = row.baseAddress else { return }
             switch (layout, usesAVX2) {
             case (.gray8, _): Self.widenGray(src, into: out, span: span)
-            case (.rgb8, false): Self.widenRGB(src, into: out, span: span)
-            case (.rgb8, true): wi_widen_rgb_avx2(src, out, span.lowerBound, span.upperBound)  // not reached
+            case (.rgb8, _): Self.widenRGB(src, into: out, span: span)  // with AVX2, paired above instead
             case (.rgba8, false): Self.widenPremultiplying(src, into: out, span: span)
             case (.rgba8, true): wi_widen_premultiplying_avx2(src, out, span.lowerBound, span.upperBound)
             }
